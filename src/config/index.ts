@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalText = z.string().trim().min(1).optional();
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('localhost'),
+  SPECBASE_DATA_DIR: z.string().default('./data'),
+  SPECBASE_BASE_URL: z.url().optional(),
+  SPECBASE_OIDC_ISSUER: z.url().optional(),
+  SPECBASE_OIDC_CLIENT_ID: optionalText,
+  SPECBASE_OIDC_CLIENT_SECRET: optionalText,
+  SPECBASE_TLS_CERT: optionalText,
+  SPECBASE_TLS_KEY: optionalText,
+  SPECBASE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Public base URL without trailing slash; every URL the service prints or returns starts with it. */
+  readonly baseUrl: string;
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
+  /** External OpenID Connect issuer; the embedded provider is used when absent. */
+  readonly oidc?: { readonly issuer: string; readonly clientId: string; readonly clientSecret?: string };
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  readonly limits: Limits;
+}
+
+export interface Limits {
+  /** Largest patch an edit tool accepts. */
+  readonly maxPatchBytes: number;
+  /** Largest markdown document the store keeps. */
+  readonly maxDocumentBytes: number;
+  /** Largest title. */
+  readonly maxTitleChars: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxPatchBytes: 256 * 1024,
+  maxDocumentBytes: 1024 * 1024,
+  maxTitleChars: 200,
+});
+
+export class ConfigError extends Error {}
+
+/** Parse the environment once at start-up into a frozen Config. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.SPECBASE_TLS_CERT) !== Boolean(e.SPECBASE_TLS_KEY)) {
+    throw new ConfigError('SPECBASE_TLS_CERT and SPECBASE_TLS_KEY must be set together');
+  }
+  if (e.SPECBASE_OIDC_ISSUER && !e.SPECBASE_OIDC_CLIENT_ID) {
+    throw new ConfigError('SPECBASE_OIDC_ISSUER needs SPECBASE_OIDC_CLIENT_ID');
+  }
+  const scheme = e.SPECBASE_TLS_CERT ? 'https' : 'http';
+  const baseUrl = (e.SPECBASE_BASE_URL ?? `${scheme}://${e.HOST}:${e.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.SPECBASE_DATA_DIR),
+    baseUrl,
+    ...(e.SPECBASE_TLS_CERT && e.SPECBASE_TLS_KEY
+      ? { tls: Object.freeze({ certFile: e.SPECBASE_TLS_CERT, keyFile: e.SPECBASE_TLS_KEY }) }
+      : {}),
+    ...(e.SPECBASE_OIDC_ISSUER && e.SPECBASE_OIDC_CLIENT_ID
+      ? {
+          oidc: Object.freeze({
+            issuer: e.SPECBASE_OIDC_ISSUER,
+            clientId: e.SPECBASE_OIDC_CLIENT_ID,
+            ...(e.SPECBASE_OIDC_CLIENT_SECRET ? { clientSecret: e.SPECBASE_OIDC_CLIENT_SECRET } : {}),
+          }),
+        }
+      : {}),
+    logLevel: e.SPECBASE_LOG_LEVEL,
+    limits: DEFAULT_LIMITS,
+  });
+}

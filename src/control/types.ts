@@ -1,0 +1,107 @@
+import type { Principal, WorkspaceRole } from '../access/principal.js';
+
+export interface User {
+  readonly id: string;
+  /** Identity provider that vouches for the user: 'local' for accounts of the embedded provider. */
+  readonly issuer: string;
+  readonly subject: string;
+  readonly email: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+export interface Workspace {
+  readonly id: string;
+  readonly orgId: string;
+  readonly name: string;
+  readonly isDefault: boolean;
+}
+
+export interface MemberSummary {
+  readonly user: User;
+  readonly isOwner: boolean;
+  readonly roles: readonly { readonly workspaceId: string; readonly role: WorkspaceRole }[];
+}
+
+export interface PersonalAccessToken {
+  readonly id: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+export interface AuditEntry {
+  readonly id: number;
+  readonly at: string;
+  readonly userId: string | null;
+  readonly orgId: string | null;
+  /** 'tool_call', 'web', 'git', 'auth', 'cli' … */
+  readonly kind: string;
+  readonly action: string;
+  readonly artifactId: string | null;
+  readonly commit: string | null;
+  readonly client: string | null;
+  readonly durationMs: number | null;
+  readonly outcome: 'ok' | 'error';
+  readonly detail: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { readonly at?: string };
+
+/**
+ * The control plane: accounts, organizations, workspaces, roles, tokens, audit.
+ * Async so that a PostgreSQL backend can implement the same interface.
+ */
+export interface ControlPlane {
+  readonly users: {
+    /** Create or update by (issuer, subject); email and name follow the identity provider. */
+    upsert(input: { issuer: string; subject: string; email: string; name: string }): Promise<User>;
+    get(id: string): Promise<User | undefined>;
+    byEmail(email: string): Promise<User | undefined>;
+    /** Local accounts (embedded identity provider): scrypt hash, never the password. */
+    setPassword(userId: string, password: string): Promise<void>;
+    verifyPassword(email: string, password: string): Promise<User | undefined>;
+  };
+  readonly orgs: {
+    create(input: { id?: string; name: string }): Promise<{ org: Organization; defaultWorkspace: Workspace }>;
+    get(id: string): Promise<Organization | undefined>;
+    list(): Promise<Organization[]>;
+    forUser(userId: string): Promise<Organization[]>;
+  };
+  readonly workspaces: {
+    create(input: { orgId: string; name: string; id?: string }): Promise<Workspace>;
+    get(id: string): Promise<Workspace | undefined>;
+    list(orgId: string): Promise<Workspace[]>;
+    defaultOf(orgId: string): Promise<Workspace>;
+  };
+  readonly members: {
+    setOwner(orgId: string, userId: string, isOwner: boolean): Promise<void>;
+    grant(input: { orgId: string; userId: string; workspaceId: string; role: WorkspaceRole }): Promise<void>;
+    revoke(input: { orgId: string; userId: string; workspaceId: string }): Promise<void>;
+    /** The user's principal in the organization, or undefined when not a member. */
+    principal(orgId: string, userId: string): Promise<Principal | undefined>;
+    list(orgId: string): Promise<MemberSummary[]>;
+  };
+  readonly tokens: {
+    /** Returns the secret once; only its hash is stored. */
+    create(input: { userId: string; name: string; expiresAt?: Date | null }): Promise<{ secret: string; token: PersonalAccessToken }>;
+    /** The token's user when the secret is valid, unexpired and unrevoked; records last use. */
+    verify(secret: string): Promise<{ user: User; token: PersonalAccessToken } | undefined>;
+    revoke(tokenId: string, userId: string): Promise<boolean>;
+    list(userId: string): Promise<PersonalAccessToken[]>;
+  };
+  readonly audit: {
+    record(entry: NewAuditEntry): Promise<void>;
+    list(query: { orgId?: string; userId?: string; limit: number }): Promise<AuditEntry[]>;
+  };
+  close(): Promise<void>;
+}

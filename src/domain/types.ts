@@ -1,0 +1,121 @@
+import type { Principal } from '../access/principal.js';
+import type { ArtifactType, RequirementType } from '../artifacts/index.js';
+import type { Author, HistoryEntry } from '../store/types.js';
+
+/** Who acts: the principal inside one organization, and the client they act through. */
+export interface Actor {
+  readonly principal: Principal;
+  /** MCP client name, 'web' or 'cli'; goes into the commit's Client trailer. */
+  readonly client?: string;
+}
+
+export type ReadMode = 'concise' | 'full';
+
+export interface ArtifactView {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly parentId: string | null;
+  readonly url: string;
+  readonly version: string;
+  readonly updatedAt: string;
+  readonly updatedBy: string;
+  readonly truncated: boolean;
+  readonly content: string;
+  readonly requirementType?: RequirementType;
+}
+
+export interface ListItemView {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly url: string;
+  readonly updatedAt: string;
+}
+
+export interface FolderView {
+  readonly id: string;
+  readonly name: string;
+  readonly parentFolderId: string | null;
+  readonly pageCount: number;
+}
+
+export interface SearchResultView {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly preview: string;
+  readonly url: string;
+  readonly score: number;
+}
+
+export interface EditView {
+  readonly id: string;
+  readonly version: string;
+  readonly title: string;
+  readonly url: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Unified diff of the change, for the model to confirm what happened. */
+  readonly diff: string;
+}
+
+export interface CreateInput {
+  /** Parent artifact id; for pages the optional folder id. */
+  readonly parentId?: string;
+  readonly title?: string;
+  readonly requirementType?: RequirementType;
+}
+
+export interface EditInput {
+  readonly patch: string;
+  readonly baseVersion?: string;
+}
+
+export interface TreeNode {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly requirementType?: RequirementType;
+  readonly children: readonly TreeNode[];
+}
+
+export interface FolderTreeNode {
+  readonly id: string | null;
+  readonly name: string;
+  readonly pages: readonly ListItemView[];
+  readonly folders: readonly FolderTreeNode[];
+}
+
+export interface ChangeView extends HistoryEntry {
+  readonly diff: string;
+}
+
+/**
+ * The operations of Specbase on one organization's artifacts, with access checks applied.
+ * Tools, the web application and the CLI all go through this; none touch the store directly.
+ */
+export interface SpecService {
+  search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultView[]>;
+  readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
+  /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
+  read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;
+  listChildren(actor: Actor, childType: ArtifactType, parentId: string): Promise<ListItemView[]>;
+  listPages(actor: Actor, folderId?: string): Promise<ListItemView[]>;
+  listFolders(actor: Actor, parentFolderId?: string): Promise<FolderView[]>;
+  create(actor: Actor, type: ArtifactType, input: CreateInput): Promise<ArtifactView>;
+  createFolder(actor: Actor, input: { name: string; parentFolderId?: string; workspaceId?: string }): Promise<FolderView>;
+  edit(actor: Actor, type: ArtifactType, id: string, input: EditInput): Promise<EditView>;
+
+  tree(actor: Actor): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
+  history(actor: Actor, id: string): Promise<HistoryEntry[]>;
+  change(actor: Actor, id: string, commit: string): Promise<ChangeView>;
+  compare(actor: Actor, id: string, fromCommit: string, toCommit: string): Promise<string>;
+  bodyAt(actor: Actor, id: string, commit: string): Promise<string>;
+  revert(actor: Actor, id: string, commit: string): Promise<EditView>;
+  restore(actor: Actor, id: string, commit: string): Promise<EditView>;
+  activity(actor: Actor, limit: number): Promise<HistoryEntry[]>;
+  canWrite(actor: Actor, id: string): Promise<boolean>;
+}
+
+export type { Author };

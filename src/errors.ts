@@ -1,0 +1,92 @@
+/**
+ * Typed errors raised anywhere below the edges. Each edge (MCP tools, HTTP routes, CLI)
+ * translates them in one place; nothing inside formats responses.
+ */
+export abstract class SpecbaseError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, readonly data: Record<string, unknown> = {}) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Invalid id, unknown id, or an artifact in a workspace the user cannot read: never tell which. */
+export class NotFoundError extends SpecbaseError {
+  static readonly code = 'not_found';
+  readonly code = NotFoundError.code;
+  constructor(what = 'artifact', data: Record<string, unknown> = {}) {
+    super(`${what} not found`, data);
+  }
+}
+
+export class PermissionDeniedError extends SpecbaseError {
+  static readonly code = 'permission_denied';
+  readonly code = PermissionDeniedError.code;
+  constructor(message = 'permission denied', data: Record<string, unknown> = {}) {
+    super(message, data);
+  }
+}
+
+export class InvalidInputError extends SpecbaseError {
+  static readonly code = 'invalid_input';
+  readonly code = InvalidInputError.code;
+}
+
+export class PayloadTooLargeError extends SpecbaseError {
+  static readonly code = 'payload_too_large';
+  readonly code = PayloadTooLargeError.code;
+  constructor(what: string, limitBytes: number, actualBytes: number) {
+    super(`${what} is ${actualBytes} bytes; the limit is ${limitBytes} bytes`, { limitBytes, actualBytes });
+  }
+}
+
+/** A patch that does not apply. `message` is written for the model that sent the patch. */
+export class PatchError extends SpecbaseError {
+  static readonly code = 'patch_failed';
+  readonly code = PatchError.code;
+  constructor(
+    message: string,
+    readonly details: {
+      hunk?: number;
+      reason: 'not_a_diff' | 'multiple_files' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
+      nearest?: { line: number; text: string }[];
+    },
+  ) {
+    super(message, details);
+  }
+}
+
+/** The document moved on (stale baseVersion, revert that no longer applies, lost ref race). */
+export class ConflictError extends SpecbaseError {
+  static readonly code = 'conflict';
+  readonly code = ConflictError.code;
+}
+
+export class UnauthorizedError extends SpecbaseError {
+  static readonly code = 'unauthorized';
+  readonly code = UnauthorizedError.code;
+}
+
+export class OrganizationHeaderMissingError extends SpecbaseError {
+  static readonly code = 'missing_organization_header';
+  readonly code = OrganizationHeaderMissingError.code;
+  constructor() {
+    super('missing organization header: every request must carry X-Organization-Id with the organization UUID');
+  }
+}
+
+export class InvalidOrganizationIdError extends SpecbaseError {
+  static readonly code = 'invalid_organization_id';
+  readonly code = InvalidOrganizationIdError.code;
+  constructor(value: string) {
+    super(`X-Organization-Id must be a valid UUID, got ${JSON.stringify(value.slice(0, 80))}`);
+  }
+}
+
+export class NotOrganizationMemberError extends SpecbaseError {
+  static readonly code = 'not_a_member';
+  readonly code = NotOrganizationMemberError.code;
+  constructor() {
+    super('the authenticated user is not a member of this organization');
+  }
+}

@@ -1,0 +1,98 @@
+import type { ArtifactType, RequirementType } from '../artifacts/index.js';
+
+export interface Author {
+  readonly name: string;
+  readonly email: string;
+}
+
+/** Who makes a change, and through which client; becomes the commit author and trailers. */
+export interface ChangeContext {
+  readonly author: Author;
+  /** MCP client name (or "web", "cli"), written as the `Client` trailer. */
+  readonly client?: string;
+}
+
+/** What the catalog knows of an artifact without reading its body. */
+export interface ArtifactMeta {
+  readonly id: string;
+  readonly type: ArtifactType;
+  /** Parent artifact id; for pages the folder id, or null at root level. */
+  readonly parentId: string | null;
+  readonly workspaceId: string;
+  readonly title: string;
+  readonly requirementType?: RequirementType;
+  /** Path of the markdown file inside the repository; never changes after creation. */
+  readonly path: string;
+  readonly createdAt: string;
+  /** Id of the last commit that changed the artifact. */
+  readonly version: string;
+  readonly updatedAt: string;
+  readonly updatedBy: Author;
+}
+
+export interface ArtifactRecord extends ArtifactMeta {
+  /** The markdown body: what assistants read and patch. Frontmatter is never part of it. */
+  readonly body: string;
+}
+
+export interface FolderRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly parentId: string | null;
+  readonly workspaceId: string;
+  readonly path: string;
+  readonly createdAt: string;
+}
+
+export type ChangeVerb = 'create' | 'edit' | 'revert' | 'restore';
+
+export interface CommitResult {
+  readonly commit: string;
+  readonly artifact: ArtifactRecord;
+  /** Lines added and removed in the body by this commit. */
+  readonly added: number;
+  readonly removed: number;
+}
+
+export interface HistoryEntry {
+  readonly commit: string;
+  readonly parent: string | null;
+  readonly verb: ChangeVerb;
+  readonly artifactId: string;
+  readonly artifactType: ArtifactType;
+  readonly title: string;
+  readonly message: string;
+  readonly author: Author;
+  readonly authoredAt: string;
+  readonly client?: string;
+  readonly added: number;
+  readonly removed: number;
+}
+
+export interface NewArtifact {
+  readonly id?: string;
+  readonly type: ArtifactType;
+  readonly parentId: string | null;
+  readonly workspaceId: string;
+  readonly title: string;
+  readonly body: string;
+  readonly requirementType?: RequirementType;
+}
+
+export interface NewFolder {
+  readonly id?: string;
+  readonly name: string;
+  readonly parentId: string | null;
+  readonly workspaceId: string;
+}
+
+export interface BodyChange {
+  readonly body: string;
+  readonly verb: Exclude<ChangeVerb, 'create'>;
+  /** When set, the write fails with ConflictError unless the artifact's version is still this. */
+  readonly expectedVersion?: string;
+  /** For revert/restore: the commit being reverted or restored, named in the message. */
+  readonly sourceCommit?: string;
+}
+
+export type CommitListener = (orgId: string, result: CommitResult) => void;
