@@ -66,6 +66,7 @@ export interface ControlPlane {
     /** Create or update by (issuer, subject); email and name follow the identity provider. */
     upsert(input: { issuer: string; subject: string; email: string; name: string }): Promise<User>;
     get(id: string): Promise<User | undefined>;
+    bySubject(issuer: string, subject: string): Promise<User | undefined>;
     byEmail(email: string): Promise<User | undefined>;
     /** Local accounts (embedded identity provider): scrypt hash, never the password. */
     setPassword(userId: string, password: string): Promise<void>;
