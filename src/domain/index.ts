@@ -1,0 +1,44 @@
+import { canWrite } from '../access/index.js';
+import { createArtifact, createFolder } from './create.js';
+import { editArtifact } from './edit.js';
+import { activity, artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
+import { listChildren, listFolders, listPages } from './list.js';
+import type { DomainDeps } from './ports.js';
+import { readArtifact, readProduct } from './read.js';
+import { restoreVersion, revertChange } from './rollback.js';
+import { Scope } from './scope.js';
+import { searchArtifacts } from './search.js';
+import { readableTree } from './tree.js';
+import type { Actor, SpecService } from './types.js';
+
+export type * from './types.js';
+export type { ArtifactSearch, ArtifactStore, DomainDeps } from './ports.js';
+export { artifactUrl, orgUrl } from './urls.js';
+export { conciseContent, CONCISE_LENGTH } from './views.js';
+
+export function createSpecService(deps: DomainDeps): SpecService {
+  const scope = (actor: Actor) => new Scope(deps, actor);
+  return {
+    search: (actor, input) => searchArtifacts(deps, scope(actor), input),
+    readProduct: (actor, mode) => readProduct(deps, scope(actor), mode),
+    read: (actor, type, id, mode) => readArtifact(deps, scope(actor), type, id, mode),
+    listChildren: (actor, childType, parentId) => listChildren(deps, scope(actor), childType, parentId),
+    listPages: (actor, folderId) => listPages(deps, scope(actor), folderId),
+    listFolders: (actor, parentFolderId) => listFolders(deps, scope(actor), parentFolderId),
+    create: (actor, type, input) => createArtifact(deps, scope(actor), type, input),
+    createFolder: (actor, input) => createFolder(deps, scope(actor), input),
+    edit: (actor, type, id, input) => editArtifact(deps, scope(actor), type, id, input),
+    tree: (actor) => readableTree(deps, scope(actor)),
+    history: (actor, id) => artifactHistory(deps, scope(actor), id),
+    change: (actor, id, commit) => changeOf(deps, scope(actor), id, commit),
+    compare: (actor, id, from, to) => compareVersions(deps, scope(actor), id, from, to),
+    bodyAt: (actor, id, commit) => bodyAt(deps, scope(actor), id, commit),
+    revert: (actor, id, commit) => revertChange(deps, scope(actor), id, commit),
+    restore: (actor, id, commit) => restoreVersion(deps, scope(actor), id, commit),
+    activity: (actor, limit) => activity(deps, scope(actor), limit),
+    canWrite: async (actor, id) => {
+      const meta = await scope(actor).readable(id);
+      return canWrite(actor.principal, meta.workspaceId);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { artifactType, type ArtifactType } from '../artifacts/index.js';
+import { InvalidInputError } from '../errors.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import type { FolderView, ListItemView } from './types.js';
+import { listItemView } from './views.js';
+
+export async function listChildren(
+  deps: DomainDeps,
+  scope: Scope,
+  childType: ArtifactType,
+  parentId: string,
+): Promise<ListItemView[]> {
+  const parentType = artifactType(childType).parent;
+  if (!parentType || parentType === 'folder') {
+    throw new InvalidInputError(`${childType} artifacts are not listed by parent artifact`);
+  }
+  await scope.readable(parentId, parentType);
+  const children = await deps.store.children(scope.orgId, parentId, childType);
+  return children.filter((c) => scope.canRead(c.workspaceId)).map((c) => listItemView(deps.baseUrl, scope.orgId, c));
+}
+
+/** All readable pages, or those directly in one folder. */
+export async function listPages(deps: DomainDeps, scope: Scope, folderId?: string): Promise<ListItemView[]> {
+  if (folderId !== undefined) await scope.readableFolder(folderId);
+  const pages = (await deps.store.catalog(scope.orgId)).filter(
+    (m) => m.type === 'page' && scope.canRead(m.workspaceId) && (folderId === undefined || m.parentId === folderId),
+  );
+  return pages.map((p) => listItemView(deps.baseUrl, scope.orgId, p));
+}
+
+/** All readable folders, or the direct subfolders of one, with their direct readable page counts. */
+export async function listFolders(deps: DomainDeps, scope: Scope, parentFolderId?: string): Promise<FolderView[]> {
+  if (parentFolderId !== undefined) await scope.readableFolder(parentFolderId);
+  const [folders, catalog] = await Promise.all([deps.store.folders(scope.orgId), deps.store.catalog(scope.orgId)]);
+  const pageCounts = new Map<string, number>();
+  for (const meta of catalog) {
+    if (meta.type === 'page' && meta.parentId && scope.canRead(meta.workspaceId)) {
+      pageCounts.set(meta.parentId, (pageCounts.get(meta.parentId) ?? 0) + 1);
+    }
+  }
+  return folders
+    .filter((f) => scope.canRead(f.workspaceId) && (parentFolderId === undefined || f.parentId === parentFolderId))
+    .map((f) => ({ id: f.id, name: f.name, parentFolderId: f.parentId, pageCount: pageCounts.get(f.id) ?? 0 }));
+}

@@ -1,0 +1,43 @@
+import type { Limits } from '../config/index.js';
+import type { ControlPlane } from '../control/types.js';
+import type { SearchHit, SearchQuery } from '../search/types.js';
+import type {
+  ArtifactMeta,
+  ArtifactRecord,
+  BodyChange,
+  ChangeContext,
+  CommitResult,
+  FolderRecord,
+  HistoryEntry,
+  NewArtifact,
+  NewFolder,
+} from '../store/types.js';
+
+/** What the domain needs of the artifact store (GitStore satisfies it). */
+export interface ArtifactStore {
+  catalog(orgId: string): Promise<readonly ArtifactMeta[]>;
+  meta(orgId: string, id: string): Promise<ArtifactMeta | undefined>;
+  read(orgId: string, id: string): Promise<ArtifactRecord>;
+  bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined>;
+  children(orgId: string, parentId: string | null, type?: ArtifactMeta['type']): Promise<ArtifactMeta[]>;
+  create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
+  update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
+  history(orgId: string, id: string): Promise<HistoryEntry[]>;
+  activity(orgId: string, opts: { limit: number }): Promise<HistoryEntry[]>;
+  createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;
+  folders(orgId: string): Promise<FolderRecord[]>;
+}
+
+/** What the domain needs of the search index. */
+export interface ArtifactSearch {
+  forOrg(orgId: string): Promise<{ search(q: SearchQuery): SearchHit[] }>;
+}
+
+export interface DomainDeps {
+  readonly store: ArtifactStore;
+  readonly search: ArtifactSearch;
+  readonly control: Pick<ControlPlane, 'workspaces'>;
+  /** Public base URL, for the `url` of every artifact. */
+  readonly baseUrl: string;
+  readonly limits: Limits;
+}

@@ -1,0 +1,21 @@
+import type { ArtifactType } from '../artifacts/index.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import type { ArtifactView, ReadMode } from './types.js';
+import { artifactView } from './views.js';
+
+export async function readArtifact(
+  deps: DomainDeps,
+  scope: Scope,
+  type: ArtifactType,
+  id: string,
+  mode: ReadMode = 'concise',
+): Promise<ArtifactView> {
+  const meta = await scope.readable(id, type);
+  return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, meta.id), mode);
+}
+
+export async function readProduct(deps: DomainDeps, scope: Scope, mode: ReadMode = 'concise'): Promise<ArtifactView> {
+  const product = await scope.product();
+  return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, product.id), mode);
+}

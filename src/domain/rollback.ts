@@ -1,0 +1,50 @@
+import { ConflictError, InvalidInputError, PatchError } from '../errors.js';
+import { applyPatch, unifiedDiff } from '../patch/index.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import type { EditView } from './types.js';
+import { editView, writeComputedBody } from './edit.js';
+import { bodyAt, bodyBefore, historyEntry } from './history.js';
+
+/**
+ * Undo one change: its diff, reversed, applied to the current text with the same strict
+ * engine as assistants' patches, so a later edit to the same lines is a conflict, never a guess.
+ */
+export async function revertChange(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<EditView> {
+  const meta = await scope.writable(id);
+  const entry = await historyEntry(deps, scope, meta.id, commit);
+  if (entry.verb === 'create' || !entry.parent) {
+    throw new InvalidInputError('the change that created an artifact cannot be reverted; restore a later version instead');
+  }
+  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyAt(deps, scope, id, commit)]);
+  const reverse = unifiedDiff(after, before, meta.path);
+  const { before: current, result } = await writeComputedBody(
+    deps,
+    scope,
+    meta.id,
+    (record) => {
+      try {
+        return applyPatch(record.body, reverse).text;
+      } catch (error) {
+        if (error instanceof PatchError) {
+          throw new ConflictError(
+            `cannot revert ${commit.slice(0, 7)}: later changes touched the same lines (${error.message.split('\n')[0]}); nothing was written`,
+          );
+        }
+        throw error;
+      }
+    },
+    { verb: 'revert', sourceCommit: commit },
+  );
+  return editView(deps, scope.orgId, current, result);
+}
+
+export async function restoreVersion(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<EditView> {
+  const meta = await scope.writable(id);
+  const target = await bodyAt(deps, scope, meta.id, commit);
+  const { before, result } = await writeComputedBody(deps, scope, meta.id, () => target, {
+    verb: 'restore',
+    sourceCommit: commit,
+  });
+  return editView(deps, scope.orgId, before, result);
+}

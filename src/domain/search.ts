@@ -1,0 +1,27 @@
+import type { ArtifactType } from '../artifacts/index.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import type { SearchResultView } from './types.js';
+import { artifactUrl } from './urls.js';
+
+export async function searchArtifacts(
+  deps: DomainDeps,
+  scope: Scope,
+  input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
+): Promise<SearchResultView[]> {
+  const [index, workspaceIds] = await Promise.all([deps.search.forOrg(scope.orgId), scope.readableWorkspaceIds()]);
+  const hits = index.search({
+    query: input.query,
+    workspaceIds,
+    limit: input.limit ?? 10,
+    ...(input.artifactTypes?.length ? { types: input.artifactTypes } : {}),
+  });
+  return hits.map((hit) => ({
+    id: hit.id,
+    type: hit.type,
+    title: hit.title,
+    preview: hit.preview,
+    url: artifactUrl(deps.baseUrl, scope.orgId, hit.id),
+    score: hit.score,
+  }));
+}

@@ -1,0 +1,4 @@
+/** Web application addresses; the web routes serve exactly these. */
+export const artifactUrl = (baseUrl: string, orgId: string, id: string): string => `${baseUrl}/o/${orgId}/a/${id}`;
+
+export const orgUrl = (baseUrl: string, orgId: string): string => `${baseUrl}/o/${orgId}`;
