@@ -11,6 +11,7 @@ import {
 import { ARTIFACT_TYPES, type ArtifactType, type ArtifactTypeDef } from './types.js';
 
 export * from './types.js';
+export { productTemplate } from './templates.js';
 
 /** The one table of artifact types: tools, paths, parents and templates all come from it. */
 export const ARTIFACT_TYPE_TABLE: readonly ArtifactTypeDef[] = Object.freeze([

@@ -5,7 +5,7 @@ const optionalText = z.string().trim().min(1).optional();
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('localhost'),
+  HOST: z.string().default('127.0.0.1'),
   SPECBASE_DATA_DIR: z.string().default('./data'),
   SPECBASE_BASE_URL: z.url().optional(),
   SPECBASE_OIDC_ISSUER: z.url().optional(),
@@ -18,6 +18,7 @@ const EnvSchema = z.object({
 
 export interface Config {
   readonly port: number;
+  /** Address to bind; loopback by default so that a fresh demo is not reachable from the network. */
   readonly host: string;
   readonly dataDir: string;
   /** Public base URL without trailing slash; every URL the service prints or returns starts with it. */
@@ -61,7 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('SPECBASE_OIDC_ISSUER needs SPECBASE_OIDC_CLIENT_ID');
   }
   const scheme = e.SPECBASE_TLS_CERT ? 'https' : 'http';
-  const baseUrl = (e.SPECBASE_BASE_URL ?? `${scheme}://${e.HOST}:${e.PORT}`).replace(/\/+$/, '');
+  const baseUrl = (e.SPECBASE_BASE_URL ?? `${scheme}://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
