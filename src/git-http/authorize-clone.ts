@@ -1,0 +1,39 @@
+import { access } from 'node:fs/promises';
+import { canReadAll } from '../access/index.js';
+import type { Principal } from '../access/principal.js';
+import type { ControlPlane, User } from '../control/types.js';
+import { NotFoundError, NotOrganizationMemberError, PermissionDeniedError } from '../errors.js';
+
+/**
+ * A clone carries every workspace's files, so only a member who can read all workspaces of
+ * the organization may take one. Unknown organizations and missing repositories are alike
+ * "not found".
+ */
+export async function authorizeClone(input: {
+  control: ControlPlane;
+  user: User;
+  orgId: string;
+  gitdir: string;
+}): Promise<Principal> {
+  const { control, user, orgId, gitdir } = input;
+  const org = await control.orgs.get(orgId);
+  if (!org || !(await isReadable(gitdir))) throw new NotFoundError('repository');
+  const principal = await control.members.principal(orgId, user.id);
+  if (!principal) throw new NotOrganizationMemberError();
+  const workspaces = await control.workspaces.list(orgId);
+  if (!canReadAll(principal, workspaces.map((w) => w.id))) {
+    throw new PermissionDeniedError(
+      'cloning needs read access to every workspace of this organization; ask an organization owner for access to all workspaces',
+    );
+  }
+  return principal;
+}
+
+async function isReadable(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

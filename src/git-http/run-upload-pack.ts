@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface UploadPackOutcome {
+  readonly exitCode: number | null;
+  /** The first few kilobytes git wrote to stderr, for the audit log when it fails. */
+  readonly stderr: string;
+}
+
+const STDERR_KEEP_BYTES = 4096;
+/** `version=2`, `version=2:object-format=sha1`: key=value pairs joined by colons, nothing else. */
+const GIT_PROTOCOL_VALUE = /^[A-Za-z0-9._=:-]{1,256}$/;
+
+/**
+ * Runs the system `git upload-pack` for one stateless HTTP exchange, streaming `input` (the
+ * request body) to it and its output to `output`. Nothing is buffered: packs flow through.
+ */
+export async function runUploadPack(options: {
+  gitdir: string;
+  advertiseRefs: boolean;
+  gitProtocol: string | undefined;
+  /** The request body and the transforms it passes through on its way to git, in order. */
+  input?: readonly [Readable, ...Duplex[]];
+  /** Sees the output on its way to `output`. */
+  outputTap?: Duplex;
+  output: Writable;
+}): Promise<UploadPackOutcome> {
+  const args = ['upload-pack', '--stateless-rpc', '--strict'];
+  if (options.advertiseRefs) args.push('--advertise-refs');
+  args.push(options.gitdir);
+  const child = spawn('git', args, {
+    env: gitEnvironment(options.gitProtocol),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk.toString('utf8').slice(0, STDERR_KEEP_BYTES - stderr.length);
+  });
+  const stopChild = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  const stopOnDisconnect = (): void => {
+    if (!options.output.writableFinished) stopChild();
+  };
+  options.output.once('close', stopOnDisconnect);
+
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code));
+  });
+  if (!options.input) child.stdin.end();
+  const sendInput = options.input ? pipeline([...options.input, child.stdin]).catch(stopChild) : Promise.resolve();
+  const outputStages = options.outputTap ? [options.outputTap, options.output] : [options.output];
+  const sendOutput = pipeline([child.stdout, ...outputStages]).catch(stopChild);
+
+  try {
+    const [exitCode] = await Promise.all([exited, sendInput, sendOutput]);
+    return { exitCode, stderr };
+  } finally {
+    options.output.off('close', stopOnDisconnect);
+  }
+}
+
+/** The server's environment without GIT_* variables that could point git elsewhere. */
+function gitEnvironment(gitProtocol: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('GIT_')) env[key] = value;
+  }
+  if (gitProtocol && GIT_PROTOCOL_VALUE.test(gitProtocol)) env.GIT_PROTOCOL = gitProtocol;
+  return env;
+}
