@@ -23,7 +23,7 @@ const TIERS: ((patchLine: string, docLine: string) => boolean)[] = [
 /**
  * Finds the one place a hunk applies, by its context and removed lines; the line numbers in
  * its header are only used for insertions without context. The `diff` package's own
- * `applyPatch` takes the first match near the stated line (with fuzz), so a hunk that fits
+ * `applyPatch` takes the fit nearest the stated line (optionally with fuzz), so a hunk that fits
  * two places or a wrong line number would silently land in the wrong one. Here each hunk is
  * located in the whole original document and must match exactly one place in the strictest
  * tier where it matches at all.

@@ -134,6 +134,16 @@ const cases: Case[] = [
     removed: 2,
   },
   {
+    name: 'file headers followed by changed lines without any @@ line',
+    patch: '--- a/feature.md\n+++ b/feature.md\n-# Export to CSV\n+# CSV export\n',
+    expected: FEATURE.replace('# Export to CSV', '# CSV export'),
+  },
+  {
+    name: 'hunks separated by an empty line',
+    patch: '@@ -1 +1 @@\n-# Export to CSV\n+# CSV export\n\n@@ -24 +24 @@\n-- Should archived rows be included?\n+- Should archived rows be exported?\n\n',
+    expected: FEATURE.replace('# Export to CSV', '# CSV export').replace('be included?', 'be exported?'),
+  },
+  {
     name: 'hunks out of document order, each with made-up numbers',
     patch: [
       '@@ -2,2 +2,3 @@',
