@@ -1,0 +1,89 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { InvalidInputError } from '../errors.js';
+import type { Clock } from './clock.js';
+import { requiredText } from './input.js';
+import type { AuditEntry, ControlPlane } from './types.js';
+
+interface AuditRow {
+  id: number;
+  at: string;
+  user_id: string | null;
+  org_id: string | null;
+  kind: string;
+  action: string;
+  artifact_id: string | null;
+  commit_sha: string | null;
+  client: string | null;
+  duration_ms: number | null;
+  outcome: 'ok' | 'error';
+  detail: string | null;
+}
+
+const MAX_LIST = 1000;
+const MAX_DETAIL = 4000;
+
+const toEntry = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  at: row.at,
+  userId: row.user_id,
+  orgId: row.org_id,
+  kind: row.kind,
+  action: row.action,
+  artifactId: row.artifact_id,
+  commit: row.commit_sha,
+  client: row.client,
+  durationMs: row.duration_ms,
+  outcome: row.outcome,
+  detail: row.detail,
+});
+
+function timestamp(value: string | undefined, clock: Clock): string {
+  if (value === undefined) return clock().toISOString();
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidInputError(`audit time is not a date: ${value}`);
+  return new Date(time).toISOString();
+}
+
+export function sqliteAudit(db: BetterSqlite3.Database, clock: Clock): ControlPlane['audit'] {
+  const insert = db.prepare(
+    `INSERT INTO audit_log (at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail)
+     VALUES (@at, @userId, @orgId, @kind, @action, @artifactId, @commit, @client, @durationMs, @outcome, @detail)`,
+  );
+  // One statement per filter combination, so that each can use its own index.
+  const listing = (where: string) =>
+    db.prepare<{ orgId?: string; userId?: string; limit: number }, AuditRow>(
+      `SELECT * FROM audit_log ${where} ORDER BY at DESC, id DESC LIMIT @limit`,
+    );
+  const lists = {
+    all: listing(''),
+    org: listing('WHERE org_id = @orgId'),
+    user: listing('WHERE user_id = @userId'),
+    both: listing('WHERE org_id = @orgId AND user_id = @userId'),
+  };
+
+  return {
+    async record(entry) {
+      if (entry.outcome !== 'ok' && entry.outcome !== 'error') {
+        throw new InvalidInputError(`audit outcome must be ok or error, got ${String(entry.outcome)}`);
+      }
+      insert.run({
+        at: timestamp(entry.at, clock),
+        userId: entry.userId ?? null,
+        orgId: entry.orgId ?? null,
+        kind: requiredText(entry.kind, 'audit kind', 50),
+        action: requiredText(entry.action, 'audit action', 200),
+        artifactId: entry.artifactId ?? null,
+        commit: entry.commit ?? null,
+        client: entry.client ?? null,
+        durationMs: entry.durationMs == null ? null : Math.max(0, Math.round(entry.durationMs)),
+        outcome: entry.outcome,
+        detail: entry.detail == null ? null : entry.detail.slice(0, MAX_DETAIL),
+      });
+    },
+    async list({ orgId, userId, limit }) {
+      const bounded = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST) : MAX_LIST;
+      const statement = orgId && userId ? lists.both : orgId ? lists.org : userId ? lists.user : lists.all;
+      return statement.all({ ...(orgId ? { orgId } : {}), ...(userId ? { userId } : {}), limit: bounded }).map(toEntry);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { InvalidInputError } from '../errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/**
+ * Brings one namespace of the shared database up to date. Several concerns (control, auth)
+ * own tables in the same file, so versions are counted per namespace. Each migration runs in
+ * its own IMMEDIATE transaction and is re-checked inside it, so two processes starting at once
+ * apply it exactly once. Returns the versions applied by this call.
+ */
+export function applyMigrations(
+  db: BetterSqlite3.Database,
+  namespace: string,
+  migrations: readonly Migration[],
+): number[] {
+  assertWellFormed(namespace, migrations);
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    namespace TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    applied_at TEXT NOT NULL,
+    PRIMARY KEY (namespace, version))`);
+  const isApplied = db.prepare<[string, number], 1>('SELECT 1 FROM schema_migrations WHERE namespace = ? AND version = ?');
+  const markApplied = db.prepare<[string, number, string]>(
+    'INSERT INTO schema_migrations (namespace, version, applied_at) VALUES (?, ?, ?)',
+  );
+  const applied: number[] = [];
+  const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  for (const migration of ordered) {
+    const apply = db.transaction(() => {
+      if (isApplied.get(namespace, migration.version)) return false;
+      db.exec(migration.sql);
+      markApplied.run(namespace, migration.version, new Date().toISOString());
+      return true;
+    });
+    if (apply.immediate()) applied.push(migration.version);
+  }
+  return applied;
+}
+
+function assertWellFormed(namespace: string, migrations: readonly Migration[]): void {
+  if (!namespace.trim()) throw new InvalidInputError('a migration namespace must not be empty');
+  const seen = new Set<number>();
+  for (const { version } of migrations) {
+    if (!Number.isInteger(version) || version < 1) {
+      throw new InvalidInputError(`migration versions are positive integers, got ${version}`);
+    }
+    if (seen.has(version)) throw new InvalidInputError(`migration version ${version} appears twice in ${namespace}`);
+    seen.add(version);
+  }
+}
