@@ -1,0 +1,68 @@
+import express from 'express';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import type { CodeStore, PendingRequest } from './codes.js';
+import { csrfProblem, issueCsrfToken } from './csrf.js';
+import { escapeHtml, sendPage } from './html.js';
+import { CONSENT_PATH } from './provider.js';
+import { requireWebUser } from './web-session.js';
+
+/** The screen where a signed-in user approves or denies an MCP client's request. */
+export function consentRouter(deps: { baseUrl: string; codes: CodeStore; clients: OAuthRegisteredClientsStore }): express.Router {
+  const { baseUrl, codes, clients } = deps;
+  const router = express.Router();
+
+  router.get(CONSENT_PATH, requireWebUser, async (req, res) => {
+    const requestId = typeof req.query.request === 'string' ? req.query.request : '';
+    const pending = codes.pending(requestId);
+    const client = pending ? await clients.getClient(pending.clientId) : undefined;
+    if (!pending || !client) return expired(res);
+    const csrf = issueCsrfToken(req, res, baseUrl);
+    const clientName = client.client_name ?? 'An unnamed application';
+    const redirectHost = describeRedirect(pending.redirectUri);
+    const user = req.user!;
+    sendPage(
+      res,
+      'Authorize access',
+      `<p><strong>${escapeHtml(clientName)}</strong> wants to use Specbase as <strong>${escapeHtml(user.name)}</strong>
+(${escapeHtml(user.email)}), with your permissions in every organization you belong to.</p>
+<p>After your decision you will be sent to <code>${escapeHtml(redirectHost)}</code>.</p>
+<form method="post" action="${CONSENT_PATH}">
+<input type="hidden" name="request" value="${escapeHtml(requestId)}">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+    );
+  });
+
+  router.post(CONSENT_PATH, express.urlencoded({ extended: false }), requireWebUser, (req, res) => {
+    const problem = csrfProblem(req, baseUrl);
+    if (problem) {
+      sendPage(res, 'Request refused', `<p>${escapeHtml(problem)}</p>`, 403);
+      return;
+    }
+    const body = req.body as Record<string, unknown>;
+    const pending = typeof body.request === 'string' ? codes.takePending(body.request) : undefined;
+    if (!pending) return expired(res);
+    const target = new URL(pending.redirectUri);
+    if (body.decision === 'approve') {
+      target.searchParams.set('code', codes.issueCode(pending, req.user!.id));
+    } else {
+      target.searchParams.set('error', 'access_denied');
+      target.searchParams.set('error_description', 'the user denied the request');
+    }
+    if (pending.state !== undefined) target.searchParams.set('state', pending.state);
+    res.redirect(303, target.href);
+  });
+
+  return router;
+}
+
+function describeRedirect(uri: PendingRequest['redirectUri']): string {
+  const url = new URL(uri);
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
+}
+
+function expired(res: express.Response): void {
+  sendPage(res, 'Request expired', '<p>This authorization request is unknown or has expired. Start the connection again from your application.</p>', 400);
+}

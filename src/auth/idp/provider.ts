@@ -1,0 +1,73 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import Provider, { type KoaLikeContext } from 'oidc-provider';
+import type { ControlPlane } from '../../control/types.js';
+import { sqliteIdpAdapter } from './adapter.js';
+import type { IdpKeys } from './keys.js';
+
+export const LOCAL_ISSUER = 'local';
+export const IDP_MOUNT_PATH = '/oidc';
+export const INTERACTION_PATH = '/idp';
+
+export interface IdpClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUris: readonly string[];
+}
+
+/**
+ * The embedded OpenID Connect provider: accounts are the control plane's users of issuer
+ * 'local', signing in is the password form under `/idp`. Its only clients are our own relying
+ * parties, so their consent is implied and no consent screen exists here.
+ */
+export function createIdentityProvider(deps: {
+  issuer: string;
+  control: ControlPlane;
+  db: BetterSqlite3.Database;
+  keys: IdpKeys;
+  clients: readonly IdpClient[];
+  behindProxy: boolean;
+}): Provider {
+  const { issuer, control, db, keys, clients } = deps;
+  const provider = new Provider(issuer, {
+    adapter: sqliteIdpAdapter(db),
+    clients: clients.map((client) => ({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      redirect_uris: [...client.redirectUris],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
+    jwks: keys.jwks,
+    cookies: { keys: keys.cookieKeys },
+    async findAccount(_ctx: unknown, sub: string) {
+      const user = await control.users.bySubject(LOCAL_ISSUER, sub);
+      if (!user) return undefined;
+      return {
+        accountId: sub,
+        claims: () => ({ sub, email: user.email, email_verified: true, name: user.name }),
+      };
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+    pkce: { required: () => true },
+    loadExistingGrant: firstPartyGrant,
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 900, Session: 14 * 86_400, Grant: 14 * 86_400 },
+  });
+  provider.proxy = deps.behindProxy;
+  return provider;
+}
+
+async function firstPartyGrant(ctx: KoaLikeContext): Promise<unknown> {
+  const { client, session, result, provider } = ctx.oidc;
+  if (!client || !session?.accountId) return undefined;
+  const existingId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  const existing = existingId ? await provider.Grant.find(existingId) : undefined;
+  if (existing) return existing;
+  const grant = new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+  grant.addOIDCScope('openid email profile');
+  await grant.save();
+  return grant;
+}

@@ -1,0 +1,92 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import express from 'express';
+import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { Config } from '../config/index.js';
+import type { ControlPlane } from '../control/types.js';
+import { sqliteClientsStore } from './clients-store.js';
+import { CodeStore } from './codes.js';
+import { consentRouter } from './consent.js';
+import { embeddedIdentityProvider, LOCAL_ISSUER } from './idp/index.js';
+import { protectedResourceMetadataRouter } from './metadata.js';
+import { MCP_SCOPE, SpecbaseOAuthProvider } from './provider.js';
+import { mcpResourceFamily } from './resource.js';
+import { applyAuthSchema, purgeExpired } from './schema.js';
+import { nowSeconds } from './secrets.js';
+import { signinRouter } from './signin.js';
+import { DEFAULT_TOKEN_LIFETIMES, TokenStore, type TokenLifetimes } from './tokens.js';
+import type { Auth } from './types.js';
+import { lazyDiscovery, type UpstreamIssuer } from './upstream.js';
+import { requireWebUser, WebSessions } from './web-session.js';
+
+export type { Auth, AuthenticatedUser } from './types.js';
+export type { TokenLifetimes } from './tokens.js';
+export { embeddedIdentityProvider, KEYS_FILE, LOCAL_ISSUER } from './idp/index.js';
+export { MCP_ROUTE_PATTERNS } from './resource.js';
+
+export interface AuthDeps {
+  readonly config: Config;
+  readonly control: ControlPlane;
+  readonly db: BetterSqlite3.Database;
+  readonly dataDir: string;
+  /** Shorter lifetimes for tests; the defaults are 1 hour (access) and 30 days (refresh). */
+  readonly tokenLifetimes?: Partial<TokenLifetimes>;
+}
+
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/** Everything about who is calling: OAuth for MCP clients, sign-in and sessions for browsers. */
+export async function createAuth(deps: AuthDeps): Promise<Auth> {
+  const { config, control, db, dataDir } = deps;
+  const baseUrl = config.baseUrl;
+  applyAuthSchema(db);
+  purgeExpired(db, nowSeconds());
+
+  const family = mcpResourceFamily(baseUrl);
+  const clients = sqliteClientsStore(db);
+  const tokens = new TokenStore(db, family, { ...DEFAULT_TOKEN_LIFETIMES, ...deps.tokenLifetimes });
+  const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));
+  const provider = new SpecbaseOAuthProvider({ clients, codes, tokens, family, baseUrl });
+  const sessions = new WebSessions(db, control, baseUrl);
+  const issuerUrl = new URL(baseUrl);
+
+  const router = express.Router();
+  router.use(protectedResourceMetadataRouter({ baseUrl, issuer: issuerUrl.href, scopes: [MCP_SCOPE] }));
+  router.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl,
+      resourceServerUrl: new URL(family.defaultResource),
+      scopesSupported: [MCP_SCOPE],
+      resourceName: 'Specbase',
+    }),
+  );
+  router.use(consentRouter({ baseUrl, codes, clients }));
+
+  let upstream: UpstreamIssuer;
+  if (config.oidc) {
+    upstream = { ...config.oidc, userIssuer: config.oidc.issuer };
+  } else {
+    // Behind a TLS-terminating proxy the public URL is https while this process speaks http.
+    const behindProxy = baseUrl.startsWith('https:') && !config.tls;
+    const embedded = embeddedIdentityProvider({ baseUrl, control, db, dataDir, behindProxy });
+    router.use(embedded.router);
+    upstream = {
+      issuer: embedded.issuer,
+      clientId: embedded.ownClient.clientId,
+      clientSecret: embedded.ownClient.clientSecret,
+      userIssuer: LOCAL_ISSUER,
+    };
+  }
+  router.use(signinRouter({ baseUrl, db, control, sessions, upstream, configuration: lazyDiscovery(upstream) }));
+
+  const purge = setInterval(() => purgeExpired(db, nowSeconds()), PURGE_INTERVAL_MS);
+  purge.unref();
+
+  return {
+    router,
+    verifyAccessToken: async (token, resource) => tokens.verify(token, resource),
+    webSession: sessions.middleware,
+    requireWebUser,
+    close: async () => clearInterval(purge),
+  };
+}

@@ -1,0 +1,116 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import express from 'express';
+import * as oidc from 'openid-client';
+import type { ControlPlane } from '../control/types.js';
+import { clearCookie, readCookie, setCookie, SIGNIN_COOKIE } from './cookies.js';
+import { escapeHtml, sendPage } from './html.js';
+import { hashSecret, newSecret, nowSeconds } from './secrets.js';
+import type { UpstreamIssuer } from './upstream.js';
+import type { WebSessions } from './web-session.js';
+
+const SIGNIN_SECONDS = 600;
+export const CALLBACK_PATH = '/signin/callback';
+
+interface SigninRow {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+}
+
+/** Only a path on this site: never `//host` or `/\host`, which browsers read as another site. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
+}
+
+/** `/signin`, its callback and `/signout`: authorization code + PKCE + state + nonce at the upstream issuer. */
+export function signinRouter(deps: {
+  baseUrl: string;
+  db: BetterSqlite3.Database;
+  control: ControlPlane;
+  sessions: WebSessions;
+  upstream: UpstreamIssuer;
+  configuration: () => Promise<oidc.Configuration>;
+}): express.Router {
+  const { baseUrl, db, control, sessions, upstream, configuration } = deps;
+  const router = express.Router();
+  const redirectUri = `${baseUrl}${CALLBACK_PATH}`;
+
+  router.get('/signin', async (req, res, next) => {
+    try {
+      const config = await configuration();
+      const transaction = newSecret('');
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const verifier = oidc.randomPKCECodeVerifier();
+      db.prepare('INSERT INTO auth_signins (id_hash, state, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(hashSecret(transaction), state, nonce, verifier, safeReturnTo(req.query.returnTo), nowSeconds() + SIGNIN_SECONDS);
+      setCookie(res, baseUrl, SIGNIN_COOKIE, transaction, { path: '/signin', maxAge: SIGNIN_SECONDS * 1000 });
+      const target = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid email profile',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      res.redirect(303, target.href);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get(CALLBACK_PATH, async (req, res) => {
+    const transaction = readCookie(req, SIGNIN_COOKIE);
+    clearCookie(res, baseUrl, SIGNIN_COOKIE, { path: '/signin' });
+    const row = transaction
+      ? db.prepare<[string, number], SigninRow>('SELECT * FROM auth_signins WHERE id_hash = ? AND expires_at > ?').get(hashSecret(transaction), nowSeconds())
+      : undefined;
+    if (!transaction || !row) return signinFailed(res, 'The sign-in took too long or was started in another browser.');
+    db.prepare('DELETE FROM auth_signins WHERE id_hash = ?').run(hashSecret(transaction));
+    try {
+      const config = await configuration();
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, baseUrl), {
+        pkceCodeVerifier: row.code_verifier,
+        expectedState: row.state,
+        expectedNonce: row.nonce,
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims();
+      if (!claims) return signinFailed(res, 'The identity provider returned no ID token.');
+      let { email, name } = claims as { email?: unknown; name?: unknown };
+      if (typeof email !== 'string' || typeof name !== 'string') {
+        const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+        email = typeof email === 'string' ? email : info.email;
+        name = typeof name === 'string' ? name : (info.name ?? info.preferred_username);
+      }
+      if (typeof email !== 'string' || !email) return signinFailed(res, 'The identity provider did not share an email address.');
+      const user = await control.users.upsert({
+        issuer: upstream.userIssuer,
+        subject: claims.sub,
+        email,
+        name: typeof name === 'string' && name ? name : email,
+      });
+      sessions.start(res, user.id);
+      res.redirect(303, row.return_to);
+    } catch (error) {
+      signinFailed(res, `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+
+  router.post('/signout', express.urlencoded({ extended: false }), (req, res) => {
+    const origin = req.get('origin');
+    if (origin && origin !== new URL(baseUrl).origin) {
+      res.status(403).type('text/plain').send('cross-site sign-out refused');
+      return;
+    }
+    sessions.end(req, res);
+    res.redirect(303, '/');
+  });
+
+  return router;
+}
+
+function signinFailed(res: express.Response, message: string): void {
+  sendPage(res, 'Sign-in failed', `<p>${escapeHtml(message)}</p>\n<p><a href="/signin">Try again</a></p>`, 400);
+}

@@ -1,0 +1,138 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { ResourceFamily } from './resource.js';
+import { hashSecret, newSecret, nowSeconds } from './secrets.js';
+import type { AuthenticatedUser } from './types.js';
+
+export const ACCESS_TOKEN_PREFIX = 'sba_';
+export const REFRESH_TOKEN_PREFIX = 'sbr_';
+
+export interface TokenLifetimes {
+  readonly accessSeconds: number;
+  readonly refreshSeconds: number;
+}
+
+export const DEFAULT_TOKEN_LIFETIMES: TokenLifetimes = { accessSeconds: 3600, refreshSeconds: 30 * 86_400 };
+
+interface TokenRow {
+  kind: 'access' | 'refresh';
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  scopes: string;
+  resource: string;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+  family_revoked: number | null;
+}
+
+export interface GrantSubject {
+  readonly familyId: string;
+  readonly clientId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+  readonly resource: string;
+}
+
+/**
+ * Opaque access tokens and rotating refresh tokens, stored as sha256 digests. Tokens born of
+ * one authorization code share a family; presenting a refresh token twice revokes the family.
+ */
+export class TokenStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #family: ResourceFamily;
+  readonly #lifetimes: TokenLifetimes;
+
+  constructor(db: BetterSqlite3.Database, family: ResourceFamily, lifetimes: TokenLifetimes) {
+    this.#db = db;
+    this.#family = family;
+    this.#lifetimes = lifetimes;
+  }
+
+  issue(grant: GrantSubject): OAuthTokens {
+    const now = nowSeconds();
+    const access = newSecret(ACCESS_TOKEN_PREFIX);
+    const refresh = newSecret(REFRESH_TOKEN_PREFIX);
+    const insert = this.#db.prepare(
+      `INSERT INTO auth_tokens (token_hash, kind, family_id, client_id, user_id, scopes, resource, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const scopes = grant.scopes.join(' ');
+    const row = [grant.familyId, grant.clientId, grant.userId, scopes, grant.resource] as const;
+    insert.run(hashSecret(access), 'access', ...row, now + this.#lifetimes.accessSeconds);
+    insert.run(hashSecret(refresh), 'refresh', ...row, now + this.#lifetimes.refreshSeconds);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.#lifetimes.accessSeconds,
+      refresh_token: refresh,
+      ...(scopes ? { scope: scopes } : {}),
+    };
+  }
+
+  refresh(clientId: string, refreshToken: string, resource: URL | undefined): OAuthTokens {
+    return this.#db.transaction(() => {
+      const row = this.#find(refreshToken);
+      if (!row || row.kind !== 'refresh' || row.client_id !== clientId) throw new InvalidGrantError('unknown refresh token');
+      if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null) {
+        this.revokeFamily(row.family_id);
+        throw new InvalidGrantError('refresh token was already used; every token of this authorization is revoked');
+      }
+      if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('refresh token expired');
+      if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
+        throw new InvalidTargetError('resource differs from the one this authorization was granted for');
+      }
+      this.#db.prepare('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?').run(nowSeconds(), hashSecret(refreshToken));
+      return this.issue({
+        familyId: row.family_id,
+        clientId: row.client_id,
+        userId: row.user_id,
+        scopes: row.scopes ? row.scopes.split(' ') : [],
+        resource: row.resource,
+      });
+    })();
+  }
+
+  /** RFC 7009: unknown tokens and other clients' tokens are ignored silently. */
+  revoke(clientId: string, token: string): void {
+    const row = this.#find(token);
+    if (!row || row.client_id !== clientId) return;
+    if (row.kind === 'refresh') this.revokeFamily(row.family_id);
+    else this.#db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?').run(nowSeconds(), hashSecret(token));
+  }
+
+  revokeFamily(familyId: string): void {
+    const now = nowSeconds();
+    this.#db.prepare('INSERT OR IGNORE INTO auth_revoked_families (family_id, revoked_at) VALUES (?, ?)').run(familyId, now);
+    this.#db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId);
+  }
+
+  verify(token: string, resource: URL): AuthenticatedUser | undefined {
+    if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
+    const row = this.#find(token);
+    if (!row || row.kind !== 'access' || row.revoked_at !== null || row.family_revoked !== null) return undefined;
+    if (row.expires_at <= nowSeconds()) return undefined;
+    const wanted = this.#family.familyOf(resource);
+    if (!wanted || wanted !== this.#family.familyOf(row.resource)) return undefined;
+    return {
+      userId: row.user_id,
+      clientId: row.client_id,
+      scopes: row.scopes ? row.scopes.split(' ') : [],
+      expiresAt: row.expires_at,
+      via: 'oauth',
+    };
+  }
+
+  #find(token: string): TokenRow | undefined {
+    return this.#db
+      .prepare<[string], TokenRow>(
+        `SELECT t.kind, t.family_id, t.client_id, t.user_id, t.scopes, t.resource, t.expires_at, t.used_at,
+                t.revoked_at, f.revoked_at AS family_revoked
+           FROM auth_tokens t LEFT JOIN auth_revoked_families f ON f.family_id = t.family_id
+          WHERE t.token_hash = ?`,
+      )
+      .get(hashSecret(token));
+  }
+}

@@ -1,0 +1,34 @@
+import type express from 'express';
+import type { User } from '../control/types.js';
+
+/** Who is calling an MCP endpoint with an OAuth access token. */
+export interface AuthenticatedUser {
+  readonly userId: string;
+  readonly clientId: string;
+  readonly scopes: string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly via: 'oauth' | 'pat';
+}
+
+export interface Auth {
+  /** Mounted at the application root: OAuth endpoints, metadata, sign-in, consent, embedded provider. */
+  readonly router: express.Router;
+  /** Undefined for anything that is not a live OAuth access token for this resource. */
+  verifyAccessToken(token: string, resource: URL): Promise<AuthenticatedUser | undefined>;
+  /** Sets `req.user` from the session cookie when the browser is signed in. */
+  readonly webSession: express.RequestHandler;
+  /** Sends the browser to sign-in (and back) when `req.user` is not set. */
+  readonly requireWebUser: express.RequestHandler;
+  close(): Promise<void>;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The signed-in web user, set by `Auth.webSession`. */
+      user?: User;
+    }
+  }
+}

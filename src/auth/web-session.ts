@@ -1,0 +1,61 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ControlPlane } from '../control/types.js';
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
+import { hashSecret, newSecret, nowSeconds } from './secrets.js';
+
+const SESSION_SECONDS = 7 * 86_400;
+
+/** Browser sessions: the cookie holds a random secret, the database its digest. */
+export class WebSessions {
+  readonly #db: BetterSqlite3.Database;
+  readonly #control: ControlPlane;
+  readonly #baseUrl: string;
+
+  constructor(db: BetterSqlite3.Database, control: ControlPlane, baseUrl: string) {
+    this.#db = db;
+    this.#control = control;
+    this.#baseUrl = baseUrl;
+  }
+
+  start(res: Response, userId: string): void {
+    const secret = newSecret('');
+    const now = nowSeconds();
+    this.#db
+      .prepare('INSERT INTO auth_sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(hashSecret(secret), userId, now, now + SESSION_SECONDS);
+    setCookie(res, this.#baseUrl, SESSION_COOKIE, secret, { maxAge: SESSION_SECONDS * 1000 });
+  }
+
+  end(req: Request, res: Response): void {
+    const secret = readCookie(req, SESSION_COOKIE);
+    if (secret) this.#db.prepare('DELETE FROM auth_sessions WHERE id_hash = ?').run(hashSecret(secret));
+    clearCookie(res, this.#baseUrl, SESSION_COOKIE);
+  }
+
+  readonly middleware: RequestHandler = async (req, _res, next) => {
+    try {
+      const secret = readCookie(req, SESSION_COOKIE);
+      if (secret) {
+        const row = this.#db
+          .prepare<[string, number], { user_id: string }>('SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?')
+          .get(hashSecret(secret), nowSeconds());
+        const user = row ? await this.#control.users.get(row.user_id) : undefined;
+        if (user) req.user = user;
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** Sends a browser that is not signed in to sign-in, with the page it wanted as the return URL. */
+export const requireWebUser: RequestHandler = (req, res, next) => {
+  if (req.user) return next();
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.redirect(303, `/signin?returnTo=${encodeURIComponent(req.originalUrl)}`);
+    return;
+  }
+  res.status(401).type('text/plain').send('sign in first');
+};
