@@ -1,0 +1,99 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../access/principal.js';
+import type { ControlPlane } from '../control/types.js';
+import type { SpecService } from '../domain/types.js';
+import { InvalidInputError } from '../errors.js';
+import type { ToolCatalog } from './catalog.js';
+import { toolErrorResult, type ToolLog } from './error-result.js';
+import type { AnyToolDef } from './types.js';
+
+export const SERVER_INFO = Object.freeze({ name: 'specbase', title: 'Specbase', version: '0.1.0' });
+
+const INSTRUCTIONS =
+  'Specbase holds this organization\'s product knowledge as markdown documents: one Product with Capabilities > Features > Requirements > Acceptance Criteria, User Types, Core Entities, and free-form Pages in folders. ' +
+  'Start with specbase_search or specbase_read_product; read with mode "full" before editing with a unified diff.';
+
+export interface ToolServerDeps {
+  readonly catalog: ToolCatalog;
+  readonly specs: SpecService;
+  readonly audit: Pick<ControlPlane['audit'], 'record'>;
+  readonly log: ToolLog;
+}
+
+/** The (user, organization) a session belongs to. */
+export interface ToolSessionScope {
+  readonly userId: string;
+  readonly orgId: string;
+  /** Resolved on every call: roles can change while a session lives. */
+  principal(): Promise<Principal>;
+}
+
+function parseArgs(tool: AnyToolDef, raw: unknown): Record<string, unknown> {
+  const parsed = tool.input.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+  throw new InvalidInputError(`invalid arguments for ${tool.name}: ${problems.join('; ')}`);
+}
+
+/** The artifact a failed call was about, for the audit log. */
+function requestedId(raw: unknown): string | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const entry = Object.entries(raw).find(([key, value]) => key.endsWith('Id') && typeof value === 'string');
+  return entry ? String(entry[1]).slice(0, 100) : null;
+}
+
+/**
+ * One MCP server per session, all sharing the same precomputed tool list. This is the one
+ * loop that runs tools: argument parsing, actor, audit and error translation happen here.
+ */
+export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope): Server {
+  const { catalog, specs, audit, log } = deps;
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.listed] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = catalog.byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    const started = performance.now();
+    const client = server.getClientVersion()?.name;
+    const record = (outcome: 'ok' | 'error', artifactId: string | null, commit: string | null, detail: string | null) =>
+      audit
+        .record({
+          userId: scope.userId,
+          orgId: scope.orgId,
+          kind: 'tool_call',
+          action: tool.name,
+          artifactId,
+          commit,
+          client: client ?? null,
+          durationMs: Math.round(performance.now() - started),
+          outcome,
+          detail,
+        })
+        .catch((error: unknown) => log('error', 'audit record failed', { tool: tool.name, error: String(error) }));
+
+    try {
+      const args = parseArgs(tool, request.params.arguments);
+      const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
+      const outcome = await tool.run({ specs, actor }, args);
+      const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
+      await record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
+      return { content: [{ type: 'text', text: outcome.text }], structuredContent };
+    } catch (error) {
+      const result = toolErrorResult(error, tool.name, log);
+      const first = result.content[0];
+      await record('error', requestedId(request.params.arguments), null, first?.type === 'text' ? first.text : null);
+      return result;
+    }
+  });
+
+  return server;
+}

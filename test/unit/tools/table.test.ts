@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, isReadOnly } from '../../../src/tools/index.js';
+
+const catalog = buildCatalog();
+const byName = new Map(catalog.listed.map((tool) => [tool.name, tool]));
+
+const TYPES = ['product', 'capability', 'feature', 'requirement', 'acceptance_criterion', 'user_type', 'core_entity', 'page'];
+const MODE = { type: 'string', enum: ['concise', 'full'], default: 'concise' };
+const ID = { type: 'string' };
+
+/** The specification's parameter tables, written out by hand so the generator is checked against them. */
+const required = (extra: Record<string, object> = {}) => extra;
+const EXPECTED: Record<string, { params: Record<string, object>; required: string[] }> = {
+  specbase_search: {
+    params: {
+      query: { type: 'string' },
+      artifactTypes: { type: 'array', items: { type: 'string', enum: TYPES } },
+      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+    },
+    required: ['query'],
+  },
+  specbase_read_product: { params: { mode: MODE }, required: [] },
+  specbase_list_pages: { params: { folderId: ID }, required: [] },
+  specbase_list_folders: { params: { parentFolderId: ID }, required: [] },
+  specbase_create_page: { params: { folderId: ID, title: { type: 'string' } }, required: [] },
+  specbase_create_requirement: {
+    params: {
+      featureId: ID,
+      type: { type: 'string', enum: ['FUNCTIONAL', 'NON_FUNCTIONAL', 'CONSTRAINT', 'BUSINESS_RULE'], default: 'FUNCTIONAL' },
+      title: { type: 'string' },
+    },
+    required: ['featureId'],
+  },
+};
+const readable: [string, string][] = [
+  ['capability', 'capabilityId'], ['feature', 'featureId'], ['requirement', 'requirementId'],
+  ['acceptance_criterion', 'acceptanceCriterionId'], ['user_type', 'userTypeId'], ['core_entity', 'coreEntityId'], ['page', 'pageId'],
+];
+for (const [singular, idParam] of readable) {
+  EXPECTED[`specbase_read_${singular}`] = { params: { [idParam]: ID, mode: MODE }, required: [idParam] };
+  EXPECTED[`specbase_edit_${singular}`] = {
+    params: { [idParam]: ID, patch: { type: 'string' }, baseVersion: { type: 'string' } },
+    required: [idParam, 'patch'],
+  };
+}
+const lists: [string, string][] = [
+  ['capabilities', 'productId'], ['features', 'capabilityId'], ['requirements', 'featureId'],
+  ['acceptance_criteria', 'requirementId'], ['user_types', 'productId'], ['core_entities', 'productId'],
+];
+for (const [plural, parentId] of lists) EXPECTED[`specbase_list_${plural}`] = { params: { [parentId]: ID }, required: [parentId] };
+const creates: [string, string][] = [
+  ['capability', 'productId'], ['feature', 'capabilityId'], ['acceptance_criterion', 'requirementId'],
+  ['user_type', 'productId'], ['core_entity', 'productId'],
+];
+for (const [singular, parentId] of creates) {
+  EXPECTED[`specbase_create_${singular}`] = { params: { [parentId]: ID, title: { type: 'string' } }, required: [parentId] };
+}
+
+describe('the tool table', () => {
+  it('has exactly the 31 specified names, each once', () => {
+    const names = catalog.listed.map((tool) => tool.name);
+    expect(names).toHaveLength(31);
+    expect(new Set(names).size).toBe(31);
+    expect([...names].sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(Object.entries(EXPECTED))('%s takes exactly the specified parameters', (name, expected) => {
+    const schema = byName.get(name)!.inputSchema as { properties: Record<string, object>; required?: string[] };
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(expected.params).sort());
+    for (const [param, shape] of Object.entries(expected.params)) {
+      expect(schema.properties[param], `${name}.${param}`).toMatchObject(shape);
+    }
+    expect([...(schema.required ?? [])].sort()).toEqual([...expected.required].sort());
+  });
+
+  it('marks exactly search, read and list tools read-only, and nothing destructive', () => {
+    for (const tool of catalog.listed) {
+      const readOnly = /^specbase_(search|read_|list_)/.test(tool.name);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
+      expect(tool.annotations?.destructiveHint, tool.name).toBe(readOnly ? undefined : false);
+      expect(tool.annotations?.title, tool.name).toBeTruthy();
+      expect(isReadOnly(catalog.byName.get(tool.name)!.kind)).toBe(readOnly);
+    }
+  });
+
+  it('gives every tool an output schema and a description of some substance', () => {
+    for (const tool of catalog.listed) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description!.length, tool.name).toBeGreaterThan(50);
+      expect(JSON.stringify(tool)).not.toContain('$schema');
+    }
+  });
+
+  it('teaches the model how to write a patch on every edit tool', () => {
+    for (const tool of catalog.listed.filter((t) => t.name.startsWith('specbase_edit_'))) {
+      const singular = tool.name.replace('specbase_edit_', '');
+      expect(tool.description).toContain(`specbase_read_${singular} returns it with mode "full"`);
+      expect(tool.description).toMatch(/@@\n .*\n-.*\n\+.*\n/);
+    }
+  });
+
+  it('keeps the whole tools/list answer under 25 KB (25,000 bytes)', () => {
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: catalog.listed }), 'utf8');
+    expect(bytes).toBeLessThan(25_000);
+  });
+
+  it('builds the tools/list answer once and hands out the same definitions', () => {
+    expect(catalog.listed).toBe(catalog.listed);
+    expect(Object.isFrozen(catalog.listed)).toBe(true);
+  });
+
+  it.each(catalog.listed.map((tool) => [tool.name, tool] as const))('%s schema snapshot', async (name, tool) => {
+    await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+});
