@@ -1,0 +1,49 @@
+import { ConflictError } from '../errors.js';
+import { oneLine } from './message.js';
+import type { OrgState } from './org-state.js';
+import { readMain, writeMain } from './refs.js';
+import { writeBlobText, writeCommitObject, type Repo } from './repo.js';
+import { treeWithFile } from './tree-edit.js';
+import type { Author } from './types.js';
+
+export interface FileCommit {
+  readonly path: string;
+  readonly content: string;
+  readonly message: string;
+  readonly author: Author;
+  readonly committer: Author;
+}
+
+/** Names and emails go into commit headers: one line, no angle brackets. */
+export const headerSafe = (person: Author): Author => ({
+  name: oneLine(person.name).replace(/[<>]/g, '') || 'unknown',
+  email: oneLine(person.email).replace(/[<>\s]/g, ''),
+});
+
+/**
+ * Writes one file as one commit on top of `state.head` and moves `main` to it. The caller holds
+ * the organization's lock. Objects are written first (each atomically); the ref rename is the
+ * commit point, done only if `main` still is the parent.
+ */
+export async function commitFile(
+  repo: Repo,
+  state: OrgState,
+  change: FileCommit,
+): Promise<{ commit: string; blob: string; timestamp: number }> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const blob = await writeBlobText(repo, change.content);
+  const { rootTree, dirs } = await treeWithFile(repo, state, change.path, blob);
+  const commit = await writeCommitObject(repo, {
+    message: change.message,
+    tree: rootTree,
+    parent: state.head ? [state.head] : [],
+    author: { ...headerSafe(change.author), timestamp, timezoneOffset: 0 },
+    committer: { ...headerSafe(change.committer), timestamp, timezoneOffset: 0 },
+  });
+  if ((await readMain(repo.gitdir)) !== state.head) {
+    throw new ConflictError('the repository moved on during the write; nothing was written');
+  }
+  await writeMain(repo.gitdir, commit);
+  state.moveTo(commit, rootTree, dirs);
+  return { commit, blob, timestamp };
+}

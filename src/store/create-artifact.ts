@@ -1,0 +1,77 @@
+import { artifactType, DEFAULT_REQUIREMENT_TYPE, isArtifactType } from '../artifacts/index.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { isUuid, newId } from '../ids.js';
+import { commitFile } from './commit-file.js';
+import { renderArtifactFile } from './frontmatter.js';
+import { artifactCommitMessage } from './message.js';
+import { checkDocumentSize, type OrgHandle, type WriteEnv } from './org-handle.js';
+import { artifactPath, dirnameOf } from './paths.js';
+import { isoSeconds, recordArtifactChange } from './record-change.js';
+import { checkedTitle, headingTitle } from './title.js';
+import type { ChangeContext, CommitResult, NewArtifact } from './types.js';
+
+/** Checks that need no repository: run before taking the lock. */
+export function validateNewArtifact(input: NewArtifact, env: WriteEnv): { id: string; title: string } {
+  if (!isArtifactType(input.type)) throw new InvalidInputError(`unknown artifact type ${JSON.stringify(input.type)}`);
+  if (input.id !== undefined && !isUuid(input.id)) throw new InvalidInputError('an artifact id must be a UUID');
+  if (!input.workspaceId?.trim()) throw new InvalidInputError('an artifact needs a workspace');
+  checkDocumentSize(input.body, env);
+  return { id: (input.id ?? newId()).toLowerCase(), title: checkedTitle(headingTitle(input.body) ?? input.title) };
+}
+
+/** Where the parent is and, for pages, the folder directory; NotFoundError when it is not there. */
+function placement(handle: OrgHandle, input: NewArtifact): { parentId: string | null; folderDir?: string } {
+  const def = artifactType(input.type);
+  const parentId = input.parentId?.toLowerCase() ?? null;
+  if (def.parent === 'folder') {
+    if (parentId === null) return { parentId };
+    const folder = isUuid(parentId) ? handle.state.folders.get(parentId) : undefined;
+    if (!folder) throw new NotFoundError('folder');
+    return { parentId, folderDir: dirnameOf(folder.path) };
+  }
+  const parent = parentId && isUuid(parentId) ? handle.state.metas.get(parentId) : undefined;
+  if (def.parent === null) {
+    if (parentId !== null) throw new InvalidInputError(`a ${def.name.toLowerCase()} has no parent`);
+    return { parentId };
+  }
+  if (!parent || parent.type !== def.parent) throw new NotFoundError('artifact');
+  return { parentId };
+}
+
+/** Runs under the organization's lock, with the state at `main`. */
+export async function createArtifact(
+  handle: OrgHandle,
+  input: NewArtifact,
+  ctx: ChangeContext,
+  env: WriteEnv,
+): Promise<CommitResult> {
+  const { id, title } = validateNewArtifact(input, env);
+  const def = artifactType(input.type);
+  if (handle.state.metas.has(id) || handle.state.folders.has(id)) throw new ConflictError('an artifact with this id already exists');
+  if (def.type === 'product' && [...handle.state.metas.values()].some((m) => m.type === 'product')) {
+    throw new InvalidInputError('an organization has exactly one product');
+  }
+  const { parentId, folderDir } = placement(handle, input);
+  const path = artifactPath(def, id, title, folderDir);
+  if (handle.state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
+  const requirementType = def.type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
+  const createdAt = new Date().toISOString();
+  const frontmatter = { id, type: def.type, parent: parentId, workspace: input.workspaceId, title, created: createdAt, ...(requirementType ? { requirementType } : {}) };
+  const message = artifactCommitMessage({ verb: 'create', type: def.type, id, title, ...(ctx.client ? { client: ctx.client } : {}) });
+  const parent = handle.state.head;
+  const { commit, blob, timestamp } = await commitFile(handle.repo, handle.state, {
+    path,
+    content: renderArtifactFile(frontmatter, input.body),
+    message,
+    author: ctx.author,
+    committer: env.committer,
+  });
+  env.bodies.set(blob, input.body);
+  return recordArtifactChange(handle.state, {
+    commit, parent, blob, verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
+    ...(requirementType ? { requirementType } : {}),
+    path, createdAt, author: ctx.author, authoredAt: isoSeconds(timestamp), message,
+    ...(ctx.client ? { client: ctx.client } : {}),
+    before: '', body: input.body,
+  });
+}

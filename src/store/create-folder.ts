@@ -1,0 +1,39 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
+import { isUuid, newId } from '../ids.js';
+import { commitFile } from './commit-file.js';
+import { renderFolderFile } from './frontmatter.js';
+import { folderCommitMessage } from './message.js';
+import type { OrgHandle, WriteEnv } from './org-handle.js';
+import { dirnameOf, FOLDER_FILE, folderDirectory, PAGES_DIR } from './paths.js';
+import { checkedTitle } from './title.js';
+import type { ChangeContext, FolderRecord, NewFolder } from './types.js';
+
+/** Checks that need no repository: run before taking the lock. */
+export function validateNewFolder(input: NewFolder): { id: string; name: string } {
+  if (input.id !== undefined && !isUuid(input.id)) throw new InvalidInputError('a folder id must be a UUID');
+  if (!input.workspaceId?.trim()) throw new InvalidInputError('a folder needs a workspace');
+  return { id: (input.id ?? newId()).toLowerCase(), name: checkedTitle(input.name, 'folder name') };
+}
+
+/** Runs under the organization's lock, with the state at `main`. */
+export async function createFolder(handle: OrgHandle, input: NewFolder, ctx: ChangeContext, env: WriteEnv): Promise<FolderRecord> {
+  const { id, name } = validateNewFolder(input);
+  const { state } = handle;
+  if (state.folders.has(id) || state.metas.has(id)) throw new ConflictError('a folder with this id already exists');
+  const parentId = input.parentId?.toLowerCase() ?? null;
+  const parent = parentId === null ? undefined : state.folders.get(parentId);
+  if (parentId !== null && !parent) throw new NotFoundError('folder');
+  const taken = new Set([...state.folders.values()].map((folder) => dirnameOf(folder.path)));
+  const dir = folderDirectory(parent ? dirnameOf(parent.path) : PAGES_DIR, name, id, taken);
+  const createdAt = new Date().toISOString();
+  const record: FolderRecord = { id, name, parentId, workspaceId: input.workspaceId, path: `${dir}/${FOLDER_FILE}`, createdAt };
+  await commitFile(handle.repo, state, {
+    path: record.path,
+    content: renderFolderFile({ id, type: 'folder', name, parent: parentId, workspace: input.workspaceId, created: createdAt }),
+    message: folderCommitMessage({ id, name, ...(ctx.client ? { client: ctx.client } : {}) }),
+    author: ctx.author,
+    committer: env.committer,
+  });
+  state.setFolder(record);
+  return record;
+}

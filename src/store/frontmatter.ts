@@ -1,0 +1,130 @@
+import matter from 'gray-matter';
+import { isArtifactType, REQUIREMENT_TYPES, type ArtifactType, type RequirementType } from '../artifacts/index.js';
+import { InvalidInputError } from '../errors.js';
+
+export interface ArtifactFrontmatter {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly parent: string | null;
+  readonly workspace: string;
+  readonly title: string;
+  readonly requirementType?: RequirementType;
+  readonly created: string;
+}
+
+export interface FolderFrontmatter {
+  readonly id: string;
+  readonly type: 'folder';
+  readonly name: string;
+  readonly parent: string | null;
+  readonly workspace: string;
+  readonly created: string;
+}
+
+export type RepositoryFile =
+  | { readonly kind: 'artifact'; readonly frontmatter: ArtifactFrontmatter; readonly body: string }
+  | { readonly kind: 'folder'; readonly frontmatter: FolderFrontmatter };
+
+const refuseCode = (language: string) => () => {
+  throw new InvalidInputError(
+    `frontmatter in ${language} is refused: only YAML frontmatter is accepted, code in frontmatter is never evaluated`,
+  );
+};
+
+/** gray-matter would eval `---js` frontmatter; every engine but YAML is replaced by a refusal. */
+const SAFE_OPTIONS = {
+  language: 'yaml',
+  engines: {
+    js: refuseCode('js'),
+    javascript: refuseCode('javascript'),
+    coffee: refuseCode('coffee'),
+    coffeescript: refuseCode('coffeescript'),
+    cson: refuseCode('cson'),
+    json: refuseCode('json'),
+  },
+};
+
+const OPENING_LANGUAGE = /^---[ \t]*([^\s-][^\r\n]*)?\r?\n/;
+
+/** JSON strings are valid YAML double-quoted scalars; plain form only for ids and enum words. */
+const scalar = (value: string | null): string =>
+  value === null ? 'null' : /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$|^[A-Za-z_]+$/.test(value) &&
+    !/^(null|true|false|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
+
+const block = (fields: [string, string | null | undefined][]): string =>
+  `---\n${fields
+    .filter((field): field is [string, string | null] => field[1] !== undefined)
+    .map(([key, value]) => `${key}: ${scalar(value)}\n`)
+    .join('')}---\n`;
+
+export function renderArtifactFile(fm: ArtifactFrontmatter, body: string): string {
+  return (
+    block([
+      ['id', fm.id],
+      ['type', fm.type],
+      ['parent', fm.parent],
+      ['workspace', fm.workspace],
+      ['title', fm.title],
+      ['requirementType', fm.requirementType],
+      ['created', fm.created],
+    ]) + body
+  );
+}
+
+export function renderFolderFile(fm: FolderFrontmatter): string {
+  return block([
+    ['id', fm.id],
+    ['type', 'folder'],
+    ['name', fm.name],
+    ['parent', fm.parent],
+    ['workspace', fm.workspace],
+    ['created', fm.created],
+  ]);
+}
+
+const text = (data: Record<string, unknown>, key: string, path: string): string => {
+  const value = data[key];
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' && value) return value;
+  throw new InvalidInputError(`${path}: frontmatter field "${key}" is missing or not text`);
+};
+
+const nullableText = (data: Record<string, unknown>, key: string, path: string): string | null =>
+  data[key] === null || data[key] === undefined ? null : text(data, key, path);
+
+/** Parses a markdown file of the repository. Throws InvalidInputError; never evaluates code. */
+export function parseRepositoryFile(content: string, path: string): RepositoryFile {
+  const language = OPENING_LANGUAGE.exec(content)?.[1]?.trim().toLowerCase();
+  if (!content.startsWith('---') || (language && language !== 'yaml' && language !== 'yml')) {
+    if (language) refuseCode(language)();
+    throw new InvalidInputError(`${path}: the file does not start with YAML frontmatter`);
+  }
+  let parsed: { data: Record<string, unknown>; content: string };
+  try {
+    parsed = matter(content, SAFE_OPTIONS);
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw error;
+    throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);
+  }
+  const data = parsed.data;
+  const id = text(data, 'id', path).toLowerCase();
+  const type = text(data, 'type', path);
+  const common = { id, parent: nullableText(data, 'parent', path), workspace: text(data, 'workspace', path), created: text(data, 'created', path) };
+  if (type === 'folder') {
+    return { kind: 'folder', frontmatter: { ...common, type, name: text(data, 'name', path) } };
+  }
+  if (!isArtifactType(type)) throw new InvalidInputError(`${path}: unknown artifact type ${JSON.stringify(type)}`);
+  const requirementType = data['requirementType'];
+  return {
+    kind: 'artifact',
+    frontmatter: {
+      ...common,
+      type,
+      title: text(data, 'title', path),
+      ...((REQUIREMENT_TYPES as readonly unknown[]).includes(requirementType)
+        ? { requirementType: requirementType as RequirementType }
+        : {}),
+    },
+    body: parsed.content,
+  };
+}

@@ -1,0 +1,255 @@
+import path from 'node:path';
+import type { ArtifactType } from '../artifacts/index.js';
+import { DEFAULT_LIMITS } from '../config/index.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import { advanceTo } from './advance.js';
+import { createArtifact, validateNewArtifact } from './create-artifact.js';
+import { createFolder, validateNewFolder } from './create-folder.js';
+import { KeyedMutex } from './mutex.js';
+import { BodyCache, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
+import { OrgState } from './org-state.js';
+import { lockMain } from './ref-lock.js';
+import { readMain } from './refs.js';
+import { initBareRepo, openRepo, readFileAt } from './repo.js';
+import { loadSidecar, saveSidecar } from './sidecar.js';
+import { parseRepositoryFile } from './frontmatter.js';
+import type {
+  ArtifactMeta, ArtifactRecord, Author, BodyChange, ChangeContext, CommitListener,
+  CommitResult, FolderRecord, HistoryEntry, NewArtifact, NewFolder,
+} from './types.js';
+import { updateArtifact, validateBodyChange } from './update-artifact.js';
+
+export interface GitStoreOptions {
+  readonly dataDir: string;
+  /** The service's identity as committer; authors are always the signed-in users. */
+  readonly committer?: Author;
+  readonly maxDocumentBytes?: number;
+}
+
+export interface NewOrganization {
+  readonly productId?: string;
+  readonly productTitle: string;
+  readonly productBody: string;
+  readonly workspaceId: string;
+}
+
+const SIDECAR_DELAY_MS = 2_000;
+
+/**
+ * Artifacts as markdown files in one bare Git repository per organization (`main` only).
+ * Writes are serialized per organization in this process and, through `main.lock`, across
+ * processes; reads are served from an index that follows `main`, whoever moved it.
+ */
+export class GitStore {
+  private readonly dataDir: string;
+  private readonly env: WriteEnv;
+  private readonly handles = new Map<string, Promise<OrgHandle>>();
+  private readonly mutex = new KeyedMutex();
+  private readonly listeners = new Set<CommitListener>();
+  private readonly sidecarTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(options: GitStoreOptions) {
+    this.dataDir = path.resolve(options.dataDir);
+    this.env = {
+      committer: options.committer ?? { name: 'Specbase', email: 'specbase@localhost' },
+      maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
+      bodies: new BodyCache(),
+    };
+  }
+
+  gitdir(orgId: string): string {
+    if (!isUuid(orgId)) throw new NotFoundError('organization');
+    return path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
+  }
+
+  async exists(orgId: string): Promise<boolean> {
+    return isUuid(orgId) && (await readMain(this.gitdir(orgId))) !== null;
+  }
+
+  async initOrganization(orgId: string, input: NewOrganization, ctx: ChangeContext): Promise<CommitResult> {
+    const gitdir = this.gitdir(orgId);
+    const product: NewArtifact = {
+      ...(input.productId ? { id: input.productId } : {}),
+      type: 'product', parentId: null, workspaceId: input.workspaceId, title: input.productTitle, body: input.productBody,
+    };
+    validateNewArtifact(product, this.env);
+    if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
+    await initBareRepo(gitdir);
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo: openRepo(gitdir), state: new OrgState() };
+    const result = await this.mutex.run(handle.orgId, () =>
+      this.locked(handle, async () => {
+        if (handle.state.head) throw new ConflictError('the organization already has a repository');
+        return createArtifact(handle, product, ctx, this.env);
+      }),
+    );
+    this.handles.set(handle.orgId, Promise.resolve(handle));
+    this.afterWrite(handle, [result]);
+    return result;
+  }
+
+  async head(orgId: string): Promise<string> {
+    return (await this.fresh(orgId)).state.head as string;
+  }
+
+  async catalog(orgId: string): Promise<readonly ArtifactMeta[]> {
+    return (await this.fresh(orgId)).state.catalog();
+  }
+
+  async meta(orgId: string, id: string): Promise<ArtifactMeta | undefined> {
+    if (!isUuid(id)) return undefined;
+    return (await this.fresh(orgId)).state.metas.get(id.toLowerCase());
+  }
+
+  async read(orgId: string, id: string): Promise<ArtifactRecord> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
+  }
+
+  async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
+    const meta = await this.meta(orgId, id);
+    if (!meta) throw new NotFoundError('artifact');
+    if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
+    const text = await readFileAt((await this.fresh(orgId)).repo, commit, meta.path);
+    if (text === undefined) return undefined;
+    const file = parseRepositoryFile(text, meta.path);
+    return file.kind === 'artifact' && file.frontmatter.id === meta.id ? file.body : undefined;
+  }
+
+  async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
+    const parent = parentId?.toLowerCase() ?? null;
+    return (await this.catalog(orgId)).filter((meta) => meta.parentId === parent && (!type || meta.type === type));
+  }
+
+  async create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult> {
+    validateNewArtifact(input, this.env);
+    return this.write(orgId, (handle) => createArtifact(handle, input, ctx, this.env));
+  }
+
+  async update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    validateBodyChange(change, this.env);
+    return this.write(orgId, (handle) => updateArtifact(handle, id.toLowerCase(), change, ctx, this.env));
+  }
+
+  async history(orgId: string, id: string): Promise<HistoryEntry[]> {
+    const meta = await this.meta(orgId, id);
+    if (!meta) throw new NotFoundError('artifact');
+    return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
+  }
+
+  async activity(orgId: string, opts: { limit: number }): Promise<HistoryEntry[]> {
+    const { entries } = (await this.fresh(orgId)).state;
+    return entries.slice(Math.max(0, entries.length - Math.max(0, Math.floor(opts.limit)))).reverse();
+  }
+
+  async createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord> {
+    validateNewFolder(input);
+    let folder: FolderRecord | undefined;
+    await this.write(orgId, async (handle) => {
+      folder = await createFolder(handle, input, ctx, this.env);
+      return undefined;
+    });
+    return folder as FolderRecord;
+  }
+
+  async folders(orgId: string): Promise<FolderRecord[]> {
+    return [...(await this.fresh(orgId)).state.folders.values()];
+  }
+
+  /** Called after `main` moved, for our commits and for commits of other processes once seen. */
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Persists the indexes now (they are otherwise saved shortly after writes). */
+  async close(): Promise<void> {
+    for (const timer of this.sidecarTimers.values()) clearTimeout(timer);
+    const pending = [...this.sidecarTimers.keys()];
+    this.sidecarTimers.clear();
+    await Promise.all(pending.map(async (orgId) => this.saveIndex(await this.handles.get(orgId)!)));
+  }
+
+  private handle(orgId: string): Promise<OrgHandle> {
+    const gitdir = this.gitdir(orgId);
+    const key = orgId.toLowerCase();
+    let handle = this.handles.get(key);
+    if (!handle) {
+      handle = (async () => {
+        if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir), state: (await loadSidecar(gitdir)) ?? new OrgState() };
+        const headBefore = loaded.state.head;
+        await this.mutex.run(key, () => this.catchUp(loaded, false));
+        if (loaded.state.head !== headBefore) await this.saveIndex(loaded);
+        return loaded;
+      })();
+      this.handles.set(key, handle);
+      handle.catch(() => this.handles.delete(key));
+    }
+    return handle;
+  }
+
+  /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
+  private async fresh(orgId: string): Promise<OrgHandle> {
+    const handle = await this.handle(orgId);
+    if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
+      await this.mutex.run(handle.orgId, () => this.catchUp(handle, true));
+    }
+    return handle;
+  }
+
+  /** Follows commits written by another process; emits them when asked to. */
+  private async catchUp(handle: OrgHandle, emit: boolean): Promise<void> {
+    const main = await readMain(handle.repo.gitdir);
+    if (!main || main === handle.state.head) return;
+    let applied = await advanceTo(handle.repo, handle.state, main, emit);
+    if (applied === 'diverged') {
+      handle.state = new OrgState();
+      applied = await advanceTo(handle.repo, handle.state, main, false);
+    }
+    if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
+  }
+
+  private async locked<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
+    const release = await lockMain(handle.repo.gitdir);
+    try {
+      await this.catchUp(handle, true);
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
+  private async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
+    const handle = await this.handle(orgId);
+    const result = await this.mutex.run(handle.orgId, () => this.locked(handle, () => work(handle)));
+    this.afterWrite(handle, result ? [result] : []);
+    return result;
+  }
+
+  private afterWrite(handle: OrgHandle, results: readonly CommitResult[]): void {
+    for (const result of results) {
+      for (const listener of this.listeners) {
+        try {
+          listener(handle.orgId, result);
+        } catch {
+          // A listener's failure (say, the search index) must not undo or fail a commit.
+        }
+      }
+    }
+    if (!this.sidecarTimers.has(handle.orgId)) {
+      const timer = setTimeout(() => {
+        this.sidecarTimers.delete(handle.orgId);
+        void this.saveIndex(handle);
+      }, SIDECAR_DELAY_MS);
+      timer.unref();
+      this.sidecarTimers.set(handle.orgId, timer);
+    }
+  }
+
+  /** Under the mutex, so the snapshot never falls between a commit's effects. */
+  private async saveIndex(handle: OrgHandle): Promise<void> {
+    await this.mutex.run(handle.orgId, () => saveSidecar(handle.repo.gitdir, handle.state)).catch(() => undefined);
+  }
+}

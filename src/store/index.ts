@@ -1,0 +1,4 @@
+export { GitStore, type GitStoreOptions, type NewOrganization } from './git-store.js';
+export { parseRepositoryFile } from './frontmatter.js';
+export { slugify } from './paths.js';
+export * from './types.js';

@@ -1,0 +1,58 @@
+import { NotFoundError, PayloadTooLargeError } from '../errors.js';
+import { parseRepositoryFile } from './frontmatter.js';
+import type { OrgState } from './org-state.js';
+import { readBlobText, type Repo } from './repo.js';
+import type { ArtifactRecord, Author } from './types.js';
+
+/** One organization as the store holds it: its repository and the state as of `state.head`. */
+export interface OrgHandle {
+  readonly orgId: string;
+  readonly repo: Repo;
+  state: OrgState;
+}
+
+/** What every write needs besides the organization. */
+export interface WriteEnv {
+  readonly committer: Author;
+  readonly maxDocumentBytes: number;
+  readonly bodies: BodyCache;
+}
+
+/** Recently read or written bodies by blob id; blobs never change, so entries never go stale. */
+export class BodyCache {
+  private readonly bodies = new Map<string, string>();
+  constructor(private readonly capacity = 512) {}
+
+  get(blob: string): string | undefined {
+    const body = this.bodies.get(blob);
+    if (body !== undefined) {
+      this.bodies.delete(blob);
+      this.bodies.set(blob, body);
+    }
+    return body;
+  }
+
+  set(blob: string, body: string): void {
+    this.bodies.set(blob, body);
+    if (this.bodies.size > this.capacity) this.bodies.delete(this.bodies.keys().next().value as string);
+  }
+}
+
+export async function readRecord(handle: OrgHandle, id: string, bodies: BodyCache): Promise<ArtifactRecord> {
+  const meta = handle.state.metas.get(id);
+  const blob = handle.state.blobs.get(id);
+  if (!meta || !blob) throw new NotFoundError('artifact');
+  let body = bodies.get(blob);
+  if (body === undefined) {
+    const file = parseRepositoryFile(await readBlobText(handle.repo, blob), meta.path);
+    if (file.kind !== 'artifact') throw new NotFoundError('artifact');
+    body = file.body;
+    bodies.set(blob, body);
+  }
+  return { ...meta, body };
+}
+
+export function checkDocumentSize(body: string, env: WriteEnv): void {
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > env.maxDocumentBytes) throw new PayloadTooLargeError('the document', env.maxDocumentBytes, bytes);
+}

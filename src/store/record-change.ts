@@ -1,0 +1,63 @@
+import type { ArtifactType, RequirementType } from '../artifacts/index.js';
+import { headerSafe } from './commit-file.js';
+import { lineCounts } from './line-counts.js';
+import type { OrgState } from './org-state.js';
+import type { Author, ChangeVerb, CommitResult } from './types.js';
+
+export interface ArtifactChange {
+  readonly commit: string;
+  readonly parent: string | null;
+  readonly blob: string;
+  readonly verb: ChangeVerb;
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly parentId: string | null;
+  readonly workspaceId: string;
+  readonly title: string;
+  readonly requirementType?: RequirementType;
+  readonly path: string;
+  readonly createdAt: string;
+  readonly author: Author;
+  readonly authoredAt: string;
+  readonly message: string;
+  readonly client?: string;
+  readonly before: string;
+  readonly body: string;
+}
+
+/** Brings catalog and history index up to a commit that changed one artifact. */
+export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
+  const { added, removed } = lineCounts(change.before, change.body);
+  const author = headerSafe(change.author);
+  const meta = {
+    id: change.id,
+    type: change.type,
+    parentId: change.parentId,
+    workspaceId: change.workspaceId,
+    title: change.title,
+    ...(change.requirementType ? { requirementType: change.requirementType } : {}),
+    path: change.path,
+    createdAt: change.createdAt,
+    version: change.commit,
+    updatedAt: change.authoredAt,
+    updatedBy: author,
+  };
+  state.setArtifact(meta, change.blob);
+  state.addEntry({
+    commit: change.commit,
+    parent: change.parent,
+    verb: change.verb,
+    artifactId: change.id,
+    artifactType: change.type,
+    title: change.title,
+    message: change.message.trimEnd(),
+    author,
+    authoredAt: change.authoredAt,
+    ...(change.client ? { client: change.client } : {}),
+    added,
+    removed,
+  });
+  return { commit: change.commit, artifact: { ...meta, body: change.body }, added, removed };
+}
+
+export const isoSeconds = (timestamp: number): string => new Date(timestamp * 1000).toISOString();

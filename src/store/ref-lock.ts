@@ -1,0 +1,64 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { ConflictError } from '../errors.js';
+import { MAIN_REF } from './refs.js';
+
+/** A lock without a pid (native git writes the new value into it) is stale after this long. */
+const FOREIGN_LOCK_STALE_MS = 60_000;
+const WAIT_LIMIT_MS = 15_000;
+
+const pidIsAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Removes the lock if its holder is gone; true when the caller may try again at once. */
+async function removeIfStale(lockPath: string): Promise<boolean> {
+  try {
+    const [content, stat] = await Promise.all([fsp.readFile(lockPath, 'utf8'), fsp.stat(lockPath)]);
+    const pid = /^(\d+)\n?$/.exec(content)?.[1];
+    const stale = pid ? !pidIsAlive(Number(pid)) : Date.now() - stat.mtimeMs > FOREIGN_LOCK_STALE_MS;
+    if (!stale) return false;
+    // Another process may have replaced the stale lock meanwhile; only remove the one inspected.
+    if ((await fsp.stat(lockPath)).ino !== stat.ino) return true;
+    await fsp.rm(lockPath, { force: true });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+}
+
+/**
+ * Takes `refs/heads/main.lock` exactly like git does (O_EXCL create), so this service, the CLI
+ * and native git never move `main` at the same time. The lock holds our pid so that a lock
+ * left by a killed process is recognised and removed. Returns the release function.
+ */
+export async function lockMain(gitdir: string): Promise<() => Promise<void>> {
+  const lockPath = path.join(gitdir, `${MAIN_REF}.lock`);
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      const handle = await fsp.open(lockPath, 'wx');
+      try {
+        await handle.writeFile(`${process.pid}\n`);
+      } finally {
+        await handle.close();
+      }
+      return () => fsp.rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (await removeIfStale(lockPath)) continue;
+    if (Date.now() > deadline) {
+      throw new ConflictError('the organization repository stayed locked by another writer; nothing was written');
+    }
+    await sleep(pause * (0.5 + Math.random()));
+  }
+}

@@ -1,0 +1,32 @@
+import { DEFAULT_LIMITS } from '../config/index.js';
+import { InvalidInputError } from '../errors.js';
+
+const FENCE = /^\s{0,3}(```|~~~)/;
+const HEADING = /^\s{0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+
+/** The body's first level-one `# ` heading outside code fences, or undefined. */
+export function headingTitle(body: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of body.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker) {
+      fence = fence === undefined ? marker : fence === marker ? undefined : fence;
+      continue;
+    }
+    if (fence) continue;
+    const match = HEADING.exec(line.replace(/\r$/, ''));
+    if (match?.[1]?.trim()) return match[1].trim();
+  }
+  return undefined;
+}
+
+/** Titles and folder names: trimmed, one line, non-empty, bounded. */
+export function checkedTitle(raw: string, what = 'title', maxChars = DEFAULT_LIMITS.maxTitleChars): string {
+  const title = raw.trim();
+  if (!title) throw new InvalidInputError(`the ${what} is empty`);
+  if (/[\r\n]/.test(title)) throw new InvalidInputError(`the ${what} must be a single line`);
+  if (title.length > maxChars) {
+    throw new InvalidInputError(`the ${what} is ${title.length} characters; the limit is ${maxChars}`);
+  }
+  return title;
+}
