@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkspaceRole } from '../../../src/access/principal.js';
+import type { Organization, User, Workspace } from '../../../src/control/index.js';
+import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
+import { newId } from '../../../src/ids.js';
+import { controlFixture, type ControlFixture } from './fixture.js';
+
+describe('members and roles', () => {
+  let f: ControlFixture;
+  let org: Organization;
+  let main: Workspace;
+  let secret: Workspace;
+  let ann: User;
+  let bob: User;
+
+  beforeEach(async () => {
+    f = await controlFixture();
+    const created = await f.control.orgs.create({ name: 'Acme' });
+    org = created.org;
+    main = created.defaultWorkspace;
+    secret = await f.control.workspaces.create({ orgId: org.id, name: 'Secret' });
+    ann = await f.control.users.upsert({ issuer: 'local', subject: 'ann', email: 'ann@example.com', name: 'Ann' });
+    bob = await f.control.users.upsert({ issuer: 'local', subject: 'bob', email: 'bob@example.com', name: 'Bob' });
+  });
+  afterEach(async () => f.cleanup());
+
+  it('a user with no owner flag and no role is not a member', async () => {
+    expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
+    expect(await f.control.orgs.forUser(ann.id)).toEqual([]);
+    expect(await f.control.members.list(org.id)).toEqual([]);
+  });
+
+  it('a role makes a member whose principal carries exactly that role', async () => {
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'viewer' });
+    expect(await f.control.members.principal(org.id, ann.id)).toEqual({
+      userId: ann.id,
+      name: 'Ann',
+      email: 'ann@example.com',
+      orgId: org.id,
+      isOwner: false,
+      roles: new Map([[main.id, 'viewer']]),
+    });
+    expect(await f.control.orgs.forUser(ann.id)).toEqual([org]);
+  });
+
+  it('granting again changes the role; revoking the last role ends membership', async () => {
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'viewer' });
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: secret.id, role: 'admin' });
+    const roles = (await f.control.members.principal(org.id, ann.id))?.roles;
+    expect(roles).toEqual(new Map<string, WorkspaceRole>([[main.id, 'editor'], [secret.id, 'admin']]));
+
+    await f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: main.id });
+    expect((await f.control.members.principal(org.id, ann.id))?.roles).toEqual(new Map([[secret.id, 'admin']]));
+    await f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: secret.id });
+    expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
+    await expect(f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: secret.id })).resolves.toBeUndefined();
+  });
+
+  it('an owner is a member without any role, until the flag is cleared', async () => {
+    await f.control.members.setOwner(org.id, bob.id, true);
+    expect(await f.control.members.principal(org.id, bob.id)).toMatchObject({ isOwner: true, roles: new Map() });
+    expect(await f.control.orgs.forUser(bob.id)).toEqual([org]);
+    await f.control.members.setOwner(org.id, bob.id, false);
+    expect(await f.control.members.principal(org.id, bob.id)).toBeUndefined();
+  });
+
+  it('roles in one organization say nothing about another', async () => {
+    const other = await f.control.orgs.create({ name: 'Other' });
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'admin' });
+    await f.control.members.setOwner(org.id, bob.id, true);
+    expect(await f.control.members.principal(other.org.id, ann.id)).toBeUndefined();
+    expect(await f.control.members.principal(other.org.id, bob.id)).toBeUndefined();
+    expect(await f.control.members.principal(newId(), ann.id)).toBeUndefined();
+  });
+
+  it('lists members with owner flags and roles', async () => {
+    await f.control.members.setOwner(org.id, bob.id, true);
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: secret.id, role: 'editor' });
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'viewer' });
+    expect(await f.control.members.list(org.id)).toEqual([
+      {
+        user: ann,
+        isOwner: false,
+        roles: [
+          { workspaceId: main.id, role: 'viewer' },
+          { workspaceId: secret.id, role: 'editor' },
+        ],
+      },
+      { user: bob, isOwner: true, roles: [] },
+    ]);
+  });
+
+  it('rejects bad grants with typed errors and changes nothing', async () => {
+    const other = await f.control.orgs.create({ name: 'Other' });
+    const grant = (over: Partial<{ orgId: string; userId: string; workspaceId: string; role: string }>) =>
+      f.control.members.grant({
+        orgId: org.id,
+        userId: ann.id,
+        workspaceId: main.id,
+        role: 'viewer',
+        ...over,
+      } as { orgId: string; userId: string; workspaceId: string; role: WorkspaceRole });
+    await expect(grant({ orgId: newId() })).rejects.toThrow(new NotFoundError('organization'));
+    await expect(grant({ userId: newId() })).rejects.toThrow(new NotFoundError('user'));
+    await expect(grant({ workspaceId: newId() })).rejects.toThrow(new NotFoundError('workspace'));
+    await expect(grant({ workspaceId: other.defaultWorkspace.id })).rejects.toThrow(InvalidInputError);
+    await expect(grant({ role: 'owner' })).rejects.toThrow(InvalidInputError);
+    await expect(f.control.members.setOwner(newId(), ann.id, true)).rejects.toThrow(NotFoundError);
+    await expect(f.control.members.setOwner(org.id, newId(), true)).rejects.toThrow(NotFoundError);
+    await expect(
+      f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: other.defaultWorkspace.id }),
+    ).rejects.toThrow(InvalidInputError);
+    expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
+    expect(await f.control.members.principal(other.org.id, ann.id)).toBeUndefined();
+  });
+});
