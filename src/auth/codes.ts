@@ -90,35 +90,44 @@ export class CodeStore {
   }
 
   challengeFor(clientId: string, code: string): string {
-    return this.#usable(clientId, code).code_challenge;
+    const row = this.#live(clientId, code);
+    if (row.used_at !== null) this.#replayed(row.family_id);
+    return row.code_challenge;
   }
 
   /** Marks the code used and returns what it grants; a second presentation revokes what the first obtained. */
   redeem(clientId: string, code: string, redirectUri: string | undefined, resource: URL | undefined): GrantSubject {
-    return this.#db.transaction(() => {
-      const row = this.#usable(clientId, code);
+    const outcome = this.#db.transaction((): { replayedFamily: string } | { grant: GrantSubject } => {
+      const row = this.#live(clientId, code);
+      if (row.used_at !== null) return { replayedFamily: row.family_id };
       if (redirectUri !== undefined && redirectUri !== row.redirect_uri) throw new InvalidGrantError('redirect_uri differs from the authorization request');
       if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
         throw new InvalidTargetError('resource differs from the authorization request');
       }
       this.#db.prepare('UPDATE auth_codes SET used_at = ? WHERE code_hash = ?').run(nowSeconds(), hashSecret(code));
       return {
-        familyId: row.family_id,
-        clientId: row.client_id,
-        userId: row.user_id,
-        scopes: row.scopes ? row.scopes.split(' ') : [],
-        resource: row.resource,
+        grant: {
+          familyId: row.family_id,
+          clientId: row.client_id,
+          userId: row.user_id,
+          scopes: row.scopes ? row.scopes.split(' ') : [],
+          resource: row.resource,
+        },
       };
     })();
+    // Revoked outside the transaction above: a throw inside it would roll the revocation back.
+    if ('replayedFamily' in outcome) this.#replayed(outcome.replayedFamily);
+    return outcome.grant;
   }
 
-  #usable(clientId: string, code: string): CodeRow {
+  #replayed(familyId: string): never {
+    this.#onReplay(familyId);
+    throw new InvalidGrantError('authorization code was already used');
+  }
+
+  #live(clientId: string, code: string): CodeRow {
     const row = this.#db.prepare<[string], CodeRow>('SELECT * FROM auth_codes WHERE code_hash = ?').get(hashSecret(code));
     if (!row || row.client_id !== clientId) throw new InvalidGrantError('unknown authorization code');
-    if (row.used_at !== null) {
-      this.#onReplay(row.family_id);
-      throw new InvalidGrantError('authorization code was already used');
-    }
     if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('authorization code expired');
     return row;
   }

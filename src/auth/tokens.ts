@@ -73,26 +73,30 @@ export class TokenStore {
   }
 
   refresh(clientId: string, refreshToken: string, resource: URL | undefined): OAuthTokens {
-    return this.#db.transaction(() => {
+    const outcome = this.#db.transaction((): { replayedFamily: string } | { tokens: OAuthTokens } => {
       const row = this.#find(refreshToken);
       if (!row || row.kind !== 'refresh' || row.client_id !== clientId) throw new InvalidGrantError('unknown refresh token');
-      if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null) {
-        this.revokeFamily(row.family_id);
-        throw new InvalidGrantError('refresh token was already used; every token of this authorization is revoked');
-      }
+      if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null) return { replayedFamily: row.family_id };
       if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('refresh token expired');
       if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
         throw new InvalidTargetError('resource differs from the one this authorization was granted for');
       }
       this.#db.prepare('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?').run(nowSeconds(), hashSecret(refreshToken));
-      return this.issue({
+      const tokens = this.issue({
         familyId: row.family_id,
         clientId: row.client_id,
         userId: row.user_id,
         scopes: row.scopes ? row.scopes.split(' ') : [],
         resource: row.resource,
       });
+      return { tokens };
     })();
+    // Revoked outside the transaction above: a throw inside it would roll the revocation back.
+    if ('replayedFamily' in outcome) {
+      this.revokeFamily(outcome.replayedFamily);
+      throw new InvalidGrantError('refresh token was already used; every token of this authorization is revoked');
+    }
+    return outcome.tokens;
   }
 
   /** RFC 7009: unknown tokens and other clients' tokens are ignored silently. */
