@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import type { ControlPlane } from '../../control/types.js';
+import { applyAuthSchema } from '../schema.js';
 import { interactionRouter } from './interactions.js';
 import { loadOrCreateKeys } from './keys.js';
 import { createIdentityProvider, IDP_MOUNT_PATH, type IdpClient } from './provider.js';
@@ -18,6 +19,7 @@ export function embeddedIdentityProvider(deps: {
   clients?: readonly IdpClient[];
   behindProxy: boolean;
 }): { router: express.Router; issuer: string; ownClient: IdpClient } {
+  applyAuthSchema(deps.db);
   const keys = loadOrCreateKeys(deps.dataDir);
   const issuer = `${deps.baseUrl}${IDP_MOUNT_PATH}`;
   const ownClient: IdpClient = {

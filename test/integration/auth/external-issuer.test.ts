@@ -1,0 +1,75 @@
+import express from 'express';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedIdentityProvider } from '../../../src/auth/index.js';
+import { openControlPlane, type SqliteControlPlane } from '../../../src/control/index.js';
+import { authorizeInBrowser, HttpBrowser } from './browser.js';
+import { addLocalUser, closeServer, listenLoopback, startAuthApp, type AuthApp } from './fixture.js';
+import { callMcp, exchangeCode, pkce, REDIRECT, registeredClientId, authorizationUrl } from './raw-oauth.js';
+
+/** A second oidc-provider on another port plays an external OpenID provider (Keycloak, Okta …). */
+describe('sign-in through an external OpenID Connect issuer', () => {
+  let app: AuthApp;
+  let external: { issuer: string; control: SqliteControlPlane; close(): Promise<void> };
+
+  beforeAll(async () => {
+    const { server, port } = await listenLoopback();
+    const externalBase = `http://127.0.0.1:${port}`;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-external-idp-'));
+    const control = await openControlPlane({ file: path.join(dir, 'idp.db') });
+    app = await startAuthApp({
+      env: { SPECBASE_OIDC_ISSUER: `${externalBase}/oidc`, SPECBASE_OIDC_CLIENT_ID: 'specbase', SPECBASE_OIDC_CLIENT_SECRET: 'external-secret-0123456789' },
+    });
+    const idp = embeddedIdentityProvider({
+      baseUrl: externalBase,
+      control,
+      db: control.db,
+      dataDir: dir,
+      clients: [{ clientId: 'specbase', clientSecret: 'external-secret-0123456789', redirectUris: [`${app.baseUrl}/signin/callback`] }],
+      behindProxy: false,
+    });
+    server.on('request', express().use(idp.router));
+    external = {
+      issuer: idp.issuer,
+      control,
+      async close() {
+        await closeServer(server);
+        await control.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+    await addLocalUser(control, 'linus@corp.example', 'Linus Torvalds', 'external-password');
+  });
+  afterAll(async () => {
+    await app.close();
+    await external.close();
+  });
+
+  it('creates the user with the external issuer, and OAuth for MCP clients works on top', async () => {
+    const browser = new HttpBrowser();
+    const landing = await authorizeInBrowser(browser, `${app.baseUrl}/signin?returnTo=%2Fme`, {
+      email: 'linus@corp.example',
+      password: 'external-password',
+      redirectPrefix: `${app.baseUrl}/me`,
+    });
+    expect(landing.href).toBe(`${app.baseUrl}/me`);
+    const me = (await (await browser.request(landing.href)).json()) as { id: string; issuer: string; email: string; name: string };
+    expect(me).toMatchObject({ issuer: external.issuer, email: 'linus@corp.example', name: 'Linus Torvalds' });
+    const externalAccount = await external.control.users.byEmail('linus@corp.example');
+    expect(await app.control.users.bySubject(external.issuer, externalAccount!.subject)).toMatchObject({ id: me.id });
+    // No embedded provider is served when an external issuer is configured.
+    expect((await fetch(`${app.baseUrl}/oidc/.well-known/openid-configuration`)).status).toBe(404);
+
+    const clientId = await registeredClientId(app);
+    const { verifier, challenge } = pkce();
+    const callback = await authorizeInBrowser(browser, authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), {
+      email: 'unused',
+      password: 'unused',
+      redirectPrefix: REDIRECT,
+    });
+    const exchanged = await exchangeCode(app, clientId, callback.searchParams.get('code')!, verifier);
+    expect(await callMcp(app, exchanged.body.access_token!)).toBe(200);
+  });
+});
