@@ -46,15 +46,24 @@ const SAFE_OPTIONS = {
 
 const OPENING_LANGUAGE = /^---[ \t]*([^\s-][^\r\n]*)?\r?\n/;
 
-/** JSON strings are valid YAML double-quoted scalars; plain form only for ids and enum words. */
-const scalar = (value: string | null): string =>
-  value === null ? 'null' : /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$|^[A-Za-z_]+$/.test(value) &&
-    !/^(null|true|false|yes|no|on|off|y|n)$/i.test(value) ? value : JSON.stringify(value);
+const UUID_TEXT = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+const ENUM_WORD = /^[a-z_]+$|^[A-Z_]+$/;
+
+/**
+ * Ids and enum words stay plain for readability; any other text is a JSON string, which is a
+ * valid YAML double-quoted scalar, so no title can turn into a number, a date or a null.
+ */
+const scalar = (key: string, value: string | null): string =>
+  value === null
+    ? 'null'
+    : UUID_TEXT.test(value) || ((key === 'type' || key === 'requirementType') && ENUM_WORD.test(value))
+      ? value
+      : JSON.stringify(value);
 
 const block = (fields: [string, string | null | undefined][]): string =>
   `---\n${fields
     .filter((field): field is [string, string | null] => field[1] !== undefined)
-    .map(([key, value]) => `${key}: ${scalar(value)}\n`)
+    .map(([key, value]) => `${key}: ${scalar(key, value)}\n`)
     .join('')}---\n`;
 
 export function renderArtifactFile(fm: ArtifactFrontmatter, body: string): string {
