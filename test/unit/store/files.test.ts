@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../../src/errors.js';
+import { parseRepositoryFile, slugify } from '../../../src/store/index.js';
+import { renderArtifactFile, renderFolderFile } from '../../../src/store/frontmatter.js';
+import { artifactCommitMessage, parseCommitMessage } from '../../../src/store/message.js';
+import { checkedTitle, headingTitle } from '../../../src/store/title.js';
+
+const fm = {
+  id: '0b5e7c1a-3d2f-4e6a-9b8c-1d2e3f4a5b6c',
+  type: 'requirement' as const,
+  parent: null,
+  workspace: 'team-α',
+  title: 'null',
+  requirementType: 'BUSINESS_RULE' as const,
+  created: '2024-05-06T07:08:09.010Z',
+};
+
+describe('repository files', () => {
+  it.each([
+    '',
+    '# Title\n',
+    '\n\nleading blank lines\n',
+    '\r\nstarts with CRLF\r\n',
+    '---\nlooks like frontmatter\n---\n',
+    '---js\n{ evil: true }\n---\n',
+    'no trailing newline',
+    '# 日本語\n\n```\n---\n```\n',
+  ])('round-trips the body %j exactly', (body) => {
+    const file = parseRepositoryFile(renderArtifactFile(fm, body), 'x.md');
+    expect(file).toEqual({ kind: 'artifact', frontmatter: fm, body });
+  });
+
+  it('keeps titles that look like YAML values as text', () => {
+    for (const title of ['null', 'true', '2024-01-01', '1e10', 'a: b', '"quoted" #hash', "it's"]) {
+      const file = parseRepositoryFile(renderArtifactFile({ ...fm, title }, ''), 'x.md');
+      expect(file.kind === 'artifact' && file.frontmatter.title).toBe(title);
+    }
+  });
+
+  it('reads folder records', () => {
+    const folder = { id: fm.id, type: 'folder' as const, name: 'Guides', parent: null, workspace: 'w', created: fm.created };
+    expect(parseRepositoryFile(renderFolderFile(folder), 'pages/guides/_folder.md')).toEqual({ kind: 'folder', frontmatter: folder });
+  });
+
+  it.each(['---js', '---javascript', '--- js', '---coffee', '---json'])('refuses %s frontmatter without evaluating it', (opening) => {
+    const text = `${opening}\n{ id: (globalThis.__unitPwned = "${fm.id}"), type: "page" }\n---\nbody\n`;
+    expect(() => parseRepositoryFile(text, 'x.md')).toThrow(InvalidInputError);
+    expect(() => parseRepositoryFile(text, 'x.md')).toThrow(/is refused: only YAML frontmatter is accepted/);
+    expect((globalThis as { __unitPwned?: string }).__unitPwned).toBeUndefined();
+  });
+
+  it('refuses files without valid frontmatter', () => {
+    expect(() => parseRepositoryFile('# just markdown\n', 'a.md')).toThrow(/does not start with YAML frontmatter/);
+    expect(() => parseRepositoryFile('---\nid: [unclosed\n---\n', 'a.md')).toThrow(/a.md: unreadable frontmatter/);
+    expect(() => parseRepositoryFile('---\nid: x\ntype: spaceship\nworkspace: w\ntitle: t\ncreated: c\n---\n', 'a.md')).toThrow(/unknown artifact type/);
+    expect(() => parseRepositoryFile('---\ntype: page\n---\n', 'a.md')).toThrow(/"id" is missing/);
+  });
+});
+
+describe('titles, slugs and messages', () => {
+  it('takes the first level-one heading outside code fences', () => {
+    expect(headingTitle('intro\n```\n# not this\n```\n## Sub\n#   Real title  ##\n# Second\n')).toBe('Real title');
+    expect(headingTitle('no heading\n#hashtag\n')).toBeUndefined();
+  });
+
+  it('checks titles', () => {
+    expect(checkedTitle('  Checkout  ')).toBe('Checkout');
+    expect(() => checkedTitle('   ')).toThrow(/empty/);
+    expect(() => checkedTitle('x'.repeat(201))).toThrow(/201 characters; the limit is 200/);
+  });
+
+  it('makes short ascii slugs', () => {
+    expect(slugify('Crème brûlée: the  "best" one!')).toBe('creme-brulee-the-best-one');
+    expect(slugify('日本語')).toBe('');
+    expect(slugify('a'.repeat(49) + ' bcd')).toBe('a'.repeat(49));
+    expect(slugify('x'.repeat(80))).toHaveLength(50);
+  });
+
+  it('writes and reads back commit messages with trailers', () => {
+    const message = artifactCommitMessage({ verb: 'revert', type: 'acceptance_criterion', id: fm.id, title: 'Pays\nwith card', client: 'cursor', sourceCommit: 'a'.repeat(40) });
+    expect(message).toBe(
+      `Revert acceptance criterion: Pays with card\n\nThis reverts commit ${'a'.repeat(40)}.\n\nArtifact-Id: ${fm.id}\nArtifact-Type: acceptance_criterion\nClient: cursor\n`,
+    );
+    const parsed = parseCommitMessage(message);
+    expect(parsed.verb).toBe('revert');
+    expect(Object.fromEntries(parsed.trailers)).toEqual({ 'Artifact-Id': fm.id, 'Artifact-Type': 'acceptance_criterion', Client: 'cursor' });
+  });
+});
