@@ -1,0 +1,48 @@
+import express, { type ErrorRequestHandler } from 'express';
+import { createAuth } from '../auth/index.js';
+import { createGitHttpRouter } from '../git-http/index.js';
+import type { Logger } from '../log.js';
+import { createMcpRouter, patVerifier } from '../mcp/index.js';
+import type { Services } from './services.js';
+
+export interface HttpApp {
+  readonly app: express.Express;
+  close(): Promise<void>;
+}
+
+/** Mounts every surface of Specbase on one express app: MCP, OAuth and sign-in, Git, web. */
+export async function createHttpApp(services: Services, log: Logger): Promise<HttpApp> {
+  const { config, control, specs, store } = services;
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });
+  const verifyPat = patVerifier(control);
+  app.use(
+    createMcpRouter({
+      specs,
+      control,
+      config,
+      log,
+      verifyAccessToken: (token, resource) =>
+        token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
+    }),
+  );
+  app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
+  app.use(auth.router);
+
+  const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
+    log.error({ err: error, method: req.method, path: req.path }, 'unhandled request error');
+    if (!res.headersSent) res.status(500).json({ error: 'internal_error', message: 'internal server error' });
+  };
+  app.use(lastResort);
+
+  return {
+    app,
+    close: () => auth.close(),
+  };
+}

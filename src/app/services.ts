@@ -1,0 +1,50 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config/index.js';
+import { openControlPlane, type SqliteControlPlane } from '../control/index.js';
+import { createSpecService, type SpecService } from '../domain/index.js';
+import { SearchIndexes } from '../search/index.js';
+import { GitStore } from '../store/index.js';
+import type { ArtifactRecord } from '../store/types.js';
+
+/** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
+export interface Services {
+  readonly config: Config;
+  readonly control: SqliteControlPlane;
+  readonly store: GitStore;
+  readonly search: SearchIndexes;
+  readonly specs: SpecService;
+  close(): Promise<void>;
+}
+
+const indexed = (record: ArtifactRecord) => ({
+  id: record.id,
+  type: record.type,
+  workspaceId: record.workspaceId,
+  title: record.title,
+  body: record.body,
+});
+
+export async function openServices(config: Config): Promise<Services> {
+  await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true });
+  const control = await openControlPlane({ file: path.join(config.dataDir, 'specbase.db') });
+  const store = new GitStore({ dataDir: config.dataDir, maxDocumentBytes: config.limits.maxDocumentBytes });
+  const search = new SearchIndexes(async (orgId) => {
+    const catalog = await store.catalog(orgId);
+    return Promise.all(catalog.map(async (meta) => indexed(await store.read(orgId, meta.id))));
+  });
+  // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
+  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
+  const specs = createSpecService({ store, search, control, baseUrl: config.baseUrl, limits: config.limits });
+  return {
+    config,
+    control,
+    store,
+    search,
+    specs,
+    async close() {
+      unsubscribe();
+      await control.close();
+    },
+  };
+}

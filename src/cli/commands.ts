@@ -1,0 +1,156 @@
+import { provisionOrganization } from '../app/provision.js';
+import type { Services } from '../app/services.js';
+import type { WorkspaceRole } from '../access/principal.js';
+import { ensureDemo } from '../demo/seed.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
+import { newId } from '../ids.js';
+import { mcpEndpoints } from '../app/endpoints.js';
+import { readPassword } from './prompt.js';
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  readonly name: string;
+  readonly usage: string;
+  readonly flags: Record<string, { type: 'string' | 'boolean' }>;
+  readonly required?: readonly string[];
+  run(services: Services, flags: Flags): Promise<Record<string, unknown>>;
+}
+
+const text = (flags: Flags, name: string): string => {
+  const value = flags[name];
+  return typeof value === 'string' ? value.trim() : '';
+};
+
+async function userByEmail(services: Services, email: string) {
+  const user = await services.control.users.byEmail(email);
+  if (!user) throw new NotFoundError('user', { email });
+  return user;
+}
+
+async function workspaceOf(services: Services, orgId: string, ref: string) {
+  const workspaces = await services.control.workspaces.list(orgId);
+  const match = workspaces.find((w) => w.id === ref || w.name.toLowerCase() === ref.toLowerCase());
+  if (!match) throw new NotFoundError('workspace', { workspace: ref });
+  return match;
+}
+
+async function orgOf(services: Services, id: string) {
+  const org = await services.control.orgs.get(id);
+  if (!org) throw new NotFoundError('organization', { org: id });
+  return org;
+}
+
+const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'init',
+    usage: 'init                          create the data directory and database',
+    flags: {},
+    run: async (services) => ({ dataDir: services.config.dataDir }),
+  },
+  {
+    name: 'org create',
+    usage: 'org create --name NAME --owner EMAIL',
+    flags: { name: { type: 'string' }, owner: { type: 'string' } },
+    required: ['name', 'owner'],
+    run: async (services, flags) => {
+      const owner = await userByEmail(services, text(flags, 'owner'));
+      const { org, defaultWorkspace, productId } = await provisionOrganization(services, { name: text(flags, 'name'), owner });
+      return { orgId: org.id, name: org.name, defaultWorkspaceId: defaultWorkspace.id, productId };
+    },
+  },
+  {
+    name: 'org list',
+    usage: 'org list',
+    flags: {},
+    run: async (services) => ({ organizations: await services.control.orgs.list() }),
+  },
+  {
+    name: 'workspace create',
+    usage: 'workspace create --org ORG_ID --name NAME',
+    flags: { org: { type: 'string' }, name: { type: 'string' } },
+    required: ['org', 'name'],
+    run: async (services, flags) => {
+      const org = await orgOf(services, text(flags, 'org'));
+      const workspace = await services.control.workspaces.create({ orgId: org.id, name: text(flags, 'name') });
+      return { workspaceId: workspace.id, orgId: org.id, name: workspace.name };
+    },
+  },
+  {
+    name: 'user add',
+    usage: 'user add --email EMAIL --name NAME [--password PASSWORD]   (prompts on a terminal when --password is absent)',
+    flags: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
+    required: ['email', 'name'],
+    run: async (services, flags) => {
+      const email = text(flags, 'email');
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new InvalidInputError(`not an email address: ${email}`);
+      const existing = await services.control.users.byEmail(email);
+      const user = await services.control.users.upsert({
+        issuer: existing?.issuer ?? 'local',
+        subject: existing?.subject ?? newId(),
+        email,
+        name: text(flags, 'name'),
+      });
+      const password = typeof flags.password === 'string' ? flags.password : await readPassword();
+      if (password !== undefined) {
+        if (password.length < 8) throw new InvalidInputError('a password needs at least 8 characters');
+        await services.control.users.setPassword(user.id, password);
+      }
+      return { userId: user.id, email: user.email, name: user.name, password: password !== undefined };
+    },
+  },
+  {
+    name: 'member grant',
+    usage: 'member grant --org ORG_ID --user EMAIL --workspace WORKSPACE --role viewer|editor|admin',
+    flags: { org: { type: 'string' }, user: { type: 'string' }, workspace: { type: 'string' }, role: { type: 'string' } },
+    required: ['org', 'user', 'workspace', 'role'],
+    run: async (services, flags) => {
+      const role = text(flags, 'role') as WorkspaceRole;
+      if (!ROLES.includes(role)) throw new InvalidInputError(`role must be one of ${ROLES.join(', ')}`);
+      const org = await orgOf(services, text(flags, 'org'));
+      const user = await userByEmail(services, text(flags, 'user'));
+      const workspace = await workspaceOf(services, org.id, text(flags, 'workspace'));
+      await services.control.members.grant({ orgId: org.id, userId: user.id, workspaceId: workspace.id, role });
+      return { orgId: org.id, userId: user.id, workspaceId: workspace.id, role };
+    },
+  },
+  {
+    name: 'member owner',
+    usage: 'member owner --org ORG_ID --user EMAIL [--revoke]',
+    flags: { org: { type: 'string' }, user: { type: 'string' }, revoke: { type: 'boolean' } },
+    required: ['org', 'user'],
+    run: async (services, flags) => {
+      const org = await orgOf(services, text(flags, 'org'));
+      const user = await userByEmail(services, text(flags, 'user'));
+      await services.control.members.setOwner(org.id, user.id, flags.revoke !== true);
+      return { orgId: org.id, userId: user.id, owner: flags.revoke !== true };
+    },
+  },
+  {
+    name: 'token create',
+    usage: 'token create --user EMAIL --name NAME [--expires-days DAYS]',
+    flags: { user: { type: 'string' }, name: { type: 'string' }, 'expires-days': { type: 'string' } },
+    required: ['user', 'name'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      const days = flags['expires-days'] === undefined ? undefined : Number(flags['expires-days']);
+      if (days !== undefined && !(Number.isInteger(days) && days > 0 && days <= 3650)) {
+        throw new InvalidInputError('--expires-days must be a whole number of days from 1 to 3650');
+      }
+      const expiresAt = days === undefined ? null : new Date(Date.now() + days * 86_400_000);
+      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), expiresAt });
+      return { token: secret, tokenId: token.id, expiresAt: token.expiresAt };
+    },
+  },
+  {
+    name: 'demo',
+    usage: 'demo                          create (once) and show the demo organization and account',
+    flags: {},
+    run: async (services) => {
+      const { demo, created } = await ensureDemo(services);
+      return { ...demo, ...mcpEndpoints(services.config.baseUrl), created };
+    },
+  },
+];

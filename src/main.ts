@@ -1,0 +1,39 @@
+import { startupBanner } from './app/banner.js';
+import { createHttpApp } from './app/http.js';
+import { listen, shutdown } from './app/server.js';
+import { openServices } from './app/services.js';
+import { ConfigError, loadConfig } from './config/index.js';
+import { ensureDemo } from './demo/seed.js';
+import { createLogger } from './log.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const services = await openServices(config);
+  const { demo, created } = await ensureDemo(services);
+  if (created) log.info({ orgId: demo.orgId }, 'created the demo organization');
+  const http = await createHttpApp(services, log);
+  const { server } = await listen(config);
+  server.on('request', http.app);
+  process.stdout.write(startupBanner(config.baseUrl, demo));
+  log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await shutdown(server);
+    await http.close();
+    await services.close();
+    log.info('stopped');
+    log.flush();
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`specbase: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
