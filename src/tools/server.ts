@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -31,8 +32,11 @@ export interface ToolServerDeps {
 export interface ToolSessionScope {
   readonly userId: string;
   readonly orgId: string;
-  /** Resolved on every call: roles can change while a session lives. */
-  principal(): Promise<Principal>;
+  /**
+   * Resolved on every call, from what the transport resolved for this HTTP request: roles can
+   * change while a session lives.
+   */
+  principal(authInfo: AuthInfo | undefined): Promise<Principal>;
 }
 
 function parseArgs(tool: AnyToolDef, raw: unknown): Record<string, unknown> {
@@ -59,7 +63,7 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.listed] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = catalog.byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
     const started = performance.now();
@@ -82,7 +86,7 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
 
     try {
       const args = parseArgs(tool, request.params.arguments);
-      const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
+      const actor = { principal: await scope.principal(extra.authInfo), ...(client ? { client } : {}) };
       const outcome = await tool.run({ specs, actor }, args);
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
       await record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);

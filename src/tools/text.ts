@@ -8,7 +8,7 @@ const shortVersion = (version: string): string => version.slice(0, 12);
 
 export function artifactText(view: ArtifactView): string {
   const kind = view.requirementType ? `${view.type} ${view.requirementType}` : view.type;
-  return `[${kind} ${view.id} version ${shortVersion(view.version)}]\n${view.content}`;
+  return `[${kind} ${view.id}]\n${view.content}`;
 }
 
 export function listText(items: readonly ListItemView[], what: string): string {

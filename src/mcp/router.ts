@@ -1,0 +1,78 @@
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type ErrorRequestHandler } from 'express';
+import type { Principal } from '../access/principal.js';
+import { NotOrganizationMemberError, PayloadTooLargeError } from '../errors.js';
+import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
+import { authenticate } from './authenticate.js';
+import { sendHttpError } from './http-error.js';
+import { resolveOrganization } from './org-scope.js';
+import { checkOrigin } from './origin.js';
+import { SessionRegistry } from './sessions.js';
+import { ssePost, sseOpen } from './sse.js';
+import { streamablePost, streamableSessionRequest } from './streamable.js';
+import type { McpRouterDeps, RequestScope } from './types.js';
+
+const DEFAULT_IDLE_MS = 30 * 60_000;
+/** Room for the largest document plus JSON-RPC framing and escaping. */
+const BODY_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * The MCP endpoints: Streamable HTTP and legacy SSE, with the organization in a header or in
+ * the path. Origin, bearer token and organization membership are checked before MCP is spoken.
+ */
+export function createMcpRouter(deps: McpRouterDeps): express.Router {
+  const { config, control, specs } = deps;
+  const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
+  const toolDeps: ToolServerDeps = { catalog: buildCatalog(), specs, audit: control.audit, log: toolLog };
+  const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
+  const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
+
+  const openServer = (scope: RequestScope) =>
+    createToolServer(toolDeps, {
+      userId: scope.user.userId,
+      orgId: scope.orgId,
+      async principal(authInfo) {
+        const resolved = authInfo?.extra?.principal as Principal | undefined;
+        const principal = resolved ?? (await control.members.principal(scope.orgId, scope.user.userId));
+        if (!principal) throw new NotOrganizationMemberError();
+        return principal;
+      },
+    });
+  const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  const streamable = { sessions: new SessionRegistry<StreamableHTTPServerTransport>(idleMs, onCloseError), openServer };
+  const sse = {
+    sessions: new SessionRegistry<SSEServerTransport>(idleMs, onCloseError),
+    openServer,
+    messagesPath: (scope: RequestScope, orgInPath: boolean) =>
+      `${basePath}/api/mcp${orgInPath ? `/o/${scope.orgId}` : ''}/messages`,
+  };
+
+  const guard = [checkOrigin(config), authenticate(config, deps.verifyAccessToken), resolveOrganization(control)];
+  const json = express.json({ limit: config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES });
+  const router = express.Router();
+  for (const base of ['/api/mcp', '/api/mcp/o/:orgId']) {
+    router.post(`${base}/mcp`, ...guard, json, streamablePost(streamable));
+    router.get(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
+    router.delete(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
+    router.get(`${base}/sse`, ...guard, sseOpen(sse));
+    router.post(`${base}/messages`, ...guard, json, ssePost(sse));
+  }
+
+  const onError: ErrorRequestHandler = (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      const { limit, length } = error as { limit: number; length: number };
+      return sendHttpError(res, new PayloadTooLargeError('the request body', limit, length));
+    }
+    if (type === 'entity.parse.failed') {
+      res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+      return;
+    }
+    deps.log?.error({ err: error, method: req.method, path: req.path }, 'MCP request failed');
+    res.status(500).json({ error: 'internal_error', message: 'internal server error' });
+  };
+  router.use('/api/mcp', onError);
+  return router;
+}

@@ -1,0 +1,51 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { RequestHandler } from 'express';
+import { InvalidInputError, PermissionDeniedError } from '../errors.js';
+import { sendHttpError } from './http-error.js';
+import type { SessionRegistry } from './sessions.js';
+import type { RequestScope } from './types.js';
+
+export interface SseDeps {
+  readonly sessions: SessionRegistry<SSEServerTransport>;
+  openServer(scope: RequestScope): Server;
+  /** Where the client posts its messages, e.g. `/api/mcp/messages` (the transport adds `?sessionId=`). */
+  messagesPath(scope: RequestScope, orgInPath: boolean): string;
+}
+
+/** GET: the legacy SSE stream; the session lives as long as the stream (or until idle expiry). */
+export const sseOpen = (deps: SseDeps): RequestHandler => async (req, res) => {
+  const scope = res.locals.scope as RequestScope;
+  const transport = new SSEServerTransport(deps.messagesPath(scope, req.params.orgId !== undefined), res);
+  const server = deps.openServer(scope);
+  deps.sessions.add({
+    id: transport.sessionId,
+    userId: scope.user.userId,
+    orgId: scope.orgId,
+    transport,
+    close: () => server.close(),
+    lastActiveAt: Date.now(),
+  });
+  server.onclose = () => deps.sessions.remove(transport.sessionId);
+  await server.connect(transport);
+};
+
+/** POST: one client message for an open SSE session of the same user and organization. */
+export const ssePost = (deps: SseDeps): RequestHandler => async (req, res) => {
+  const id = req.query.sessionId;
+  if (typeof id !== 'string') {
+    sendHttpError(res, new InvalidInputError('missing sessionId query parameter'));
+    return;
+  }
+  try {
+    const session = deps.sessions.claim(id, res.locals.scope as RequestScope);
+    if (!session) {
+      res.status(404).json({ error: 'session_not_found', message: 'no open SSE session with this id; reconnect to the SSE endpoint' });
+      return;
+    }
+    await session.transport.handlePostMessage(req, res, req.body);
+  } catch (error) {
+    if (!(error instanceof PermissionDeniedError)) throw error;
+    sendHttpError(res, error);
+  }
+};

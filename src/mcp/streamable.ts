@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Request, RequestHandler, Response } from 'express';
+import { PermissionDeniedError } from '../errors.js';
+import { sendHttpError } from './http-error.js';
+import type { SessionRegistry } from './sessions.js';
+import type { RequestScope } from './types.js';
+
+export interface StreamableDeps {
+  readonly sessions: SessionRegistry<StreamableHTTPServerTransport>;
+  openServer(scope: RequestScope): Server;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+const jsonRpcError = (res: Response, status: number, message: string) =>
+  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
+/** Hands a request to its session's transport, or answers why it cannot. */
+function withSession(deps: StreamableDeps, req: Request, res: Response): StreamableHTTPServerTransport | undefined {
+  const id = req.headers[SESSION_HEADER];
+  if (typeof id !== 'string') {
+    jsonRpcError(res, 400, 'Bad Request: missing Mcp-Session-Id header; start with an initialize request');
+    return undefined;
+  }
+  try {
+    const session = deps.sessions.claim(id, res.locals.scope as RequestScope);
+    if (!session) jsonRpcError(res, 404, 'Session not found');
+    return session?.transport;
+  } catch (error) {
+    if (!(error instanceof PermissionDeniedError)) throw error;
+    sendHttpError(res, error);
+    return undefined;
+  }
+}
+
+async function openSession(deps: StreamableDeps, req: Request, res: Response): Promise<void> {
+  const scope = res.locals.scope as RequestScope;
+  const server = deps.openServer(scope);
+  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) =>
+      deps.sessions.add({
+        id,
+        userId: scope.user.userId,
+        orgId: scope.orgId,
+        transport,
+        close: () => server.close(),
+        lastActiveAt: Date.now(),
+      }),
+  });
+  server.onclose = () => {
+    if (transport.sessionId) deps.sessions.remove(transport.sessionId);
+  };
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+}
+
+/** POST: initialize opens a session bound to the caller; everything else goes to its session. */
+export const streamablePost = (deps: StreamableDeps): RequestHandler => async (req, res) => {
+  if (req.headers[SESSION_HEADER] === undefined) {
+    if (!isInitializeRequest(req.body)) {
+      jsonRpcError(res, 400, 'Bad Request: no session; the first request must be initialize');
+      return;
+    }
+    await openSession(deps, req, res);
+    return;
+  }
+  const transport = withSession(deps, req, res);
+  if (transport) await transport.handleRequest(req, res, req.body);
+};
+
+/** GET (the server-to-client stream) and DELETE (end the session) need an existing session. */
+export const streamableSessionRequest = (deps: StreamableDeps): RequestHandler => async (req, res) => {
+  const transport = withSession(deps, req, res);
+  if (transport) await transport.handleRequest(req, res);
+};

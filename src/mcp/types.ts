@@ -1,0 +1,26 @@
+import type { AuthenticatedUser } from '../auth/index.js';
+import type { Config } from '../config/index.js';
+import type { ControlPlane } from '../control/types.js';
+import type { SpecService } from '../domain/types.js';
+import type { Logger } from '../log.js';
+
+export type { AuthenticatedUser };
+
+export type VerifyAccessToken = (token: string, resource: URL) => Promise<AuthenticatedUser | undefined>;
+
+export interface McpRouterDeps {
+  readonly specs: SpecService;
+  readonly control: ControlPlane;
+  readonly config: Config;
+  /** OAuth access tokens and personal access tokens alike; undefined for anything not valid now. */
+  readonly verifyAccessToken: VerifyAccessToken;
+  readonly log?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+  /** Sessions without a request for this long are closed (default 30 minutes). */
+  readonly sessionIdleMs?: number;
+}
+
+/** Who a request is from and for which organization, resolved before MCP sees it. */
+export interface RequestScope {
+  readonly user: AuthenticatedUser;
+  readonly orgId: string;
+}
