@@ -1,0 +1,35 @@
+import { Document, type Encoder } from 'flexsearch';
+
+/** What FlexSearch holds per artifact: only the searchable text; the rest lives beside it. */
+export type FlexDocument = { id: string; title: string; body: string };
+
+/**
+ * The FlexSearch configuration of an organization's index: `forward` tokenizing so a query word
+ * also finds longer words it starts ("notif" -> "notifications"), `fastupdate` so a commit's
+ * update or removal does not scan the whole index.
+ */
+export const createFlexIndex = (encoder: Encoder): Document<FlexDocument> =>
+  new Document<FlexDocument>({
+    encoder,
+    tokenize: 'forward',
+    fastupdate: true,
+    document: { id: 'id', index: ['title', 'body'] },
+  });
+
+/**
+ * Candidate retrieval: `suggest` returns documents matching only some of the query's words
+ * (the default requires all of them in one field, which would miss "checkout" in the title
+ * with "payments" in the body). Ids come back per field, best first, at most `limit` each.
+ */
+export function searchCandidates(index: Document<FlexDocument>, query: string, limit: number): {
+  ids: Set<string>;
+  truncated: boolean;
+} {
+  const ids = new Set<string>();
+  let truncated = false;
+  for (const field of index.search(query, { limit, suggest: true })) {
+    for (const id of field.result) ids.add(String(id));
+    if (field.result.length >= limit) truncated = true;
+  }
+  return { ids, truncated };
+}

@@ -1,0 +1,76 @@
+import type { AnalyzedDocument } from './analyze-document.js';
+import type { ParsedQuery } from './parse-query.js';
+
+/** A query term that is only the start of a document term ("check" in "checkout") counts less. */
+const PREFIX_STRENGTH = 0.6;
+
+/** Shares of match quality; they sum to 1. */
+const WEIGHT = {
+  titleCoverage: 0.35,
+  bodyCoverage: 0.15,
+  exactTitle: 0.25,
+  phrase: 0.1,
+  titleFocus: 0.15,
+} as const;
+
+/** Below this a candidate FlexSearch returned would score 0, which the contract forbids. */
+const MIN_SCORE = 0.001;
+
+/**
+ * Relevance in (0, 1]. With n distinct query terms of which k occur in the document (title or
+ * body, whole term or prefix), the score is (k + quality) / (n + 1), quality in [0, 1]. So a
+ * document matching more of the query always outranks one matching fewer words, whatever its
+ * title, and within the same k the quality decides:
+ * - title coverage: how strongly each term matches the title (whole term 1, prefix 0.6);
+ * - body coverage: the same for the body;
+ * - exact title: the title equals the query, ignoring case, accents and punctuation;
+ * - phrase: the query's terms appear consecutively (one-word queries: as a whole term);
+ * - title focus: the share of the title's terms the query covers ("Checkout" beats
+ *   "Guest checkout for returning customers" for "checkout").
+ * Only an exact title can make quality 1, so a perfect score means the title is the query.
+ */
+export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): number {
+  const { terms } = query;
+  let matched = 0;
+  let titleStrength = 0;
+  let bodyStrength = 0;
+  let wholeTerm = false;
+  for (const term of terms) {
+    const inTitle = matchStrength(candidate.titleTerms, term);
+    const inBody = matchStrength(candidate.bodyTerms, term);
+    if (inTitle > 0 || inBody > 0) matched += 1;
+    if (inTitle === 1 || inBody === 1) wholeTerm = true;
+    titleStrength += inTitle;
+    bodyStrength += inBody;
+  }
+  const phrase =
+    terms.length > 1
+      ? candidate.titleTerms.includes(query.phrase) || candidate.bodyTerms.includes(query.phrase)
+      : wholeTerm;
+  const quality =
+    (WEIGHT.titleCoverage * titleStrength) / terms.length +
+    (WEIGHT.bodyCoverage * bodyStrength) / terms.length +
+    (candidate.normalizedTitle === query.normalized ? WEIGHT.exactTitle : 0) +
+    (phrase ? WEIGHT.phrase : 0) +
+    WEIGHT.titleFocus * titleFocus(candidate.distinctTitleTerms, terms);
+  const score = (matched + quality) / (terms.length + 1);
+  return Math.max(MIN_SCORE, Math.min(1, round(score)));
+}
+
+/** 1 for a whole encoded term, PREFIX_STRENGTH when a term only starts with it, else 0. */
+function matchStrength(sequence: string, term: string): number {
+  if (sequence.includes(` ${term} `)) return 1;
+  return sequence.includes(` ${term}`) ? PREFIX_STRENGTH : 0;
+}
+
+function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]): number {
+  if (titleTerms.length === 0) return 0;
+  let covered = 0;
+  for (const titleTerm of titleTerms) {
+    if (queryTerms.some((term) => titleTerm.startsWith(term))) covered += 1;
+  }
+  return covered / titleTerms.length;
+}
+
+/** Six decimals: stable across platforms, fine enough that unequal matches stay unequal. */
+const round = (value: number): number => Math.round(value * 1e6) / 1e6;

@@ -1,0 +1,246 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../../src/errors.js';
+import { OrgSearchIndex, type IndexedDocument, type SearchHit, type SearchQuery } from '../../../src/search/index.js';
+import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
+
+const EVERYWHERE = new Set([SHARED, INTERNAL]);
+
+let index: OrgSearchIndex;
+beforeEach(() => {
+  index = new OrgSearchIndex();
+  for (const doc of CORPUS) index.upsert(doc);
+});
+
+const search = (query: string, options: Partial<SearchQuery> = {}): SearchHit[] =>
+  index.search({ query, workspaceIds: EVERYWHERE, limit: 50, ...options });
+const ids = (hits: SearchHit[]): string[] => hits.map((hit) => hit.id);
+const scoreOf = (hits: SearchHit[], id: string): number => {
+  const hit = hits.find((entry) => entry.id === id);
+  if (!hit) throw new Error(`${id} not in results: ${ids(hits).join(', ')}`);
+  return hit.score;
+};
+
+describe('OrgSearchIndex ranking', () => {
+  it('puts the exact (case-insensitive) title first, above titles and bodies that merely mention it', () => {
+    const checkout = search('checkout');
+    expect(checkout[0]?.id).toBe('cap-checkout');
+    expect(checkout[0]!.score).toBeGreaterThan(checkout[1]!.score);
+    expect(search('PAYMENTS')[0]?.id).toBe('cap-payments');
+    expect(search('payment intent')[0]?.id).toBe('ce-payment-intent');
+  });
+
+  it('ranks a document matching all words above documents matching some', () => {
+    const hits = search('guest checkout email');
+    expect(hits[0]?.id).toBe('req-guest-email');
+    const allWords = scoreOf(hits, 'req-guest-email');
+    for (const partial of ['feat-guest-checkout', 'ac-guest-confirmation', 'cap-checkout', 'feat-email-digest']) {
+      expect(scoreOf(hits, partial)).toBeLessThan(allWords);
+    }
+  });
+
+  it('prefers the exact title even over the same words with a stronger body', () => {
+    index.upsert({
+      id: 'page-a-payment-intent', type: 'page', workspaceId: SHARED, title: 'A payment intent',
+      body: '# A payment intent\n\nHow a payment intent is created, confirmed and retried.\n',
+    });
+    const hits = search('payment intent');
+    expect(hits[0]?.id).toBe('ce-payment-intent');
+    expect(scoreOf(hits, 'page-a-payment-intent')).toBeLessThan(scoreOf(hits, 'ce-payment-intent'));
+  });
+
+  it('ranks all words in the body above some words in the title', () => {
+    index.upsert({
+      id: 'page-invoice-refunds', type: 'page', workspaceId: SHARED, title: 'Invoice refunds',
+      body: '# Invoice refunds\n\nRefund an invoice from the back office.\n',
+    });
+    index.upsert({
+      id: 'page-billing-faq', type: 'page', workspaceId: SHARED, title: 'Billing FAQ',
+      body: '# Billing FAQ\n\nA shopper may dispute an invoice and ask for a refund by email.\n',
+    });
+    const hits = search('invoice dispute refund');
+    expect(ids(hits).slice(0, 2)).toEqual(['page-billing-faq', 'page-invoice-refunds']);
+  });
+
+  it('gives scores that say how much of the query matched, not just the rank', () => {
+    const hits = search('declined card');
+    // Both words: at least 2/3; one of two words: at most 2/3, whatever the title.
+    expect(ids(hits)[0]).toBe('ac-declined-card');
+    expect(scoreOf(hits, 'ac-declined-card')).toBeGreaterThanOrEqual(2 / 3);
+    for (const oneWord of ['req-3ds', 'feat-wallets', 'cap-payments']) {
+      expect(scoreOf(hits, oneWord)).toBeLessThanOrEqual(2 / 3);
+    }
+    // The same document scores lower for a query it half matches than for one it fully matches.
+    expect(scoreOf(search('declined card'), 'req-3ds')).toBeLessThan(scoreOf(search('card'), 'req-3ds'));
+  });
+
+  it('weighs the title above the body', () => {
+    const hits = search('wallets');
+    expect(hits[0]?.id).toBe('feat-wallets');
+    for (const bodyOnly of ['cap-payments', 'page-glossary', 'page-checkout-redesign']) {
+      expect(scoreOf(hits, bodyOnly)).toBeLessThan(scoreOf(hits, 'feat-wallets'));
+    }
+  });
+
+  it('counts a phrase: the query words together beat the same words apart', () => {
+    const hits = search('order confirmation email');
+    expect(hits[0]?.id).toBe('ac-guest-confirmation');
+    expect(scoreOf(hits, 'ac-guest-confirmation')).toBeGreaterThan(scoreOf(hits, 'req-guest-email'));
+  });
+
+  it('matches word prefixes and plural forms, a whole word counting more than a prefix', () => {
+    expect(ids(search('notif'))).toEqual(expect.arrayContaining(['cap-notifications', 'feat-push', 'req-notification-optout']));
+    expect(search('notif')[0]?.id).toBe('cap-notifications');
+    expect(search('refund')[0]?.id).toBe('feat-refunds');
+    expect(scoreOf(search('notifications'), 'cap-notifications')).toBeGreaterThan(scoreOf(search('notif'), 'cap-notifications'));
+  });
+
+  it('keeps every score in (0, 1], best first', () => {
+    for (const query of ['checkout', 'payment intent', 'guest checkout email', 'notif', 'wallets card refund tax']) {
+      const hits = search(query);
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) {
+        expect(hit.score).toBeGreaterThan(0);
+        expect(hit.score).toBeLessThanOrEqual(1);
+      }
+      const scores = hits.map((hit) => hit.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    }
+  });
+
+  it('breaks equal scores by title, then id, whatever the insertion order', () => {
+    const twins = (id: string, title: string): IndexedDocument => ({
+      id, type: 'page', workspaceId: SHARED, title, body: `# ${title}\n\nQuarterly alerts go to the finance team.\n`,
+    });
+    const fresh = new OrgSearchIndex();
+    for (const doc of [twins('id-2', 'Zeta alerts'), twins('id-3', 'Alpha alerts'), twins('id-1', 'Zeta alerts')]) fresh.upsert(doc);
+    const hits = fresh.search({ query: 'alerts', workspaceIds: EVERYWHERE, limit: 10 });
+    expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
+    expect(ids(hits)).toEqual(['id-3', 'id-1', 'id-2']);
+  });
+});
+
+describe('OrgSearchIndex filters and limit', () => {
+  it('returns only the requested artifact types', () => {
+    const hits = search('checkout', { types: ['requirement'] });
+    expect(ids(hits).sort()).toEqual(['req-checkout-latency', 'req-guest-email']);
+    const pagesAndFeatures = search('checkout', { types: ['page', 'feature'] });
+    expect(pagesAndFeatures.length).toBeGreaterThan(0);
+    expect(pagesAndFeatures.every((hit) => hit.type === 'page' || hit.type === 'feature')).toBe(true);
+  });
+
+  it('returns only documents in the readable workspaces', () => {
+    const shared = search('checkout', { workspaceIds: new Set([SHARED]) });
+    expect(ids(shared)).not.toContain('page-checkout-redesign');
+    expect(shared.every((hit) => hit.workspaceId === SHARED)).toBe(true);
+    expect(ids(search('checkout', { workspaceIds: new Set([INTERNAL]) }))).toEqual(['page-checkout-redesign']);
+    expect(search('checkout', { workspaceIds: new Set() })).toEqual([]);
+  });
+
+  it('cuts at the limit after ranking', () => {
+    const all = search('checkout');
+    expect(all.length).toBeGreaterThan(3);
+    expect(search('checkout', { limit: 3 })).toEqual(all.slice(0, 3));
+    expect(search('checkout', { limit: 1 })).toHaveLength(1);
+  });
+
+  it('filters before the limit, so a small readable workspace still gets its matches', () => {
+    const big = new OrgSearchIndex();
+    for (let n = 0; n < 600; n += 1) {
+      big.upsert({ id: `a-${n}`, type: 'feature', workspaceId: 'ws-a', title: `Invoice export ${n}`, body: 'Invoices as PDF and CSV.' });
+    }
+    for (let n = 0; n < 5; n += 1) {
+      big.upsert({ id: `b-${n}`, type: 'page', workspaceId: 'ws-b', title: `Finance note ${n}`, body: 'Later in the text: one invoice a month.' });
+    }
+    const hits = big.search({ query: 'invoice', workspaceIds: new Set(['ws-b']), limit: 5 });
+    expect(ids(hits).sort()).toEqual(['b-0', 'b-1', 'b-2', 'b-3', 'b-4']);
+    const typed = big.search({ query: 'invoice', workspaceIds: new Set(['ws-a', 'ws-b']), types: ['page'], limit: 50 });
+    expect(typed).toHaveLength(5);
+  });
+
+  it('rejects a limit outside 1-50', () => {
+    for (const limit of [0, 51, 2.5, Number.NaN]) {
+      expect(() => search('checkout', { limit })).toThrow(InvalidInputError);
+    }
+  });
+});
+
+describe('OrgSearchIndex queries', () => {
+  it('rejects an empty or whitespace-only query', () => {
+    for (const query of ['', '   ', '\n\t']) expect(() => search(query)).toThrow(InvalidInputError);
+  });
+
+  it('ignores punctuation and case, folds accents, and returns nothing for symbols alone', () => {
+    expect(search('checkout!!! ???')).toEqual(search('Checkout'));
+    expect(ids(search('francais'))).toEqual(['page-localization']);
+    expect(ids(search('ESPAÑOL'))).toEqual(['page-localization']);
+    expect(ids(search('3-D Secure'))).toContain('req-3ds');
+    expect(search('?!')).toEqual([]);
+    expect(search('🙂')).toEqual([]);
+    expect(search('日本語')).toEqual([]);
+  });
+
+  it('answers a very long query quickly, from its first words', () => {
+    const long = `payment intent ${'lorem ipsum dolor sit amet '.repeat(400)}`;
+    const started = performance.now();
+    const hits = search(long);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(hits[0]?.id).toBe('ce-payment-intent');
+  });
+});
+
+describe('OrgSearchIndex previews', () => {
+  it('shows the text around the first body match, without markdown', () => {
+    const [hit] = search('3-D Secure', { types: ['capability'] });
+    expect(hit?.id).toBe('cap-payments');
+    expect(hit!.preview).toContain('3-D Secure');
+    expect(hit!.preview).not.toMatch(/\*\*|^#|\]\(|^- /);
+  });
+
+  it('cuts a long body to about 160 characters on word boundaries, with ellipses', () => {
+    const filler = 'Shoppers browse the catalog and compare products carefully before they buy anything. ';
+    const body = `# Long page\n\n${filler.repeat(6)}The **loyalty points** balance appears here. ${filler.repeat(6)}`;
+    const fresh = new OrgSearchIndex();
+    fresh.upsert({ id: 'long', type: 'page', workspaceId: SHARED, title: 'Long page', body });
+    const [hit] = fresh.search({ query: 'loyalty', workspaceIds: EVERYWHERE, limit: 1 });
+    const preview = hit!.preview;
+    expect(preview).toContain('loyalty points balance');
+    expect(preview.startsWith('…')).toBe(true);
+    expect(preview.endsWith('…')).toBe(true);
+    expect(preview.length).toBeLessThanOrEqual(165);
+    expect(preview.length).toBeGreaterThan(120);
+    const inner = preview.slice(1, -1);
+    expect(body.replace(/\*\*/g, '')).toContain(inner);
+    // Word boundaries: the snippet neither starts nor ends inside a word of the source.
+    const plain = body.replace(/\*\*/g, '');
+    const at = plain.indexOf(inner);
+    expect(plain[at - 1]).toBe(' ');
+    expect(plain[at + inner.length]).toMatch(/[ .]/);
+  });
+
+  it('shows the start of the body when only the title matched, skipping the title heading', () => {
+    const [hit] = search('express checkout', { limit: 1 });
+    expect(hit?.id).toBe('feat-express-checkout');
+    expect(hit!.preview).toBe(byId('feat-express-checkout').body.split('\n')[2]);
+  });
+});
+
+describe('OrgSearchIndex updates', () => {
+  it('replaces a document on upsert: old words stop matching, new words match', () => {
+    expect(ids(search('welcome'))).toContain('cap-onboarding');
+    index.upsert({ ...byId('cap-onboarding'), title: 'First steps', body: '# First steps\n\nA checklist of account setup tasks.\n' });
+    expect(index.size).toBe(CORPUS.length);
+    expect(ids(search('welcome'))).not.toContain('cap-onboarding');
+    expect(ids(search('onboarding'))).not.toContain('cap-onboarding');
+    expect(search('first steps')[0]).toMatchObject({ id: 'cap-onboarding', title: 'First steps' });
+  });
+
+  it('forgets a removed document', () => {
+    index.remove('feat-wallets');
+    expect(index.size).toBe(CORPUS.length - 1);
+    expect(ids(search('digital wallets'))).not.toContain('feat-wallets');
+    index.remove('no-such-id');
+    expect(index.size).toBe(CORPUS.length - 1);
+    index.upsert(byId('feat-wallets'));
+    expect(search('digital wallets')[0]?.id).toBe('feat-wallets');
+  });
+});
