@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { SearchIndexes, type IndexedDocument, type SearchHit } from '../../../src/search/index.js';
+import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
+
+const ORG_A = '11111111-1111-4111-8111-111111111111';
+const ORG_B = '22222222-2222-4222-8222-222222222222';
+
+const ids = (hits: SearchHit[]): string[] => hits.map((hit) => hit.id);
+const query = (text: string) => ({ query: text, workspaceIds: new Set([SHARED, INTERNAL]), limit: 50 });
+
+/** A load function over an in-memory "main" per organization, counting calls and able to hold a load open. */
+function fakeMain(initial: Record<string, readonly IndexedDocument[]>) {
+  const main = new Map(Object.entries(initial).map(([org, docs]) => [org, [...docs]]));
+  const calls: string[] = [];
+  let gate: Promise<void> | null = null;
+  let failNext = false;
+  return {
+    calls,
+    main,
+    hold(): () => void {
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      return () => { gate = null; release(); };
+    },
+    failOnce(): void { failNext = true; },
+    load: async (orgId: string): Promise<readonly IndexedDocument[]> => {
+      calls.push(orgId);
+      const snapshot = [...(main.get(orgId) ?? [])];
+      if (gate) await gate;
+      if (failNext) { failNext = false; throw new Error('repository unavailable'); }
+      return snapshot;
+    },
+  };
+}
+
+const renamed = (doc: IndexedDocument, title: string): IndexedDocument => ({ ...doc, title, body: `# ${title}\n\nRenamed.\n` });
+
+describe('SearchIndexes', () => {
+  it('builds an organization on first use only, sharing one build between concurrent callers', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS });
+    const indexes = new SearchIndexes(store.load);
+    expect(store.calls).toEqual([]);
+    const [first, second] = await Promise.all([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
+    expect(first).toBe(second);
+    expect(await indexes.forOrg(ORG_A)).toBe(first);
+    expect(store.calls).toEqual([ORG_A]);
+    expect(first.size).toBe(CORPUS.length);
+    expect(first.search(query('checkout'))[0]?.id).toBe('cap-checkout');
+  });
+
+  it('keeps organizations apart', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS, [ORG_B]: [byId('feat-wallets')] });
+    const indexes = new SearchIndexes(store.load);
+    const b = await indexes.forOrg(ORG_B);
+    expect(ids(b.search(query('checkout')))).toEqual([]);
+    expect(ids(b.search(query('wallets')))).toEqual(['feat-wallets']);
+    indexes.upsert(ORG_B, renamed(byId('feat-wallets'), 'Checkout wallets'));
+    const inA = (await indexes.forOrg(ORG_A)).search(query('wallets')).find((hit) => hit.id === 'feat-wallets');
+    expect(inA?.title).toBe('Digital wallets');
+    expect(b.search(query('checkout'))[0]?.title).toBe('Checkout wallets');
+  });
+
+  it('ignores changes for an organization not built yet; its first use loads what is committed', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS });
+    const indexes = new SearchIndexes(store.load);
+    indexes.upsert(ORG_A, { ...byId('feat-wallets'), id: 'never-committed' });
+    indexes.remove(ORG_A, 'cap-checkout');
+    expect(store.calls).toEqual([]);
+    const index = await indexes.forOrg(ORG_A);
+    expect(index.size).toBe(CORPUS.length);
+    expect(ids(index.search(query('checkout')))).toContain('cap-checkout');
+  });
+
+  it('applies changes after the build, in the same step', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS });
+    const indexes = new SearchIndexes(store.load);
+    const index = await indexes.forOrg(ORG_A);
+    indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
+    expect(index.search(query('first steps'))[0]?.id).toBe('cap-onboarding');
+    expect(ids(index.search(query('welcome')))).not.toContain('cap-onboarding');
+    indexes.remove(ORG_A, 'cap-onboarding');
+    expect(ids(index.search(query('first steps')))).not.toContain('cap-onboarding');
+  });
+
+  it('replays changes committed while the build was loading, so none is lost', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS });
+    const indexes = new SearchIndexes(store.load);
+    const release = store.hold();
+    const building = indexes.forOrg(ORG_A);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.calls).toEqual([ORG_A]);
+    // Committed after the snapshot was read: the load does not see them.
+    indexes.upsert(ORG_A, { ...byId('feat-wallets'), id: 'feat-crypto', title: 'Crypto payouts', body: '# Crypto payouts\n' });
+    indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
+    indexes.remove(ORG_A, 'feat-refunds');
+    release();
+    const index = await building;
+    expect(index.size).toBe(CORPUS.length);
+    expect(ids(index.search(query('crypto')))).toEqual(['feat-crypto']);
+    expect(ids(index.search(query('welcome')))).not.toContain('cap-onboarding');
+    expect(ids(index.search(query('refunds')))).not.toContain('feat-refunds');
+  });
+
+  it('reports a failed load to every waiter and tries again on the next use', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS });
+    const indexes = new SearchIndexes(store.load);
+    store.failOnce();
+    const results = await Promise.allSettled([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(store.calls).toEqual([ORG_A]);
+    const index = await indexes.forOrg(ORG_A);
+    expect(index.size).toBe(CORPUS.length);
+    expect(store.calls).toEqual([ORG_A, ORG_A]);
+  });
+
+  it('registers the build before a synchronously failing load throws, so it is retried', async () => {
+    let attempts = 0;
+    const indexes = new SearchIndexes((orgId) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error(`cannot open ${orgId}`);
+      return Promise.resolve(CORPUS);
+    });
+    await expect(indexes.forOrg(ORG_A)).rejects.toThrow('cannot open');
+    expect((await indexes.forOrg(ORG_A)).size).toBe(CORPUS.length);
+  });
+});
