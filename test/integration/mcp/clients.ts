@@ -1,0 +1,49 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Harness, Persona } from '../../support/harness.js';
+
+export type TransportKind = 'streamable' | 'sse' | 'streamable-path' | 'sse-path';
+export const TRANSPORTS: readonly TransportKind[] = ['streamable', 'sse', 'streamable-path', 'sse-path'];
+
+export function mcpUrl(h: Harness, kind: TransportKind): URL {
+  const suffix = kind.startsWith('sse') ? 'sse' : 'mcp';
+  return new URL(kind.endsWith('-path') ? `/api/mcp/o/${h.orgId}/${suffix}` : `/api/mcp/${suffix}`, h.baseUrl);
+}
+
+/** An SDK client signed in as `persona`, over a real HTTP transport of the running harness. */
+export async function connect(
+  h: Harness,
+  persona: Persona,
+  kind: TransportKind = 'streamable',
+  name = 'specbase-test-client',
+): Promise<Client> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${h.users[persona].token}` };
+  if (!kind.endsWith('-path')) headers['X-Organization-Id'] = h.orgId;
+  const url = mcpUrl(h, kind);
+  const transport = kind.startsWith('sse')
+    ? new SSEClientTransport(url, {
+        requestInit: { headers },
+        // The SSE stream is a GET made by an EventSource, which takes its headers from fetch.
+        eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
+      })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool call that must succeed; its text and structured content. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return { text: (result.content[0] as { text: string }).text, data: result.structuredContent as Record<string, any> };
+}
+
+/** A tool call that must fail; its one sentence. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+  return (result.content[0] as { text: string }).text;
+}
