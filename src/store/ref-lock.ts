@@ -5,6 +5,8 @@ import { MAIN_REF } from './refs.js';
 
 /** A lock without a pid (native git writes the new value into it) is stale after this long. */
 const FOREIGN_LOCK_STALE_MS = 60_000;
+/** An empty lock is one whose writer died between creating it and writing its pid. */
+const EMPTY_LOCK_STALE_MS = 2_000;
 const WAIT_LIMIT_MS = 15_000;
 
 const pidIsAlive = (pid: number): boolean => {
@@ -23,7 +25,8 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
   try {
     const [content, stat] = await Promise.all([fsp.readFile(lockPath, 'utf8'), fsp.stat(lockPath)]);
     const pid = /^(\d+)\n?$/.exec(content)?.[1];
-    const stale = pid ? !pidIsAlive(Number(pid)) : Date.now() - stat.mtimeMs > FOREIGN_LOCK_STALE_MS;
+    const age = Date.now() - stat.mtimeMs;
+    const stale = pid ? !pidIsAlive(Number(pid)) : age > (content ? FOREIGN_LOCK_STALE_MS : EMPTY_LOCK_STALE_MS);
     if (!stale) return false;
     // Another process may have replaced the stale lock meanwhile; only remove the one inspected.
     if ((await fsp.stat(lockPath)).ino !== stat.ino) return true;
