@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/ids.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-http', version: '1' } },
+};
+
+interface RawOptions {
+  path?: string;
+  token?: string | null;
+  org?: string | null;
+  origin?: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A plain HTTP request to an MCP route, defaulting to the owner's valid initialize. */
+async function raw(options: RawOptions = {}) {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    ...options.headers,
+  };
+  const token = options.token === undefined ? h.users.owner.token : options.token;
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  const org = options.org === undefined ? h.orgId : options.org;
+  if (org !== null) headers['X-Organization-Id'] = org;
+  if (options.origin) headers.Origin = options.origin;
+  const method = options.method ?? 'POST';
+  const controller = new AbortController();
+  const response = await fetch(new URL(options.path ?? '/api/mcp/mcp', h.baseUrl), {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(method === 'POST' ? { body: JSON.stringify(options.body ?? INITIALIZE) } : {}),
+  });
+  const isStream = response.headers.get('content-type')?.startsWith('text/event-stream');
+  const body = isStream ? undefined : await response.text();
+  controller.abort();
+  return { status: response.status, headers: response.headers, json: body ? (JSON.parse(body) as Record<string, any>) : undefined };
+}
+
+describe('authorization', () => {
+  it.each([
+    ['/api/mcp/mcp', 'POST'],
+    ['/api/mcp/sse', 'GET'],
+    ['/api/mcp/messages?sessionId=x', 'POST'],
+  ] as const)('is required on %s (%s): 401 with the resource metadata challenge', async (path, method) => {
+    const response = await raw({ path, method, token: null });
+    expect(response.status).toBe(401);
+    expect(response.json).toMatchObject({ error: 'unauthorized' });
+    const resource = path.startsWith('/api/mcp/mcp') ? '/api/mcp/mcp' : '/api/mcp/sse';
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${h.baseUrl}/.well-known/oauth-protected-resource${resource}"`,
+    );
+  });
+
+  it('names the org-in-path route in its challenge', async () => {
+    const response = await raw({ path: `/api/mcp/o/${h.orgId}/mcp`, token: null, org: null });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(`/.well-known/oauth-protected-resource/api/mcp/o/${h.orgId}/mcp"`);
+  });
+
+  it('rejects an invalid token with 401 invalid_token', async () => {
+    for (const token of ['sbp_not-a-real-token', 'some-oauth-looking-token']) {
+      const response = await raw({ token });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="/);
+    }
+  });
+
+  it('rejects an expired token with 401', async () => {
+    const { secret } = await h.services.control.tokens.create({
+      userId: h.users.editor.user.id,
+      name: 'short-lived',
+      expiresAt: new Date(Date.now() + 1_000),
+    });
+    expect((await raw({ token: secret })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const response = await raw({ token: secret });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('rejects a revoked token with 401', async () => {
+    const { secret, token } = await h.services.control.tokens.create({ userId: h.users.editor.user.id, name: 'revoked' });
+    await h.services.control.tokens.revoke(token.id, h.users.editor.user.id);
+    expect((await raw({ token: secret })).status).toBe(401);
+  });
+});
+
+describe('organization scope', () => {
+  it('answers a missing X-Organization-Id with 400 missing_organization_header', async () => {
+    for (const [path, method] of [['/api/mcp/mcp', 'POST'], ['/api/mcp/sse', 'GET']] as const) {
+      const response = await raw({ path, method, org: null });
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({ error: 'missing_organization_header' });
+      expect(response.json!.message).toMatch(/X-Organization-Id/);
+    }
+  });
+
+  it('answers a value that is not a UUID with 400 invalid_organization_id, in the header or the path', async () => {
+    const header = await raw({ org: 'acme-groceries' });
+    expect(header.status).toBe(400);
+    expect(header.json).toMatchObject({ error: 'invalid_organization_id' });
+    expect(header.json!.message).toMatch(/valid UUID/);
+    const path = await raw({ path: '/api/mcp/o/acme-groceries/mcp', org: null });
+    expect(path.status).toBe(400);
+    expect(path.json).toMatchObject({ error: 'invalid_organization_id' });
+  });
+
+  it('answers a non-member, or an unknown organization, with 403 not_a_member', async () => {
+    const outsider = await raw({ token: h.users.outsider.token });
+    expect(outsider.status).toBe(403);
+    expect(outsider.json).toMatchObject({ error: 'not_a_member' });
+    expect(outsider.json!.message).toMatch(/not a member/);
+    expect((await raw({ path: `/api/mcp/o/${h.orgId}/sse`, method: 'GET', token: h.users.outsider.token, org: null })).status).toBe(403);
+    expect((await raw({ org: newId() })).status).toBe(403);
+  });
+
+  it('accepts members, with the organization in the header or in the path', async () => {
+    const header = await raw({ token: h.users.viewer.token });
+    expect(header.status).toBe(200);
+    expect(header.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await raw({ path: `/api/mcp/o/${h.orgId}/mcp`, org: null })).status).toBe(200);
+  });
+});
+
+describe('Origin (DNS rebinding)', () => {
+  it('refuses a foreign Origin with 403, even with valid credentials', async () => {
+    for (const [path, method] of [['/api/mcp/mcp', 'POST'], ['/api/mcp/sse', 'GET']] as const) {
+      const response = await raw({ path, method, origin: 'https://evil.example' });
+      expect(response.status).toBe(403);
+      expect(response.json!.message).toMatch(/origin https:\/\/evil\.example/);
+    }
+  });
+
+  it('allows our own origin and loopback on our port', async () => {
+    const port = new URL(h.baseUrl).port;
+    expect((await raw({ origin: new URL(h.baseUrl).origin })).status).toBe(200);
+    expect((await raw({ origin: `http://localhost:${port}` })).status).toBe(200);
+    expect((await raw({ origin: 'http://localhost:1' })).status).toBe(403);
+  });
+});
+
+describe('sessions', () => {
+  it('belong to the user and organization that opened them', async () => {
+    const opened = await raw();
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const headers = { 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' };
+    const stolen = await raw({ token: h.users.editor.token, headers, body: list });
+    expect(stolen.status).toBe(403);
+    expect(stolen.json).toMatchObject({ error: 'permission_denied' });
+    expect((await raw({ headers, body: list })).status).toBe(200);
+  });
+
+  it('are required after initialize, and unknown ones are 404', async () => {
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    expect((await raw({ body: list })).status).toBe(400);
+    expect((await raw({ body: list, headers: { 'Mcp-Session-Id': newId() } })).status).toBe(404);
+  });
+
+  it('of the SSE transport refuse messages from another user', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(new URL('/api/mcp/sse', h.baseUrl), {
+      headers: { Authorization: `Bearer ${h.users.owner.token}`, 'X-Organization-Id': h.orgId },
+      signal: controller.signal,
+    });
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('sessionId=')) text += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\S+)/.exec(text)![1]!;
+    expect(endpoint).toMatch(/^\/api\/mcp\/messages\?sessionId=/);
+    const post = await raw({ path: endpoint, token: h.users.editor.token, body: INITIALIZE });
+    expect(post.status).toBe(403);
+    controller.abort();
+  });
+});
