@@ -31,9 +31,9 @@ function expectCleanRepository(commits: readonly string[]) {
 }
 
 describe.each([
-  ['one GitStore', () => [fx.store, fx.store]],
-  ['two GitStore instances on one data directory', () => [fx.store, new GitStore({ dataDir: fx.dataDir })]],
-] as const)('concurrent writes through %s', (_name, stores) => {
+  ['one GitStore', (): [GitStore, GitStore] => [fx.store, fx.store]],
+  ['two GitStore instances on one data directory', (): [GitStore, GitStore] => [fx.store, new GitStore({ dataDir: fx.dataDir })]],
+])('concurrent writes through %s', (_name, stores) => {
   it('keeps all 50 parallel edits to different artifacts', async () => {
     const [first, second] = stores();
     const created = [];
