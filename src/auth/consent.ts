@@ -7,9 +7,16 @@ import { CONSENT_PATH } from './provider.js';
 import { requireWebUser } from './web-session.js';
 
 /** The screen where a signed-in user approves or denies an MCP client's request. */
-export function consentRouter(deps: { baseUrl: string; codes: CodeStore; clients: OAuthRegisteredClientsStore }): express.Router {
+export function consentRouter(deps: {
+  baseUrl: string;
+  codes: CodeStore;
+  clients: OAuthRegisteredClientsStore;
+  webSession: express.RequestHandler;
+}): express.Router {
   const { baseUrl, codes, clients } = deps;
   const router = express.Router();
+  // The consent screen must know the browser's user wherever the app mounts the session middleware.
+  router.use(CONSENT_PATH, deps.webSession);
 
   router.get(CONSENT_PATH, requireWebUser, async (req, res) => {
     const requestId = typeof req.query.request === 'string' ? req.query.request : '';

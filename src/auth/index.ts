@@ -60,7 +60,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
       resourceName: 'Specbase',
     }),
   );
-  router.use(consentRouter({ baseUrl, codes, clients }));
+  router.use(consentRouter({ baseUrl, codes, clients, webSession: sessions.middleware }));
 
   let upstream: UpstreamIssuer;
   if (config.oidc) {

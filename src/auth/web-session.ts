@@ -35,7 +35,7 @@ export class WebSessions {
 
   readonly middleware: RequestHandler = async (req, _res, next) => {
     try {
-      const secret = readCookie(req, SESSION_COOKIE);
+      const secret = req.user ? undefined : readCookie(req, SESSION_COOKIE);
       if (secret) {
         const row = this.#db
           .prepare<[string, number], { user_id: string }>('SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?')
