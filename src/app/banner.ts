@@ -1,24 +1,18 @@
 import type { DemoInfo } from '../demo/seed.js';
 import { gitCloneUrl, mcpEndpoints } from './endpoints.js';
 
-/** What a newcomer needs to connect an assistant to the demo, ready to paste. */
+/**
+ * What a newcomer needs to connect an assistant to the demo, ready to paste. Clients sign in
+ * through the browser (OAuth), so the configurations carry no secret; the access token is for
+ * clients without OAuth support and for git.
+ */
 export function startupBanner(baseUrl: string, demo: DemoInfo): string {
   const { mcpUrl, sseUrl } = mcpEndpoints(baseUrl);
-  const streamable = {
-    mcpServers: {
-      specbase: {
-        type: 'http',
-        url: mcpUrl,
-        headers: { 'X-Organization-Id': demo.orgId, Authorization: `Bearer ${demo.token}` },
-      },
-    },
-  };
+  const orgHeader = { 'X-Organization-Id': demo.orgId };
+  const streamable = { mcpServers: { specbase: { type: 'http', url: mcpUrl, headers: orgHeader } } };
   const bridged = {
     mcpServers: {
-      specbase: {
-        command: 'npx',
-        args: ['mcp-remote', sseUrl, '--header', `X-Organization-Id:${demo.orgId}`, '--header', `Authorization:Bearer ${demo.token}`],
-      },
+      specbase: { command: 'npx', args: ['mcp-remote', sseUrl, '--header', `X-Organization-Id:${demo.orgId}`] },
     },
   };
   return [
@@ -33,17 +27,17 @@ export function startupBanner(baseUrl: string, demo: DemoInfo): string {
     `  Organization         ${demo.orgName}`,
     `  Organization id      ${demo.orgId}`,
     `  Demo sign-in         ${demo.userEmail} / ${demo.password}`,
-    `  Demo access token    ${demo.token}`,
-    `  Git clone            git clone ${gitCloneUrl(baseUrl, demo.orgId)}   (password: the access token)`,
+    `  Git clone            git clone ${gitCloneUrl(baseUrl, demo.orgId)}   (password: the access token below)`,
+    `  Demo access token    ${demo.token}   (for git, and for clients without OAuth: Authorization: Bearer …)`,
     '',
-    'Client configuration, Streamable HTTP (Claude Code, Cursor, VS Code and other clients that set headers):',
+    'Client configuration, Streamable HTTP (Claude Code, Cursor, VS Code and other clients that set headers);',
+    'the client opens the browser to sign in on first use:',
     JSON.stringify(streamable, null, 2),
     '',
     'Client configuration through the stdio bridge (Claude Desktop and other stdio-only clients):',
     JSON.stringify(bridged, null, 2),
     '',
-    'Or as one command:',
-    `  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`,
+    `Or as one command:  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId}`,
     '',
   ].join('\n');
 }
