@@ -3,6 +3,7 @@ import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
 import type { Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
+import { createWebRouter } from '../web/index.js';
 import type { Services } from './services.js';
 
 export interface HttpApp {
@@ -34,6 +35,7 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
   );
   app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
   app.use(auth.router);
+  app.use(createWebRouter({ specs, control, config, auth }));
 
   const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled request error');

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import express from 'express';
+import { APP_CSS } from './assets/app-css.js';
+import { APP_JS } from './assets/app-js.js';
+
+const asset = (body: string, type: string) => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+
+const ASSETS = {
+  '/assets/app.css': asset(APP_CSS, 'text/css; charset=utf-8'),
+  '/assets/app.js': asset(APP_JS, 'text/javascript; charset=utf-8'),
+};
+
+/** The stylesheet and the script, revalidated by ETag so a deploy shows at once. */
+export function assetRoutes(): express.Router {
+  const router = express.Router();
+  for (const [path, file] of Object.entries(ASSETS)) {
+    router.get(path, (req, res) => {
+      res.set({ ETag: file.etag, 'Cache-Control': 'public, max-age=300, must-revalidate' });
+      if (req.get('if-none-match') === file.etag) return res.status(304).end();
+      res.type(file.type).send(file.body);
+    });
+  }
+  return router;
+}

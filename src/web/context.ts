@@ -1,0 +1,28 @@
+import type { Request, Response } from 'express';
+import type { Principal } from '../access/principal.js';
+import type { ControlPlane, Organization, User } from '../control/types.js';
+import type { Actor } from '../domain/types.js';
+import { NotFoundError } from '../errors.js';
+import { isUuid } from '../ids.js';
+
+/** The signed-in user acting in one organization through the web application. */
+export interface OrgContext {
+  readonly user: User;
+  readonly org: Organization;
+  readonly principal: Principal;
+  readonly actor: Actor;
+}
+
+/** Resolves `:orgId` for the signed-in user; an organization they do not belong to does not exist. */
+export async function orgContext(control: ControlPlane, req: Request): Promise<OrgContext> {
+  const user = req.user;
+  const orgId = String(req.params.orgId ?? '');
+  if (!user || !isUuid(orgId)) throw new NotFoundError('organization');
+  const [org, principal] = await Promise.all([control.orgs.get(orgId), control.members.principal(orgId, user.id)]);
+  if (!org || !principal) throw new NotFoundError('organization');
+  return { user, org, principal, actor: { principal, client: 'web' } };
+}
+
+export const sendHtml = (res: Response, markup: { toString(): string }, status = 200): void => {
+  res.status(status).type('html').set('Cache-Control', 'no-store').send(markup.toString());
+};

@@ -1,0 +1,34 @@
+import express, { type RequestHandler } from 'express';
+import type { Config } from '../config/index.js';
+import type { ControlPlane } from '../control/types.js';
+import type { SpecService } from '../domain/types.js';
+import { assetRoutes } from './assets.js';
+import { sendHtml } from './context.js';
+import { errorPageFor, webErrors } from './errors.js';
+import { artifactRoutes } from './routes/artifact.js';
+import { connectRoutes } from './routes/connect.js';
+import { orgRoutes } from './routes/org.js';
+import { rollbackRoutes } from './routes/rollback.js';
+import { securityHeaders } from './security.js';
+
+export interface WebDeps {
+  readonly specs: SpecService;
+  readonly control: ControlPlane;
+  readonly config: Config;
+  readonly auth: { readonly webSession: RequestHandler; readonly requireWebUser: RequestHandler };
+}
+
+/** The web application for people: browse, search, review every change, roll back, connect an assistant. */
+export function createWebRouter(deps: WebDeps): express.Router {
+  const router = express.Router();
+  router.use(securityHeaders);
+  router.use(assetRoutes());
+  router.use(deps.auth.webSession, deps.auth.requireWebUser);
+  router.use(orgRoutes(deps));
+  router.use(artifactRoutes(deps));
+  router.use(rollbackRoutes(deps));
+  router.use(connectRoutes(deps));
+  router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
+  router.use(webErrors);
+  return router;
+}

@@ -1,0 +1,50 @@
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+import { trusted, type SafeHtml } from './html.js';
+
+const marked = new Marked({ gfm: true, async: false });
+
+/**
+ * Markdown written by people and assistants is untrusted: whatever raw HTML it carries,
+ * only plain document markup survives; no script, no event handlers, no styles, no frames,
+ * and links only to http(s), mail and in-page anchors.
+ */
+const POLICY: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags.filter((tag) => tag !== 'style'),
+    'h1', 'h2', 'img', 'del', 'ins', 'input',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    th: ['align', 'colspan', 'rowspan'],
+    td: ['align', 'colspan', 'rowspan'],
+    ol: ['start'],
+    code: ['class'],
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener noreferrer' } }),
+    input: (tagName, attribs) =>
+      attribs.type === 'checkbox'
+        ? { tagName, attribs: { ...attribs, disabled: '' } }
+        : { tagName: 'span', attribs: {} },
+  },
+  exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim(),
+};
+
+export function renderMarkdown(markdown: string): SafeHtml {
+  const unsafe = marked.parse(markdown) as string;
+  return trusted(sanitizeHtml(unsafe, POLICY));
+}
+
+/** The title is shown in the page heading, so a body that opens with the same `# ` heading drops it. */
+export function withoutTitleHeading(body: string, title: string): string {
+  const match = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(body);
+  return match && match[1]!.trim() === title.trim() ? body.slice(match[0].length) : body;
+}

@@ -1,0 +1,51 @@
+import express, { type Request, type Response } from 'express';
+import type { Config } from '../../config/index.js';
+import type { ControlPlane } from '../../control/types.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { orgContext, sendHtml, type OrgContext } from '../context.js';
+import { errorPageFor } from '../errors.js';
+import { csrfProblem, csrfToken } from '../security.js';
+import { connectPage } from '../views/connect.js';
+import { layout } from '../views/layout.js';
+
+const form = express.urlencoded({ extended: false, limit: '4kb' });
+
+/** The connect dialog: organization id, MCP URLs, client configuration, personal access tokens. */
+export function connectRoutes(deps: { control: ControlPlane; config: Config }): express.Router {
+  const { control, config } = deps;
+  const router = express.Router();
+
+  async function render(req: Request, res: Response, ctx: OrgContext, created?: { name: string; secret: string }) {
+    const tokens = await control.tokens.list(ctx.user.id);
+    const page = connectPage({ org: ctx.org, baseUrl: config.baseUrl, tokens, csrf: csrfToken(req, res, config.baseUrl), ...(created ? { created } : {}) });
+    sendHtml(res, layout({ title: 'Connect an assistant', user: ctx.user, org: { ...ctx.org, section: 'connect' } }, page));
+  }
+
+  function refused(req: Request, res: Response): boolean {
+    const problem = csrfProblem(req, config.baseUrl);
+    if (problem) sendHtml(res, errorPageFor(403, 'Request refused', problem, req.user), 403);
+    return Boolean(problem);
+  }
+
+  router.get('/o/:orgId/connect', async (req, res) => {
+    await render(req, res, await orgContext(control, req));
+  });
+
+  router.post('/o/:orgId/tokens', form, async (req, res) => {
+    if (refused(req, res)) return;
+    const ctx = await orgContext(control, req);
+    const name = String((req.body as Record<string, unknown>).name ?? '').trim();
+    if (!name || name.length > 100) throw new InvalidInputError('a token needs a name of 1 to 100 characters');
+    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name });
+    await render(req, res, ctx, { name: token.name, secret });
+  });
+
+  router.post('/o/:orgId/tokens/:tokenId/revoke', form, async (req, res) => {
+    if (refused(req, res)) return;
+    const ctx = await orgContext(control, req);
+    if (!(await control.tokens.revoke(String(req.params.tokenId), ctx.user.id))) throw new NotFoundError('token');
+    res.redirect(303, `/o/${ctx.org.id}/connect#h-tokens`);
+  });
+
+  return router;
+}

@@ -1,0 +1,46 @@
+import express from 'express';
+import type { ControlPlane } from '../../control/types.js';
+import type { SpecService } from '../../domain/types.js';
+import { orgContext, sendHtml } from '../context.js';
+import { activityPage } from '../views/activity.js';
+import { homeView, orgListView, searchView } from '../views/home.js';
+import { layout } from '../views/layout.js';
+
+const ACTIVITY_LIMIT = 100;
+const SEARCH_LIMIT = 30;
+
+/** `/`, the organization home with its tree, search and the activity feed. */
+export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): express.Router {
+  const { specs, control } = deps;
+  const router = express.Router();
+
+  router.get('/', async (req, res) => {
+    const orgs = await control.orgs.forUser(req.user!.id);
+    if (orgs.length === 1) return res.redirect(303, `/o/${orgs[0]!.id}`);
+    sendHtml(res, layout({ title: 'Organizations', user: req.user! }, orgListView(orgs)));
+  });
+
+  router.get('/o/:orgId', async (req, res) => {
+    const ctx = await orgContext(control, req);
+    const tree = await specs.tree(ctx.actor);
+    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree)));
+  });
+
+  router.get('/o/:orgId/search', async (req, res) => {
+    const ctx = await orgContext(control, req);
+    const query = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 500) : '';
+    const results = query ? await specs.search(ctx.actor, { query, limit: SEARCH_LIMIT }) : [];
+    sendHtml(
+      res,
+      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, results)),
+    );
+  });
+
+  router.get('/o/:orgId/activity', async (req, res) => {
+    const ctx = await orgContext(control, req);
+    const entries = await specs.activity(ctx.actor, ACTIVITY_LIMIT);
+    sendHtml(res, layout({ title: 'Activity', user: ctx.user, org: { ...ctx.org, section: 'activity' } }, activityPage(ctx.org.id, entries)));
+  });
+
+  return router;
+}

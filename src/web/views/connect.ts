@@ -1,0 +1,108 @@
+import type { Organization, PersonalAccessToken } from '../../control/types.js';
+import { html, type SafeHtml } from '../html.js';
+import { when } from './format.js';
+
+export interface ConnectModel {
+  readonly org: Organization;
+  readonly baseUrl: string;
+  readonly tokens: readonly PersonalAccessToken[];
+  readonly csrf: string;
+  /** A token just created: its secret is shown this once. */
+  readonly created?: { readonly name: string; readonly secret: string };
+}
+
+function snippet(id: string, label: string, text: string): SafeHtml {
+  return html`<div class="snippet">
+  <div class="snippet-head"><span>${label}</span><button type="button" class="copy" data-copy-target="${id}">Copy</button></div>
+  <pre id="${id}"><code>${text}</code></pre>
+</div>`;
+}
+
+export function clientConfigs(baseUrl: string, orgId: string) {
+  const http = `${baseUrl}/api/mcp/mcp`;
+  const sse = `${baseUrl}/api/mcp/sse`;
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  return {
+    http,
+    sse,
+    claudeDesktop: json({
+      mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', sse, '--header', `X-Organization-Id:${orgId}`] } },
+    }),
+    claudeCode: `claude mcp add --transport http specbase ${http} --header "X-Organization-Id: ${orgId}"`,
+    cursor: json({ mcpServers: { specbase: { url: http, headers: { 'X-Organization-Id': orgId } } } }),
+    vscode: json({ servers: { specbase: { type: 'http', url: http, headers: { 'X-Organization-Id': orgId } } } }),
+    generic: `URL:     ${http}\nHeader:  X-Organization-Id: ${orgId}\nAuth:    OAuth 2.1 (discovered automatically), or\n         Authorization: Bearer <personal access token>\nSSE:     ${sse}`,
+    gitClone: `git clone ${baseUrl}/git/${orgId}.git`,
+  };
+}
+
+function tokenRows(model: ConnectModel): SafeHtml {
+  const active = model.tokens.filter((t) => !t.revokedAt);
+  if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
+  return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${active.map(
+    (t) => html`<tr><td>${t.name}</td><td>${when(t.createdAt)}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+<td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working.">
+<input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
+  )}</tbody></table>`;
+}
+
+export function connectPage(model: ConnectModel): SafeHtml {
+  const { org } = model;
+  const c = clientConfigs(model.baseUrl, org.id);
+  return html`<div class="page-head"><h1>Connect an assistant</h1>
+<p class="lede">Point any MCP client at Specbase. Every request names the organization with the <code>X-Organization-Id</code> header; sign-in happens through OAuth, or with a personal access token.</p></div>
+
+<section class="panel" aria-labelledby="h-org">
+  <h2 id="h-org">Organization ID</h2>
+  <div class="org-id-row"><code id="org-id" class="big mono">${org.id}</code>
+  <button type="button" class="copy" data-copy-target="org-id">Copy organization ID</button></div>
+</section>
+
+<section class="panel" aria-labelledby="h-urls">
+  <h2 id="h-urls">MCP endpoints</h2>
+  <dl class="urls">
+    <dt>Streamable HTTP</dt><dd><code id="mcp-url">${c.http}</code> <button type="button" class="copy small" data-copy-target="mcp-url">Copy</button></dd>
+    <dt>Server-Sent Events (legacy)</dt><dd><code id="sse-url">${c.sse}</code> <button type="button" class="copy small" data-copy-target="sse-url">Copy</button></dd>
+  </dl>
+</section>
+
+<section class="panel" aria-labelledby="h-clients">
+  <h2 id="h-clients">Client configuration</h2>
+  <h3>Claude Desktop</h3>
+  <p>Add to <code>claude_desktop_config.json</code> (Settings → Developer → Edit Config). It runs <code>mcp-remote</code>, which opens your browser to sign in.</p>
+  ${snippet('cfg-claude-desktop', 'claude_desktop_config.json', c.claudeDesktop)}
+  <h3>Claude Code</h3>
+  ${snippet('cfg-claude-code', 'Terminal', c.claudeCode)}
+  <h3>Cursor</h3>
+  <p>Add to <code>~/.cursor/mcp.json</code> or <code>.cursor/mcp.json</code> in a project.</p>
+  ${snippet('cfg-cursor', 'mcp.json', c.cursor)}
+  <h3>VS Code</h3>
+  <p>Add to <code>.vscode/mcp.json</code> in your workspace.</p>
+  ${snippet('cfg-vscode', '.vscode/mcp.json', c.vscode)}
+  <h3>Any other MCP client</h3>
+  ${snippet('cfg-generic', 'Settings', c.generic)}
+</section>
+
+<section class="panel" aria-labelledby="h-tokens">
+  <h2 id="h-tokens">Personal access tokens</h2>
+  <p>For clients without OAuth sign-in (send <code>Authorization: Bearer &lt;token&gt;</code>) and as the password for <code>git clone</code>. A token acts as you, with your roles.</p>
+  ${model.created
+    ? html`<div class="notice success" role="status"><p><strong>Token “${model.created.name}” created.</strong> Copy it now: it will not be shown again.</p>
+  <div class="org-id-row"><code id="new-token" class="mono">${model.created.secret}</code> <button type="button" class="copy" data-copy-target="new-token">Copy token</button></div></div>`
+    : ''}
+  ${tokenRows(model)}
+  <form class="inline-form" method="post" action="/o/${org.id}/tokens">
+    <input type="hidden" name="csrf" value="${model.csrf}">
+    <label for="token-name">New token name</label>
+    <input id="token-name" name="name" required maxlength="100" placeholder="e.g. Laptop – Cursor">
+    <button type="submit">Create token</button>
+  </form>
+</section>
+
+<section class="panel" aria-labelledby="h-git">
+  <h2 id="h-git">Clone with Git</h2>
+  <p>The whole organization as markdown files with full history. Git asks for a user name (any, for example your email) and a password: use a personal access token. Read-only.</p>
+  ${snippet('cfg-git', 'Terminal', c.gitClone)}
+</section>`;
+}

@@ -1,0 +1,49 @@
+import { artifactType, type ArtifactType, type RequirementType } from '../../artifacts/index.js';
+import type { HistoryEntry } from '../../store/types.js';
+import { html, type SafeHtml } from '../html.js';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An unambiguous UTC time, machine-readable in `datetime`. */
+export function when(iso: string): SafeHtml {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return html`${iso}`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const text = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+  return html`<time datetime="${d.toISOString()}">${text}</time>`;
+}
+
+export const typeName = (type: ArtifactType): string => artifactType(type).name;
+
+export function typeBadge(type: ArtifactType): SafeHtml {
+  return html`<span class="badge type-${type}">${typeName(type)}</span>`;
+}
+
+const REQUIREMENT_LABEL: Record<RequirementType, string> = {
+  FUNCTIONAL: 'Functional',
+  NON_FUNCTIONAL: 'Non-functional',
+  CONSTRAINT: 'Constraint',
+  BUSINESS_RULE: 'Business rule',
+};
+
+export function requirementBadge(type: RequirementType | undefined): SafeHtml {
+  return type ? html`<span class="badge req req-${type.toLowerCase()}" title="Requirement type">${REQUIREMENT_LABEL[type]}</span>` : html``;
+}
+
+export function clientLabel(client: string | undefined): SafeHtml {
+  return html`<span class="client" title="Client">${client ?? 'unknown client'}</span>`;
+}
+
+const VERB: Record<HistoryEntry['verb'], string> = { create: 'created', edit: 'edited', revert: 'reverted a change to', restore: 'restored a version of' };
+export const verbText = (verb: HistoryEntry['verb']): string => VERB[verb];
+
+export function lineCounts(entry: { added: number; removed: number }): SafeHtml {
+  return html`<span class="counts"><span class="added" title="lines added">+${entry.added}</span> <span class="removed" title="lines removed">−${entry.removed}</span></span>`;
+}
+
+export const shortCommit = (commit: string): string => commit.slice(0, 7);
+
+/** The commit message without the trailers, which the page shows as fields of their own. */
+export function messageSubject(message: string): string {
+  return message.split('\n')[0] ?? '';
+}

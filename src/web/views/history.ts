@@ -1,0 +1,68 @@
+import type { ArtifactView, ChangeView } from '../../domain/types.js';
+import type { HistoryEntry } from '../../store/types.js';
+import { html, type SafeHtml } from '../html.js';
+import type { Crumb } from '../locate.js';
+import { breadcrumb } from './artifact.js';
+import { diffTable } from './diff.js';
+import { clientLabel, lineCounts, messageSubject, shortCommit, when } from './format.js';
+
+type Title = Pick<ArtifactView, 'id' | 'title'>;
+
+const base = (orgId: string, id: string) => `/o/${orgId}/a/${id}`;
+
+export function historyPage(orgId: string, artifact: Title, crumbs: readonly Crumb[], entries: readonly HistoryEntry[]): SafeHtml {
+  const b = base(orgId, artifact.id);
+  const newest = entries[0]?.commit ?? '';
+  const oldest = entries.at(-1)?.commit ?? '';
+  const versionOptions = (selected: string) =>
+    entries.map((e) => html`<option value="${e.commit}"${e.commit === selected ? html` selected` : ''}>${shortCommit(e.commit)} · ${messageSubject(e.message)}</option>`);
+  return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
+<div class="page-head"><h1>History</h1><p class="lede">${entries.length} change${entries.length === 1 ? '' : 's'} to “${artifact.title}”, newest first.</p></div>
+<ol class="timeline">${entries.map(
+    (e) => html`<li class="change verb-${e.verb}">
+  <div class="change-main">
+    <a class="subject" href="${b}/changes/${e.commit}">${messageSubject(e.message)}</a>
+    <p class="meta"><strong class="author">${e.author.name}</strong> · ${when(e.authoredAt)} · ${clientLabel(e.client)} · <span class="mono">${shortCommit(e.commit)}</span></p>
+  </div>
+  ${lineCounts(e)}
+</li>`,
+  )}</ol>
+${entries.length > 1
+    ? html`<section class="panel"><h2>Compare two versions</h2>
+<form class="compare" action="${b}/compare" method="get">
+  <p><label for="from">From</label> <select id="from" name="from">${versionOptions(oldest)}</select></p>
+  <p><label for="to">To</label> <select id="to" name="to">${versionOptions(newest)}</select></p>
+  <p><button type="submit">Show differences</button></p>
+</form></section>`
+    : ''}`;
+}
+
+export function changePage(orgId: string, artifact: Title, crumbs: readonly Crumb[], change: ChangeView, canWrite: boolean): SafeHtml {
+  const b = base(orgId, artifact.id);
+  const revertable = change.verb !== 'create' && change.parent !== null;
+  return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
+<div class="page-head">
+  <p class="eyebrow"><a href="${b}/history">← History</a></p>
+  <h1>${messageSubject(change.message)}</h1>
+  <p class="meta"><strong class="author">${change.author.name}</strong> &lt;${change.author.email}&gt; · ${when(change.authoredAt)} · ${clientLabel(change.client)} · <span class="mono">${change.commit}</span> ${lineCounts(change)}</p>
+  <nav class="actions" aria-label="Change">
+    <a class="button secondary" href="${b}/versions/${change.commit}">View this version</a>
+    ${canWrite
+      ? html`${revertable ? html`<a class="button danger" href="${b}/revert?commit=${change.commit}">Revert this change</a>` : ''}
+    <a class="button" href="${b}/restore?commit=${change.commit}">Restore this version</a>`
+      : ''}
+  </nav>
+</div>
+${diffTable(change.diff, `Changes made by ${shortCommit(change.commit)}`)}`;
+}
+
+export function comparePage(orgId: string, artifact: Title, crumbs: readonly Crumb[], from: string, to: string, diff: string): SafeHtml {
+  const b = base(orgId, artifact.id);
+  return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
+<div class="page-head">
+  <p class="eyebrow"><a href="${b}/history">← History</a></p>
+  <h1>Compare versions</h1>
+  <p class="meta">From <a class="mono" href="${b}/changes/${from}">${shortCommit(from)}</a> to <a class="mono" href="${b}/changes/${to}">${shortCommit(to)}</a></p>
+</div>
+${diffTable(diff, `Differences from ${shortCommit(from)} to ${shortCommit(to)}`)}`;
+}

@@ -1,0 +1,54 @@
+import type { User } from '../../control/types.js';
+import { html, type SafeHtml } from '../html.js';
+
+export interface PageChrome {
+  readonly title: string;
+  readonly user?: User;
+  /** Organization navigation, when the page belongs to one. */
+  readonly org?: { readonly id: string; readonly name: string; readonly section?: 'home' | 'activity' | 'connect' | 'search'; readonly query?: string };
+}
+
+/** The one page shell: header with organization navigation and search, main content, footer. */
+export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
+  const { org, user } = chrome;
+  const current = (section: string) => (org?.section === section ? html` aria-current="page"` : '');
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${chrome.title} · Specbase</title>
+<link rel="stylesheet" href="/assets/app.css">
+<script src="/assets/app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+  <div class="bar">
+    <a class="brand" href="${org ? `/o/${org.id}` : '/'}"><span class="logo" aria-hidden="true">◆</span> Specbase${org ? html`<span class="org-name">${org.name}</span>` : ''}</a>
+    ${org
+      ? html`<nav aria-label="Organization">
+      <a href="/o/${org.id}"${current('home')}>Product</a>
+      <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
+      <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
+    </nav>
+    <form class="search" role="search" action="/o/${org.id}/search" method="get">
+      <label class="visually-hidden" for="site-search">Search this organization</label>
+      <input id="site-search" type="search" name="q" placeholder="Search specs…" value="${org.query ?? ''}">
+    </form>`
+      : ''}
+    ${user
+      ? html`<form class="signout" action="/signout" method="post">
+      <span class="who" title="${user.email}">${user.name}</span>
+      <button type="submit" class="link">Sign out</button>
+    </form>`
+      : ''}
+  </div>
+</header>
+<main id="main" tabindex="-1">
+${content}
+</main>
+<footer class="site"><p>Specbase keeps every change in Git: review it, roll it back, clone it.</p></footer>
+</body>
+</html>`;
+}
