@@ -9,6 +9,11 @@ export interface UploadPackOutcome {
 }
 
 const STDERR_KEEP_BYTES = 4096;
+/**
+ * Only `main` (and HEAD) is published: whatever else appears under refs/ (a writer's
+ * temporary file beside the ref it is about to replace, a ref made by hand) stays private.
+ */
+const ONLY_MAIN = ['-c', 'uploadpack.hideRefs=refs/', '-c', 'uploadpack.hideRefs=!refs/heads/main'];
 /** `version=2`, `version=2:object-format=sha1`: key=value pairs joined by colons, nothing else. */
 const GIT_PROTOCOL_VALUE = /^[A-Za-z0-9._=:-]{1,256}$/;
 
@@ -26,7 +31,7 @@ export async function runUploadPack(options: {
   outputTap?: Duplex;
   output: Writable;
 }): Promise<UploadPackOutcome> {
-  const args = ['upload-pack', '--stateless-rpc', '--strict'];
+  const args = [...ONLY_MAIN, 'upload-pack', '--stateless-rpc', '--strict'];
   if (options.advertiseRefs) args.push('--advertise-refs');
   args.push(options.gitdir);
   const child = spawn('git', args, {
