@@ -4,21 +4,59 @@ import { parseCommitMessage } from './message.js';
 import type { OrgState } from './org-state.js';
 import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { readBlobText, readCommitObject, type CommitObject, type Repo } from './repo.js';
-import { changedFiles, type FileChange } from './tree-diff.js';
+import type { BodyCache } from './org-handle.js';
+import { changedFiles, TreeCache, type FileChange } from './tree-diff.js';
 import type { CommitResult } from './types.js';
 
-/** A file another writer broke is kept at its last good state; reading it reports the problem. */
-async function parsedOrUndefined(repo: Repo, oid: string, path: string): Promise<RepositoryFile | undefined> {
-  try {
-    return parseRepositoryFile(await readBlobText(repo, oid), path);
-  } catch (error) {
-    if (error instanceof SpecbaseError) return undefined;
-    throw error;
+const PREFETCH = 16;
+
+/** Reads files for a walk: many at once for big commits, each version parsed once. */
+class FileReader {
+  private readonly texts = new Map<string, Promise<string>>();
+  constructor(
+    private readonly repo: Repo,
+    private readonly bodies: BodyCache,
+  ) {}
+
+  async prefetch(oids: readonly string[]): Promise<void> {
+    for (let i = 0; i < oids.length; i += PREFETCH) {
+      await Promise.all(oids.slice(i, i + PREFETCH).map((oid) => this.text(oid)));
+    }
+  }
+
+  private text(oid: string): Promise<string> {
+    let text = this.texts.get(oid);
+    if (!text) {
+      text = readBlobText(this.repo, oid);
+      this.texts.set(oid, text);
+    }
+    return text;
+  }
+
+  /** A file another writer broke is kept at its last good state; reading it reports the problem. */
+  async parsed(oid: string, path: string): Promise<RepositoryFile | undefined> {
+    const text = this.texts.get(oid);
+    this.texts.delete(oid);
+    try {
+      const file = parseRepositoryFile(await (text ?? readBlobText(this.repo, oid)), path);
+      if (file.kind === 'artifact') this.bodies.set(oid, file.body);
+      return file;
+    } catch (error) {
+      if (error instanceof SpecbaseError) return undefined;
+      throw error;
+    }
+  }
+
+  async body(oid: string, path: string): Promise<string> {
+    const cached = this.bodies.get(oid);
+    if (cached !== undefined) return cached;
+    const file = await this.parsed(oid, path);
+    return file?.kind === 'artifact' ? file.body : '';
   }
 }
 
 async function applyFileChange(
-  repo: Repo,
+  files: FileReader,
   state: OrgState,
   oid: string,
   commit: CommitObject,
@@ -30,7 +68,7 @@ async function applyFileChange(
     if (knownId) state.removeFolder(knownId);
     return undefined;
   }
-  const file = await parsedOrUndefined(repo, change.after, change.path);
+  const file = await files.parsed(change.after, change.path);
   if (!file) {
     if (knownId && state.metas.has(knownId)) state.blobs.set(knownId, change.after);
     return undefined;
@@ -43,7 +81,7 @@ async function applyFileChange(
   }
   const previous = state.metas.get(fm.id);
   if (previous && previous.path !== change.path) return undefined;
-  const beforeFile = previous && change.before ? await parsedOrUndefined(repo, change.before, change.path) : undefined;
+  const before = previous && change.before ? await files.body(change.before, change.path) : '';
   const message = parseCommitMessage(commit.message);
   const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
   const client = message.trailers.get('Client');
@@ -64,7 +102,7 @@ async function applyFileChange(
     authoredAt: isoSeconds(commit.author.timestamp),
     message: commit.message,
     ...(client ? { client } : {}),
-    before: beforeFile?.kind === 'artifact' ? beforeFile.body : '',
+    before,
     body: file.body,
   });
 }
@@ -78,7 +116,7 @@ export async function advanceTo(
   repo: Repo,
   state: OrgState,
   target: string,
-  collect: boolean,
+  options: { collect: boolean; bodies: BodyCache },
 ): Promise<CommitResult[] | 'diverged'> {
   const chain: { oid: string; commit: CommitObject }[] = [];
   let oid: string | undefined = target;
@@ -89,11 +127,14 @@ export async function advanceTo(
   }
   if (!oid && state.head) return 'diverged';
   const results: CommitResult[] = [];
+  const trees = new TreeCache();
+  const files = new FileReader(repo, options.bodies);
   for (const { oid: commitOid, commit } of chain.reverse()) {
-    for (const change of await changedFiles(repo, state.rootTree, commit.tree)) {
-      if (!change.path.endsWith('.md')) continue;
-      const result = await applyFileChange(repo, state, commitOid, commit, change);
-      if (result && collect) results.push(result);
+    const changes = (await changedFiles(repo, state.rootTree, commit.tree, trees)).filter((c) => c.path.endsWith('.md'));
+    await files.prefetch(changes.flatMap((c) => (c.after ? [c.after] : [])));
+    for (const change of changes) {
+      const result = await applyFileChange(files, state, commitOid, commit, change);
+      if (result && options.collect) results.push(result);
     }
     state.moveTo(commitOid, commit.tree);
   }

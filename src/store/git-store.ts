@@ -203,10 +203,10 @@ export class GitStore {
   private async catchUp(handle: OrgHandle, emit: boolean): Promise<void> {
     const main = await readMain(handle.repo.gitdir);
     if (!main || main === handle.state.head) return;
-    let applied = await advanceTo(handle.repo, handle.state, main, emit);
+    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies });
     if (applied === 'diverged') {
       handle.state = new OrgState();
-      applied = await advanceTo(handle.repo, handle.state, main, false);
+      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies });
     }
     if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
   }
