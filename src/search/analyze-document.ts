@@ -1,27 +1,68 @@
 import type { Encoder } from 'flexsearch';
-import { normalizeText, termSequence } from './encoder.js';
+import { normalizeText } from './encoder.js';
+import { sortedTerms, type SortedTerms } from './sorted-terms.js';
+import { stripMarkdown } from './strip-markdown.js';
 import type { IndexedDocument } from './types.js';
 
-/** A document with the derived forms the ranking needs, computed once at indexing time. */
+/** A document with the derived forms ranking and previews need, computed once per upsert. */
 export interface AnalyzedDocument {
   readonly doc: IndexedDocument;
-  /** Encoded title terms, space-delimited and padded: " guest checkout flow ". */
-  readonly titleTerms: string;
-  readonly bodyTerms: string;
-  /** Distinct encoded title terms, for how much of the title the query covers. */
-  readonly distinctTitleTerms: readonly string[];
+  /** The body as plain text without its `# Title` line: what FlexSearch indexes and previews show. */
+  readonly plainBody: string;
+  readonly titleTerms: SortedTerms;
+  readonly bodyTerms: SortedTerms;
+  /** Where in `plainBody` each of `bodyTerms` first occurs (same index). */
+  readonly bodyTermOffsets: Int32Array;
+  /** Encoded terms in text order, space-delimited and padded, for phrase matching. */
+  readonly titleSequence: string;
+  readonly bodySequence: string;
   readonly normalizedTitle: string;
   /** Lower-cased title for the deterministic tie-break. */
   readonly sortTitle: string;
 }
 
-export function analyzeDocument(encoder: Encoder, doc: IndexedDocument): AnalyzedDocument {
-  const titleTerms = termSequence(encoder, doc.title);
+/** Letters, digits and combining marks: the words the encoder would split the text into. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;
+
+/** Encodes word by word with a memo: vocabularies are small, and encoding a word is not. */
+export function createWordEncoder(encoder: Encoder, capacity = 50_000): (word: string) => readonly string[] {
+  const memo = new Map<string, readonly string[]>();
+  return (word) => {
+    let terms = memo.get(word);
+    if (!terms) {
+      if (memo.size >= capacity) memo.clear();
+      terms = [...encoder.encode(word)];
+      memo.set(word, terms);
+    }
+    return terms;
+  };
+}
+
+export function analyzeDocument(
+  encoder: Encoder,
+  encodeWord: (word: string) => readonly string[],
+  doc: IndexedDocument,
+): AnalyzedDocument {
+  const plainBody = stripMarkdown(doc.body.replace(TITLE_HEADING, ''));
+  const firstOffsets = new Map<string, number>();
+  const sequence: string[] = [];
+  for (const word of plainBody.matchAll(WORD)) {
+    for (const term of encodeWord(word[0])) {
+      sequence.push(term);
+      if (!firstOffsets.has(term)) firstOffsets.set(term, word.index);
+    }
+  }
+  const bodyTerms = sortedTerms(firstOffsets.keys());
+  const titleEncoded = encoder.encode(doc.title);
   return {
     doc,
-    titleTerms,
-    bodyTerms: termSequence(encoder, doc.body),
-    distinctTitleTerms: [...new Set(titleTerms.trim().split(' ').filter(Boolean))],
+    plainBody,
+    titleTerms: sortedTerms(titleEncoded),
+    bodyTerms,
+    bodyTermOffsets: Int32Array.from(bodyTerms, (term) => firstOffsets.get(term)!),
+    titleSequence: ` ${titleEncoded.join(' ')} `,
+    bodySequence: ` ${sequence.join(' ')} `,
     normalizedTitle: normalizeText(doc.title),
     sortTitle: doc.title.toLowerCase(),
   };

@@ -1,22 +1,20 @@
-import type { Encoder } from 'flexsearch';
-import { stripMarkdown } from './strip-markdown.js';
+import type { AnalyzedDocument } from './analyze-document.js';
+import { lowerBound } from './sorted-terms.js';
 
 const PREVIEW_CHARS = 160;
 /** Context kept before the first match, so the snippet does not open on the matched word. */
 const LEAD_CHARS = 40;
 const ELLIPSIS = '…';
-const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * About 160 characters of the body's plain text around the first word that matches a query
- * term (whole term or prefix, after the same encoding the index uses), cut on word boundaries,
- * with ellipses where text was left out. The body's leading `# Title` line is skipped: the
- * title is shown beside the preview anyway. Without a body match the preview is the body start.
+ * term (whole term or prefix, as the index matched it), cut on word boundaries, with ellipses
+ * where text was left out. Without a body match (title only) the preview is the body's start.
  */
-export function buildPreview(encoder: Encoder, body: string, terms: readonly string[]): string {
-  const text = stripMarkdown(body.replace(/^\s*#\s[^\n]*\n?/, ''));
+export function buildPreview(candidate: AnalyzedDocument, terms: readonly string[]): string {
+  const text = candidate.plainBody;
   if (text.length <= PREVIEW_CHARS) return text;
-  const match = firstMatchOffset(encoder, text, terms);
+  const match = firstMatchOffset(candidate, terms);
   const start = match > LEAD_CHARS ? wordStartAfter(text, match - LEAD_CHARS, match) : 0;
   let end = Math.min(text.length, start + PREVIEW_CHARS);
   if (end < text.length) end = wordEndBefore(text, end, Math.max(match + 1, start + 1));
@@ -24,13 +22,16 @@ export function buildPreview(encoder: Encoder, body: string, terms: readonly str
   return `${start > 0 ? ELLIPSIS : ''}${snippet}${end < text.length ? ELLIPSIS : ''}`;
 }
 
-function firstMatchOffset(encoder: Encoder, text: string, terms: readonly string[]): number {
-  for (const word of text.matchAll(WORD)) {
-    for (const encoded of encoder.encode(word[0])) {
-      if (terms.some((term) => encoded.startsWith(term))) return word.index;
+/** The earliest body offset of a term that a query term equals or starts; -1 when none. */
+function firstMatchOffset({ bodyTerms, bodyTermOffsets }: AnalyzedDocument, terms: readonly string[]): number {
+  let first = -1;
+  for (const term of terms) {
+    for (let at = lowerBound(bodyTerms, term); at < bodyTerms.length && bodyTerms[at]!.startsWith(term); at += 1) {
+      const offset = bodyTermOffsets[at]!;
+      if (first === -1 || offset < first) first = offset;
     }
   }
-  return -1;
+  return first;
 }
 
 /** The first word start at or after `from`, but never past `limit` (the match itself). */

@@ -1,5 +1,5 @@
 import type { Document, Encoder } from 'flexsearch';
-import { analyzeDocument, type AnalyzedDocument } from './analyze-document.js';
+import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
 import { createFlexIndex, searchCandidates, type FlexDocument } from './flex-index.js';
@@ -18,6 +18,7 @@ const CANDIDATE_GROWTH = 4;
 /** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
 export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
+  readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
   readonly #docs = new Map<string, AnalyzedDocument>();
 
@@ -26,10 +27,12 @@ export class OrgSearchIndex {
   }
 
   upsert(doc: IndexedDocument): void {
-    const entry: FlexDocument = { id: doc.id, title: doc.title, body: doc.body };
+    const analyzed = analyzeDocument(this.#encoder, this.#encodeWord, doc);
+    // Plain text, so link targets and markdown markers are neither found nor ranked.
+    const entry: FlexDocument = { id: doc.id, title: doc.title, body: analyzed.plainBody };
     if (this.#docs.has(doc.id)) this.#flex.update(entry);
     else this.#flex.add(entry);
-    this.#docs.set(doc.id, analyzeDocument(this.#encoder, doc));
+    this.#docs.set(doc.id, analyzed);
   }
 
   remove(id: string): void {
@@ -50,12 +53,12 @@ export class OrgSearchIndex {
           compare(a.candidate.doc.id, b.candidate.doc.id),
       )
       .slice(0, q.limit)
-      .map(({ candidate: { doc }, score }) => ({
-        id: doc.id,
-        type: doc.type,
-        title: doc.title,
-        workspaceId: doc.workspaceId,
-        preview: buildPreview(this.#encoder, doc.body, query.terms),
+      .map(({ candidate, score }) => ({
+        id: candidate.doc.id,
+        type: candidate.doc.type,
+        title: candidate.doc.title,
+        workspaceId: candidate.doc.workspaceId,
+        preview: buildPreview(candidate, query.terms),
         score,
       }));
   }

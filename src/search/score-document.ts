@@ -1,8 +1,9 @@
 import type { AnalyzedDocument } from './analyze-document.js';
 import type { ParsedQuery } from './parse-query.js';
+import { findTerm, type TermMatch } from './sorted-terms.js';
 
 /** A query term that is only the start of a document term ("check" in "checkout") counts less. */
-const PREFIX_STRENGTH = 0.6;
+const STRENGTH: Record<TermMatch, number> = { whole: 1, prefix: 0.6, none: 0 };
 
 /** Shares of match quality; they sum to 1. */
 const WEIGHT = {
@@ -36,31 +37,26 @@ export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): 
   let bodyStrength = 0;
   let wholeTerm = false;
   for (const term of terms) {
-    const inTitle = matchStrength(candidate.titleTerms, term);
-    const inBody = matchStrength(candidate.bodyTerms, term);
-    if (inTitle > 0 || inBody > 0) matched += 1;
-    if (inTitle === 1 || inBody === 1) wholeTerm = true;
-    titleStrength += inTitle;
-    bodyStrength += inBody;
+    const inTitle = findTerm(candidate.titleTerms, term);
+    const inBody = findTerm(candidate.bodyTerms, term);
+    if (inTitle !== 'none' || inBody !== 'none') matched += 1;
+    if (inTitle === 'whole' || inBody === 'whole') wholeTerm = true;
+    titleStrength += STRENGTH[inTitle];
+    bodyStrength += STRENGTH[inBody];
   }
   const phrase =
     terms.length > 1
-      ? candidate.titleTerms.includes(query.phrase) || candidate.bodyTerms.includes(query.phrase)
+      ? matched === terms.length &&
+        (candidate.titleSequence.includes(query.phrase) || candidate.bodySequence.includes(query.phrase))
       : wholeTerm;
   const quality =
     (WEIGHT.titleCoverage * titleStrength) / terms.length +
     (WEIGHT.bodyCoverage * bodyStrength) / terms.length +
     (candidate.normalizedTitle === query.normalized ? WEIGHT.exactTitle : 0) +
     (phrase ? WEIGHT.phrase : 0) +
-    WEIGHT.titleFocus * titleFocus(candidate.distinctTitleTerms, terms);
+    WEIGHT.titleFocus * titleFocus(candidate.titleTerms, terms);
   const score = (matched + quality) / (terms.length + 1);
   return Math.max(MIN_SCORE, Math.min(1, round(score)));
-}
-
-/** 1 for a whole encoded term, PREFIX_STRENGTH when a term only starts with it, else 0. */
-function matchStrength(sequence: string, term: string): number {
-  if (sequence.includes(` ${term} `)) return 1;
-  return sequence.includes(` ${term}`) ? PREFIX_STRENGTH : 0;
 }
 
 function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]): number {

@@ -196,6 +196,11 @@ describe('OrgSearchIndex previews', () => {
     expect(hit!.preview).not.toMatch(/\*\*|^#|\]\(|^- /);
   });
 
+  it('does not find link targets, only the text people read', () => {
+    expect(ids(search('example'))).toEqual([]);
+    expect(ids(search('guest'))).toContain('cap-checkout');
+  });
+
   it('cuts a long body to about 160 characters on word boundaries, with ellipses', () => {
     const filler = 'Shoppers browse the catalog and compare products carefully before they buy anything. ';
     const body = `# Long page\n\n${filler.repeat(6)}The **loyalty points** balance appears here. ${filler.repeat(6)}`;
@@ -237,6 +242,11 @@ describe('OrgSearchIndex updates', () => {
   it('forgets a removed document', () => {
     index.remove('feat-wallets');
     expect(index.size).toBe(CORPUS.length - 1);
+    // The index must answer, not fail, for a word that no document holds any more.
+    index.upsert({ id: 'page-zeppelin', type: 'page', workspaceId: SHARED, title: 'Zeppelin', body: 'Zeppelin delivery trial.' });
+    expect(ids(search('zeppelin'))).toEqual(['page-zeppelin']);
+    index.remove('page-zeppelin');
+    expect(search('zeppelin')).toEqual([]);
     expect(ids(search('digital wallets'))).not.toContain('feat-wallets');
     index.remove('no-such-id');
     expect(index.size).toBe(CORPUS.length - 1);
