@@ -23,7 +23,11 @@ export function createWebRouter(deps: WebDeps): express.Router {
   const router = express.Router();
   router.use(securityHeaders);
   router.use(assetRoutes());
-  router.use(deps.auth.webSession, deps.auth.requireWebUser);
+  router.use(deps.auth.webSession);
+  // Only real pages send a visitor to sign-in: a stray request (a favicon) must not start a
+  // second sign-in that would replace the one in progress.
+  router.get('/', deps.auth.requireWebUser);
+  router.use('/o', deps.auth.requireWebUser);
   router.use(orgRoutes(deps));
   router.use(artifactRoutes(deps));
   router.use(rollbackRoutes(deps));
