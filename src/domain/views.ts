@@ -5,17 +5,15 @@ import { artifactUrl } from './urls.js';
 /** About 500 characters, as the specification asks for concise reads. */
 export const CONCISE_LENGTH = 500;
 
-/** Cut on a word boundary near `limit` and say how to get the rest. */
+/** Cut on a word boundary so that the preview, note included, stays about `limit` long. */
 export function conciseContent(body: string, limit = CONCISE_LENGTH): { content: string; truncated: boolean } {
   if (body.length <= limit) return { content: body, truncated: false };
-  const slice = body.slice(0, limit);
+  const note = ` …\n[truncated; mode "full" returns all ${body.length} characters]`;
+  const budget = limit - note.length;
+  const slice = body.slice(0, budget);
   const boundary = slice.search(/\s\S*$/);
-  const cut = (boundary > limit * 0.6 ? slice.slice(0, boundary) : slice).trimEnd();
-  const rest = body.length - cut.length;
-  return {
-    content: `${cut} …\n\n[truncated: ${rest} more characters; read again with mode "full" for the complete document]`,
-    truncated: true,
-  };
+  const cut = (boundary > budget * 0.6 ? slice.slice(0, boundary) : slice).trimEnd();
+  return { content: `${cut}${note}`, truncated: true };
 }
 
 export function artifactView(baseUrl: string, orgId: string, record: ArtifactRecord, mode: ReadMode): ArtifactView {
