@@ -6,9 +6,13 @@ import path from 'node:path';
 export const tempPathBeside = (target: string): string =>
   path.join(path.dirname(target), `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
 
-/** Writes a file whole or not at all: a killed process leaves the old file or a stray temp file. */
-export async function writeFileAtomically(target: string, data: string | Uint8Array): Promise<void> {
-  const temp = tempPathBeside(target);
+/**
+ * Writes a file whole or not at all: a killed process leaves the old file or a stray temp file.
+ * `stagingDir` (same filesystem) keeps the temp file out of a directory others scan, like refs/.
+ */
+export async function writeFileAtomically(target: string, data: string | Uint8Array, stagingDir?: string): Promise<void> {
+  const temp = stagingDir ? path.join(stagingDir, path.basename(tempPathBeside(target))) : tempPathBeside(target);
+  if (stagingDir) await fsp.mkdir(stagingDir, { recursive: true });
   await fsp.writeFile(temp, data);
   try {
     await fsp.rename(temp, target);

@@ -26,7 +26,11 @@ export async function readMain(gitdir: string): Promise<string | null> {
   }
 }
 
-/** The commit point: rename is atomic, so readers see the old commit or the new one. */
+/**
+ * The commit point: rename is atomic, so readers see the old commit or the new one. The new
+ * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's
+ * upload-pack, `git for-each-ref`) would take a temp file for a branch.
+ */
 export async function writeMain(gitdir: string, commit: string): Promise<void> {
-  await writeFileAtomically(path.join(gitdir, MAIN_REF), `${commit}\n`);
+  await writeFileAtomically(path.join(gitdir, MAIN_REF), `${commit}\n`, path.join(gitdir, 'specbase', 'staging'));
 }
