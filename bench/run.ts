@@ -1,0 +1,23 @@
+// `npm run bench`: every benchmark in one run, each reporting ratios against a baseline it
+// measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
+import { formatMcpBench, runMcpBench } from './mcp.js';
+import { runSearchBench } from './search.js';
+import { runStoreBench } from './store.js';
+
+const SUITES: Record<string, () => Promise<void>> = {
+  store: runStoreBench,
+  search: runSearchBench,
+  mcp: async () => console.log(formatMcpBench(await runMcpBench())),
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in SUITES));
+if (unknown.length) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
+console.log(`Specbase benchmarks, ${new Date().toISOString()}, node ${process.version}`);
+for (const name of requested.length ? requested : Object.keys(SUITES)) {
+  console.log(`\n=== ${name}`);
+  await SUITES[name]!();
+}
