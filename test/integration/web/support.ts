@@ -20,6 +20,8 @@ export interface SignedIn {
   readonly page: Page;
   /** Every dialog (alert, confirm) the pages opened; XSS tests expect none. */
   readonly dialogs: string[];
+  /** How later dialogs are answered; dismissed unless a test says otherwise. */
+  answerDialogs(answer: 'accept' | 'dismiss'): void;
 }
 
 /** Signs a persona in through the real sign-in form of the embedded identity provider. */
@@ -27,16 +29,17 @@ export async function signIn(browser: Browser, harness: Harness, persona: Person
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const dialogs: string[] = [];
+  let answer: 'accept' | 'dismiss' = 'dismiss';
   page.on('dialog', (dialog) => {
     dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
+    void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
   });
   await page.goto(harness.baseUrl + startPath);
   await page.getByLabel('Email').fill(harness.users[persona].user.email);
   await page.getByLabel('Password').fill(harness.users[persona].password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === startPath);
-  return { context, page, dialogs };
+  return { context, page, dialogs, answerDialogs: (next) => (answer = next) };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

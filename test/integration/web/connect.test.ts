@@ -1,0 +1,86 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { callTool, launchBrowser, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
+
+describe('web: connect dialog', () => {
+  let harness: Harness;
+  let browser: Browser;
+  let editor: SignedIn;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    browser = await launchBrowser();
+    editor = await signIn(browser, harness, 'editor');
+    await editor.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.baseUrl });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('copies the organization id, which then works in an MCP call', async () => {
+    const { page } = editor;
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.waitForURL((url) => url.pathname === `/o/${harness.orgId}/connect`);
+    await screenshot(page, 'connect');
+    await page.getByRole('button', { name: 'Copy organization ID' }).click();
+    const copy = page.locator('button[data-copy-target="org-id"]');
+    await expect.poll(() => copy.textContent()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await page.locator('#org-id').textContent());
+
+    const client = await mcpClient(harness.baseUrl, copied, harness.users.editor.token);
+    try {
+      const product = await callTool(client, 'specbase_read_product', {});
+      expect(product.title).toBe('FreshCart');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('shows the MCP URLs and ready-to-paste configuration for each client', async () => {
+    const { page } = editor;
+    const { baseUrl, orgId } = harness;
+    expect(await page.locator('#mcp-url').textContent()).toBe(`${baseUrl}/api/mcp/mcp`);
+    expect(await page.locator('#sse-url').textContent()).toBe(`${baseUrl}/api/mcp/sse`);
+    expect(await page.locator('#cfg-claude-code').textContent()).toBe(
+      `claude mcp add --transport http specbase ${baseUrl}/api/mcp/mcp --header "X-Organization-Id: ${orgId}"`,
+    );
+    const desktop = JSON.parse((await page.locator('#cfg-claude-desktop').textContent())!);
+    expect(desktop.mcpServers.specbase).toEqual({
+      command: 'npx',
+      args: ['mcp-remote', `${baseUrl}/api/mcp/sse`, '--header', `X-Organization-Id:${orgId}`],
+    });
+    const cursor = JSON.parse((await page.locator('#cfg-cursor').textContent())!);
+    expect(cursor.mcpServers.specbase).toEqual({ url: `${baseUrl}/api/mcp/mcp`, headers: { 'X-Organization-Id': orgId } });
+    const vscode = JSON.parse((await page.locator('#cfg-vscode').textContent())!);
+    expect(vscode.servers.specbase).toEqual({ type: 'http', url: `${baseUrl}/api/mcp/mcp`, headers: { 'X-Organization-Id': orgId } });
+    expect(await page.locator('#cfg-generic').textContent()).toContain(`X-Organization-Id: ${orgId}`);
+    expect(await page.locator('#cfg-git').textContent()).toBe(`git clone ${baseUrl}/git/${orgId}.git`);
+  });
+
+  it('creates a personal access token shown once, which works until revoked', async () => {
+    const { page } = editor;
+    await page.getByLabel('New token name').fill('Browser test token');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.waitForLoadState();
+    const secret = (await page.locator('#new-token').textContent())!;
+    expect(secret).toMatch(/^sbp_/);
+    await screenshot(page, 'connect-token-created');
+
+    const client = await mcpClient(harness.baseUrl, harness.orgId, secret);
+    await client.close();
+
+    await page.goto(`${harness.baseUrl}/o/${harness.orgId}/connect`);
+    expect(await page.content()).not.toContain(secret);
+    const row = page.locator('table.tokens tr', { hasText: 'Browser test token' });
+    editor.answerDialogs('accept');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(/\/connect/);
+    await expect.poll(() => page.locator('table.tokens tr', { hasText: 'Browser test token' }).count()).toBe(0);
+    expect(editor.dialogs.at(-1)).toMatch(/^confirm: Revoke the token “Browser test token”/);
+    await expect(mcpClient(harness.baseUrl, harness.orgId, secret)).rejects.toThrow();
+  });
+});
