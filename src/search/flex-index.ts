@@ -18,20 +18,33 @@ export const createFlexIndex = (encoder: Encoder): Document<FlexDocument> =>
     document: { id: 'id', index: ['title', 'body'] },
   });
 
+export interface CandidateLimits {
+  readonly title: number;
+  readonly body: number;
+}
+
 /**
  * Candidate retrieval: `suggest` returns documents matching only some of the query's words
  * (the default requires all of them in one field, which would miss "checkout" in the title
- * with "payments" in the body). Ids come back per field, best first, at most `limit` each.
+ * with "payments" in the body). Ids come back per field, best first, at most the field's limit.
  */
-export function searchCandidates(index: Document<FlexDocument>, query: string, limit: number): {
-  ids: Set<string>;
-  truncated: boolean;
-} {
+export function searchCandidates(
+  index: Document<FlexDocument>,
+  query: string,
+  limits: CandidateLimits,
+): { ids: Set<string>; truncated: boolean } {
   const ids = new Set<string>();
   let truncated = false;
-  for (const field of index.search(query, { limit, suggest: true })) {
-    for (const id of field.result) ids.add(String(id));
-    if (field.result.length >= limit) truncated = true;
+  // Per-field options replace the top-level ones for that field, so each repeats `suggest`.
+  const fields = index.search(query, {
+    index: [
+      { field: 'title', limit: limits.title, suggest: true },
+      { field: 'body', limit: limits.body, suggest: true },
+    ],
+  });
+  for (const { field, result } of fields) {
+    for (const id of result) ids.add(String(id));
+    if (result.length >= (field === 'title' ? limits.title : limits.body)) truncated = true;
   }
   return { ids, truncated };
 }

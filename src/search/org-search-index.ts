@@ -2,18 +2,26 @@ import type { Document, Encoder } from 'flexsearch';
 import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
-import { createFlexIndex, searchCandidates, type FlexDocument } from './flex-index.js';
+import { createFlexIndex, searchCandidates, type CandidateLimits, type FlexDocument } from './flex-index.js';
 import { parseQuery } from './parse-query.js';
 import { scoreDocument } from './score-document.js';
+import { selectTop } from './select-top.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
- * Candidates fetched per field before ranking: FlexSearch's order decides who is considered,
- * our score decides the order, so look well past the requested limit.
+ * Candidates fetched before ranking: FlexSearch's order decides who is considered, our score
+ * decides the order. Title matches carry most of the score, so the title field is read deeper.
  */
-const MIN_CANDIDATES = 100;
-const CANDIDATES_PER_RESULT = 4;
+const BODY_CANDIDATES_PER_RESULT = 10;
+const MIN_BODY_CANDIDATES = 100;
+const TITLE_DEPTH = 3;
 const CANDIDATE_GROWTH = 4;
+
+/** The first fetch for a result limit; widened by CANDIDATE_GROWTH while filters starve it. */
+export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
+  const body = Math.max(MIN_BODY_CANDIDATES, limit * BODY_CANDIDATES_PER_RESULT) * growth;
+  return { title: body * TITLE_DEPTH, body };
+};
 
 /** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
 export class OrgSearchIndex {
@@ -44,23 +52,18 @@ export class OrgSearchIndex {
   search(q: SearchQuery): SearchHit[] {
     const query = parseQuery(this.#encoder, q);
     if (query.terms.length === 0) return [];
-    return this.#admissibleCandidates(query.text, q)
-      .map((candidate) => ({ candidate, score: scoreDocument(candidate, query) }))
-      .sort(
-        (a, b) =>
-          b.score - a.score ||
-          compare(a.candidate.sortTitle, b.candidate.sortTitle) ||
-          compare(a.candidate.doc.id, b.candidate.doc.id),
-      )
-      .slice(0, q.limit)
-      .map(({ candidate, score }) => ({
-        id: candidate.doc.id,
-        type: candidate.doc.type,
-        title: candidate.doc.title,
-        workspaceId: candidate.doc.workspaceId,
-        preview: buildPreview(candidate, query.terms),
-        score,
-      }));
+    const scored = this.#admissibleCandidates(query.text, q).map((candidate) => ({
+      candidate,
+      score: scoreDocument(candidate, query),
+    }));
+    return selectTop(scored, q.limit, byRank).map(({ candidate, score }) => ({
+      id: candidate.doc.id,
+      type: candidate.doc.type,
+      title: candidate.doc.title,
+      workspaceId: candidate.doc.workspaceId,
+      preview: buildPreview(candidate, query.terms),
+      score,
+    }));
   }
 
   /**
@@ -68,10 +71,11 @@ export class OrgSearchIndex {
    * most candidates the fetch widens until enough remain or FlexSearch has nothing more.
    */
   #admissibleCandidates(text: string, q: SearchQuery): AnalyzedDocument[] {
-    const wanted = Math.max(MIN_CANDIDATES, q.limit * CANDIDATES_PER_RESULT);
+    const wanted = candidateLimits(q.limit).body;
     const types = q.types?.length ? new Set(q.types) : null;
-    for (let fetch = wanted; ; fetch *= CANDIDATE_GROWTH) {
-      const { ids, truncated } = searchCandidates(this.#flex, text, fetch);
+    for (let growth = 1; ; growth *= CANDIDATE_GROWTH) {
+      const limits = candidateLimits(q.limit, growth);
+      const { ids, truncated } = searchCandidates(this.#flex, text, limits);
       const admissible: AnalyzedDocument[] = [];
       for (const id of ids) {
         const candidate = this.#docs.get(id);
@@ -79,9 +83,19 @@ export class OrgSearchIndex {
         if (types && !types.has(candidate.doc.type)) continue;
         admissible.push(candidate);
       }
-      if (!truncated || admissible.length >= wanted || fetch >= this.#docs.size) return admissible;
+      if (!truncated || admissible.length >= wanted || limits.body >= this.#docs.size) return admissible;
     }
   }
 }
+
+interface Scored {
+  readonly candidate: AnalyzedDocument;
+  readonly score: number;
+}
+
+const byRank = (a: Scored, b: Scored): number =>
+  b.score - a.score ||
+  compare(a.candidate.sortTitle, b.candidate.sortTitle) ||
+  compare(a.candidate.doc.id, b.candidate.doc.id);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

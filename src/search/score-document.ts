@@ -49,12 +49,13 @@ export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): 
       ? matched === terms.length &&
         (candidate.titleSequence.includes(query.phrase) || candidate.bodySequence.includes(query.phrase))
       : wholeTerm;
+  const exactTitle = titleStrength === terms.length && candidate.normalizedTitle === query.normalized;
   const quality =
     (WEIGHT.titleCoverage * titleStrength) / terms.length +
     (WEIGHT.bodyCoverage * bodyStrength) / terms.length +
-    (candidate.normalizedTitle === query.normalized ? WEIGHT.exactTitle : 0) +
+    (exactTitle ? WEIGHT.exactTitle : 0) +
     (phrase ? WEIGHT.phrase : 0) +
-    WEIGHT.titleFocus * titleFocus(candidate.titleTerms, terms);
+    (titleStrength > 0 ? WEIGHT.titleFocus * titleFocus(candidate.titleTerms, terms) : 0);
   const score = (matched + quality) / (terms.length + 1);
   return Math.max(MIN_SCORE, Math.min(1, round(score)));
 }

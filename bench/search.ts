@@ -1,0 +1,157 @@
+import { pathToFileURL } from 'node:url';
+import { ARTIFACT_TYPES, type ArtifactType } from '../src/artifacts/index.js';
+import { createTextEncoder } from '../src/search/encoder.js';
+import { createFlexIndex, type FlexDocument } from '../src/search/flex-index.js';
+import { OrgSearchIndex, type IndexedDocument } from '../src/search/index.js';
+import { candidateLimits } from '../src/search/org-search-index.js';
+
+/**
+ * Our search (retrieval + scoring + filters + previews) against raw FlexSearch with the same
+ * Document configuration on the same 10,000 artifacts and queries. Target: p50 and p95 within
+ * 1.5x of raw retrieval.
+ */
+const CORPUS_SIZE = 10_000;
+const SEED = 20240611;
+const ROUNDS = 20;
+const LIMIT = 10;
+/** What our index asks FlexSearch for at this limit. */
+const CANDIDATES = candidateLimits(LIMIT);
+const WORKSPACES = ['ws-product', 'ws-platform', 'ws-internal'];
+
+const QUERIES = [
+  'checkout', 'payment', 'refund', 'notifications', 'onboarding', 'invoice', 'subscription', 'search',
+  'guest checkout', 'payment method', 'refund policy', 'email notification', 'password reset',
+  'order confirmation email', 'saved card payment', 'mobile push notification opt-in',
+  'notif', 'subscr', 'pay', 'onb', 'Checkout Page', 'Payments!', '3-D Secure authentication',
+  'delivery address autocomplete', 'tax calculation for invoices', 'audit log export',
+  'single sign-on', 'role permissions admin', 'latency under two seconds', 'accessibility screen reader',
+  'warehouse', 'loyalty points balance', 'currency conversion', 'fraud detection rules',
+  'data retention', 'webhook retries', 'rate limit', 'dark mode', 'bulk import csv', 'zzzz nothing',
+];
+
+const NOUNS = [
+  'checkout', 'payment', 'refund', 'invoice', 'subscription', 'order', 'cart', 'shopper', 'customer',
+  'notification', 'email', 'push', 'sms', 'account', 'profile', 'password', 'address', 'delivery',
+  'shipment', 'carrier', 'warehouse', 'inventory', 'catalog', 'product', 'category', 'price', 'discount',
+  'coupon', 'loyalty', 'points', 'wallet', 'card', 'bank', 'transfer', 'currency', 'tax', 'receipt',
+  'report', 'dashboard', 'export', 'import', 'webhook', 'integration', 'partner', 'merchant', 'seller',
+  'admin', 'role', 'permission', 'audit', 'log', 'session', 'token', 'search', 'filter', 'review',
+  'rating', 'return', 'exchange', 'support', 'ticket', 'agent', 'chat', 'onboarding', 'tour', 'setting',
+  'preference', 'language', 'locale', 'timezone', 'fraud', 'risk', 'rule', 'limit', 'quota', 'retry',
+  'latency', 'availability', 'accessibility', 'reader', 'theme', 'mode', 'retention', 'privacy', 'consent',
+];
+const VERBS = [
+  'create', 'update', 'cancel', 'confirm', 'send', 'receive', 'review', 'approve', 'reject', 'export',
+  'import', 'track', 'notify', 'validate', 'calculate', 'display', 'store', 'retry', 'refund', 'charge',
+  'authorize', 'capture', 'schedule', 'filter', 'search', 'sort', 'archive', 'restore', 'share', 'invite',
+];
+const ADJECTIVES = [
+  'guest', 'express', 'recurring', 'partial', 'full', 'mobile', 'weekly', 'monthly', 'secure', 'fast',
+  'bulk', 'automatic', 'manual', 'default', 'saved', 'digital', 'international', 'local', 'dark',
+  'accessible', 'single', 'multiple', 'optional', 'required', 'failed', 'pending', 'delayed',
+];
+const SUBJECTS = ['The shopper', 'A support agent', 'The system', 'An admin', 'The merchant', 'A guest', 'The finance team'];
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function generateCorpus(size = CORPUS_SIZE, seed = SEED): IndexedDocument[] {
+  const random = seededRandom(seed);
+  // Squaring skews picks toward the front of each list, as real vocabularies are skewed.
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() ** 2 * items.length)]!;
+  const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+  const sentence = (): string =>
+    `${pick(SUBJECTS)} can ${pick(VERBS)} the ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(NOUNS)} when the ${pick(NOUNS)} is ${pick(ADJECTIVES)}.`;
+  const paragraph = (): string => Array.from({ length: 2 + Math.floor(random() * 4) }, sentence).join(' ');
+  const docs: IndexedDocument[] = [];
+  for (let n = 0; n < size; n += 1) {
+    const type: ArtifactType = ARTIFACT_TYPES[n % ARTIFACT_TYPES.length]!;
+    const title = capitalize(`${random() < 0.5 ? `${pick(ADJECTIVES)} ` : ''}${pick(NOUNS)} ${pick(NOUNS)}${random() < 0.3 ? ` ${pick(NOUNS)}` : ''}`);
+    const sections = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `## ${capitalize(pick(NOUNS))}\n\n${paragraph()}\n\n- **${pick(VERBS)}** ${pick(NOUNS)}\n- ${pick(ADJECTIVES)} ${pick(NOUNS)}`);
+    docs.push({
+      id: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+      type,
+      workspaceId: WORKSPACES[n % WORKSPACES.length]!,
+      title,
+      body: `# ${title}\n\n${paragraph()}\n\n${sections.join('\n\n')}\n`,
+    });
+  }
+  return docs;
+}
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+function timeIt(action: () => unknown): number {
+  const started = process.hrtime.bigint();
+  action();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+interface Timings { p50: number; p95: number; mean: number }
+const summarize = (samples: number[]): Timings => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+};
+
+export async function runSearchBench(): Promise<void> {
+  const docs = generateCorpus();
+  const workspaceIds = new Set(WORKSPACES);
+
+  const ours = new OrgSearchIndex();
+  const oursBuildMs = timeIt(() => { for (const doc of docs) ours.upsert(doc); });
+  const raw = createFlexIndex(createTextEncoder());
+  const rawBuildMs = timeIt(() => {
+    for (const doc of docs) raw.add({ id: doc.id, title: doc.title, body: doc.body } satisfies FlexDocument);
+  });
+
+  const runOurs = (query: string) => ours.search({ query, workspaceIds, limit: LIMIT });
+  const runRawSame = (query: string) =>
+    raw.search(query, {
+      index: [
+        { field: 'title', limit: CANDIDATES.title, suggest: true },
+        { field: 'body', limit: CANDIDATES.body, suggest: true },
+      ],
+    });
+  const runRawTop = (query: string) => raw.search(query, { limit: LIMIT, suggest: true });
+
+  for (const query of QUERIES) { runOurs(query); runRawSame(query); runRawTop(query); }
+  const samples = { ours: [] as number[], rawSame: [] as number[], rawTop: [] as number[] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const query of QUERIES) {
+      // Interleaved, so drift (GC, JIT, CPU frequency) hits all three alike.
+      samples.ours.push(timeIt(() => runOurs(query)));
+      samples.rawSame.push(timeIt(() => runRawSame(query)));
+      samples.rawTop.push(timeIt(() => runRawTop(query)));
+    }
+  }
+  const oursT = summarize(samples.ours);
+  const rawSameT = summarize(samples.rawSame);
+  const rawTopT = summarize(samples.rawTop);
+  const fmt = (t: Timings) => `p50 ${t.p50.toFixed(3)} ms  p95 ${t.p95.toFixed(3)} ms  mean ${t.mean.toFixed(3)} ms`;
+  const ratio = (a: Timings, b: Timings) => `p50 x${(a.p50 / b.p50).toFixed(2)}  p95 x${(a.p95 / b.p95).toFixed(2)}`;
+
+  const lines = [
+    `search bench: ${docs.length} artifacts, ${QUERIES.length} queries x ${ROUNDS} rounds, limit ${LIMIT}, node ${process.version}`,
+    `build: ours ${oursBuildMs.toFixed(0)} ms, raw FlexSearch ${rawBuildMs.toFixed(0)} ms`,
+    `ours (retrieve, filter, score, rank, preview):          ${fmt(oursT)}`,
+    `raw FlexSearch, same retrieval (title ${CANDIDATES.title}, body ${CANDIDATES.body}): ${fmt(rawSameT)}`,
+    `raw FlexSearch, top ${LIMIT} per field:                   ${fmt(rawTopT)}`,
+    `ratio ours / raw same retrieval: ${ratio(oursT, rawSameT)}  (target <= 1.5)`,
+    `ratio ours / raw top ${LIMIT}:         ${ratio(oursT, rawTopT)}`,
+  ];
+  console.log(lines.join('\n'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runSearchBench();
+}
