@@ -28,7 +28,7 @@ describe('web: connect dialog', () => {
     await page.getByRole('button', { name: 'Copy organization ID' }).click();
     const copy = page.locator('button[data-copy-target="org-id"]');
     await expect.poll(() => copy.textContent()).toBe('Copied');
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied).toBe(await page.locator('#org-id').textContent());
 
     const client = await mcpClient(harness.baseUrl, copied, harness.users.editor.token);

@@ -89,11 +89,9 @@ describe('web: find, review and roll back a change made through MCP', () => {
     await page.waitForURL((url) => url.pathname === `${artifactPath}/changes/${editCommit}`);
     expect(await page.locator('table.diff tr.del .code').allInnerTexts()).toEqual([OLD_LINE]);
     expect(await page.locator('table.diff tr.add .code').allInnerTexts()).toEqual([NEW_LINE]);
-    const colours = await page.evaluate(() => ({
-      add: getComputedStyle(document.querySelector('table.diff tr.add')!).backgroundColor,
-      del: getComputedStyle(document.querySelector('table.diff tr.del')!).backgroundColor,
-      ctx: getComputedStyle(document.querySelector('table.diff tr.ctx') ?? document.body).backgroundColor,
-    }));
+    // A string, because the test code is typed for Node, not the DOM.
+    const background = (selector: string) => page.evaluate<string>(`getComputedStyle(document.querySelector('${selector}')).backgroundColor`);
+    const colours = { add: await background('table.diff tr.add'), del: await background('table.diff tr.del') };
     expect(colours.add).not.toBe(colours.del);
     expect(colours.add).not.toBe('rgba(0, 0, 0, 0)');
     await screenshot(page, 'change');

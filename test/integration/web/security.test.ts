@@ -91,7 +91,7 @@ describe('web: permissions, CSRF, XSS and headers', () => {
     await page.goto(`${harness.baseUrl}${revertPath()}?commit=${editCommit}`);
     const csrf = await page.locator('input[name="csrf"]').inputValue();
     const before = head();
-    const attempts = [
+    const attempts: { form: Record<string, string>; headers: Record<string, string> }[] = [
       { form: { commit: editCommit }, headers: { origin: harness.baseUrl } },
       { form: { commit: editCommit, csrf: 'x'.repeat(43) }, headers: { origin: harness.baseUrl } },
       { form: { commit: editCommit, csrf }, headers: { origin: 'http://evil.example' } },
@@ -138,18 +138,19 @@ describe('web: permissions, CSRF, XSS and headers', () => {
     const doc = page.locator('.doc');
     expect(await doc.innerText()).toContain('Plain bold text survives.');
     expect(await doc.locator('strong').count()).toBe(1);
-    const dangerous = await page.evaluate(() => {
+    // A string, because the test code is typed for Node, not the DOM.
+    const dangerous = await page.evaluate<{ scripts: string[]; handlers: string[]; jsLinks: string[]; styled: number; embedded: number }>(`(() => {
       const all = [...document.querySelectorAll('*')];
       return {
         scripts: [...document.scripts].map((s) => s.src),
-        handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName}.${a.name}`)),
+        handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => el.tagName + '.' + a.name)),
         jsLinks: [...document.querySelectorAll('[href], [src]')]
           .map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? '')
-          .filter((v) => /^\s*javascript:/i.test(v)),
+          .filter((v) => /^\\s*javascript:/i.test(v)),
         styled: all.filter((el) => el.hasAttribute('style')).length,
         embedded: document.querySelectorAll('.doc iframe, .doc svg, .doc style, .doc object, .doc embed').length,
       };
-    });
+    })()`);
     expect(dangerous.scripts).toEqual([`${harness.baseUrl}/assets/app.js`]);
     expect(dangerous.handlers).toEqual([]);
     expect(dangerous.jsLinks).toEqual([]);
