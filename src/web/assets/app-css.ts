@@ -43,6 +43,13 @@ header.site nav a[aria-current="page"] { background: var(--accent-soft); color: 
 form.search { flex: 1 1 220px; max-width: 360px; margin-left: auto; }
 form.search input { width: 100%; }
 form.signout { display: flex; align-items: center; gap: .6rem; color: var(--muted); font-size: .9rem; }
+@media (max-width: 700px) {
+  header.site { position: static; }
+  header.site .bar { gap: .5rem 1rem; }
+  form.search { order: 5; flex-basis: 100%; max-width: none; }
+  form.signout { margin-left: auto; }
+  main { padding-top: 1.25rem; }
+}
 
 main { flex: 1; width: 100%; max-width: 1180px; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
 main:focus { outline: none; }
