@@ -17,7 +17,7 @@ it('never shows a ref reader anything but main while commits are being written',
   const seen = new Set<string>();
   const writer = (async () => {
     let body = artifact.body;
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 15; i++) {
       body += `line ${i}\n`;
       await fx.store.update(ORG, artifact.id, { body, verb: 'edit' }, bob);
     }
