@@ -1,5 +1,5 @@
-import { ConflictError, InvalidInputError, PatchError } from '../errors.js';
-import { applyPatch, unifiedDiff } from '../patch/index.js';
+import { ConflictError, InvalidInputError } from '../errors.js';
+import { threeWayMerge } from '../patch/index.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { EditView } from './types.js';
@@ -7,8 +7,9 @@ import { editView, writeComputedBody } from './edit.js';
 import { bodyAt, bodyBefore, historyEntry } from './history.js';
 
 /**
- * Undo one change: its diff, reversed, applied to the current text with the same strict
- * engine as assistants' patches, so a later edit to the same lines is a conflict, never a guess.
+ * Undo one change as `git revert` does: a three-way merge that carries "after -> before" of
+ * that change over to the current text. Later edits elsewhere survive; a later edit to the same
+ * lines is a conflict, and nothing is written.
  */
 export async function revertChange(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<EditView> {
   const meta = await scope.writable(id);
@@ -17,19 +18,16 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
     throw new InvalidInputError('the change that created an artifact cannot be reverted; restore a later version instead');
   }
   const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyAt(deps, scope, id, commit)]);
-  const reverse = unifiedDiff(after, before, meta.path);
   const { before: current, result } = await writeComputedBody(
     deps,
     scope,
     meta.id,
     (record) => {
       try {
-        return applyPatch(record.body, reverse).text;
+        return threeWayMerge({ ours: record.body, base: after, theirs: before });
       } catch (error) {
-        if (error instanceof PatchError) {
-          throw new ConflictError(
-            `cannot revert ${commit.slice(0, 7)}: later changes touched the same lines (${error.message.split('\n')[0]}); nothing was written`,
-          );
+        if (error instanceof ConflictError) {
+          throw new ConflictError(`cannot revert ${commit.slice(0, 7)}: ${error.message}; nothing was written`, error.data);
         }
         throw error;
       }
