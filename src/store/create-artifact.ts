@@ -1,14 +1,11 @@
 import { artifactType, DEFAULT_REQUIREMENT_TYPE, isArtifactType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import { isUuid, newId } from '../ids.js';
-import { commitFile } from './commit-file.js';
-import { renderArtifactFile } from './frontmatter.js';
-import { artifactCommitMessage } from './message.js';
 import { checkDocumentSize, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { artifactPath, dirnameOf } from './paths.js';
-import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { checkedTitle, headingTitle } from './title.js';
 import type { ChangeContext, CommitResult, NewArtifact } from './types.js';
+import { writeArtifactFile } from './write-artifact.js';
 
 /** Checks that need no repository: run before taking the lock. */
 export function validateNewArtifact(input: NewArtifact, env: WriteEnv): { id: string; title: string } {
@@ -55,23 +52,9 @@ export async function createArtifact(
   const path = artifactPath(def, id, title, folderDir);
   if (handle.state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
   const requirementType = def.type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
-  const createdAt = new Date().toISOString();
-  const frontmatter = { id, type: def.type, parent: parentId, workspace: input.workspaceId, title, created: createdAt, ...(requirementType ? { requirementType } : {}) };
-  const message = artifactCommitMessage({ verb: 'create', type: def.type, id, title, ...(ctx.client ? { client: ctx.client } : {}) });
-  const parent = handle.state.head;
-  const { commit, blob, timestamp } = await commitFile(handle.repo, handle.state, {
-    path,
-    content: renderArtifactFile(frontmatter, input.body),
-    message,
-    author: ctx.author,
-    committer: env.committer,
-  });
-  env.bodies.set(blob, input.body);
-  return recordArtifactChange(handle.state, {
-    commit, parent, blob, verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
+  return writeArtifactFile(handle, env, ctx, {
+    verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
     ...(requirementType ? { requirementType } : {}),
-    path, createdAt, author: ctx.author, authoredAt: isoSeconds(timestamp), message,
-    ...(ctx.client ? { client: ctx.client } : {}),
-    before: '', body: input.body,
+    path, createdAt: new Date().toISOString(), before: '', body: input.body,
   });
 }

@@ -1,11 +1,8 @@
 import { ConflictError, InvalidInputError } from '../errors.js';
-import { commitFile } from './commit-file.js';
-import { renderArtifactFile } from './frontmatter.js';
-import { artifactCommitMessage } from './message.js';
 import { checkDocumentSize, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
-import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { checkedTitle, headingTitle } from './title.js';
 import type { BodyChange, ChangeContext, CommitResult } from './types.js';
+import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
 
@@ -40,30 +37,10 @@ export async function updateArtifact(
   const heading = headingTitle(change.body);
   // A body without a heading keeps its last title: listings and paths need one.
   const title = heading === undefined ? current.title : checkedTitle(heading);
-  const message = artifactCommitMessage({
-    verb: change.verb, type: current.type, id, title,
-    ...(ctx.client ? { client: ctx.client } : {}),
+  return writeArtifactFile(handle, env, ctx, {
+    verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
+    ...(current.requirementType ? { requirementType: current.requirementType } : {}),
+    path: current.path, createdAt: current.createdAt, before: current.body, body: change.body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
-  });
-  const frontmatter = {
-    id, type: current.type, parent: current.parentId, workspace: current.workspaceId, title, created: current.createdAt,
-    ...(current.requirementType ? { requirementType: current.requirementType } : {}),
-  };
-  const parent = handle.state.head;
-  const { commit, blob, timestamp } = await commitFile(handle.repo, handle.state, {
-    path: current.path,
-    content: renderArtifactFile(frontmatter, change.body),
-    message,
-    author: ctx.author,
-    committer: env.committer,
-  });
-  env.bodies.set(blob, change.body);
-  return recordArtifactChange(handle.state, {
-    commit, parent, blob, verb: change.verb, id, type: current.type, parentId: current.parentId,
-    workspaceId: current.workspaceId, title,
-    ...(current.requirementType ? { requirementType: current.requirementType } : {}),
-    path: current.path, createdAt: current.createdAt, author: ctx.author, authoredAt: isoSeconds(timestamp), message,
-    ...(ctx.client ? { client: ctx.client } : {}),
-    before: current.body, body: change.body,
   });
 }
