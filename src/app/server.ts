@@ -6,6 +6,8 @@ import type { Config } from '../config/index.js';
 
 export type NodeServer = http.Server | https.Server;
 
+const IDLE_SWEEP_MS = 50;
+
 /** An HTTP or, with a certificate and key configured, HTTPS server that is already listening. */
 export async function listen(config: Pick<Config, 'port' | 'host' | 'tls'>): Promise<{ server: NodeServer; port: number }> {
   const server = config.tls
@@ -29,9 +31,13 @@ export async function listen(config: Pick<Config, 'port' | 'host' | 'tls'>): Pro
  */
 export async function shutdown(server: NodeServer, graceMs = 10_000): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection whose request finishes after close() would otherwise idle until
+  // keepAliveTimeout before the server counts as closed.
   server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   timer.unref();
   await closed;
+  clearInterval(sweep);
   clearTimeout(timer);
 }
