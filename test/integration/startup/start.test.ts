@@ -1,0 +1,178 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, initialize, startToolCall } from './rpc.js';
+import { ensureBuilt, freePort, startMain, type Started } from './process.js';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+/** A graceful stop with nothing in flight must not wait for any grace period. */
+const PROMPT_EXIT_MS = 3_000;
+
+let root: string;
+let dataDir: string;
+const running = new Set<Started>();
+
+beforeAll(async () => {
+  await ensureBuilt();
+  root = await mkdtemp(path.join(os.tmpdir(), 'specbase-start-'));
+  dataDir = path.join(root, 'data');
+});
+afterEach(async () => {
+  for (const started of running) {
+    if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+    await started.exited;
+  }
+  running.clear();
+});
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string> = {}): Promise<Started & { port: number }> {
+  const port = await freePort();
+  const started = startMain({ SPECBASE_DATA_DIR: dataDir, PORT: String(port), ...env });
+  running.add(started);
+  await started.waitFor('Or as one command:');
+  await started.waitFor('"msg":"listening"', 'stderr');
+  return { ...started, port };
+}
+
+/** Sends SIGTERM and resolves with the exit code and how long the exit took. */
+async function stop(started: Started): Promise<{ code: number | string; ms: number }> {
+  const t0 = performance.now();
+  started.child.kill('SIGTERM');
+  const code = await started.exited;
+  return { code, ms: performance.now() - t0 };
+}
+
+interface Banner {
+  orgId: string;
+  token: string;
+  mcpUrl: string;
+  sseUrl: string;
+  configs: Record<string, any>[];
+  oneLiner: string;
+}
+
+function parseBanner(stdout: string): Banner {
+  const field = (label: string) => new RegExp(`^\\s+${label}\\s+(\\S+)`, 'm').exec(stdout)?.[1] ?? '';
+  const configs = [...stdout.matchAll(/^\{\n[\s\S]*?\n\}$/gm)].map((m) => JSON.parse(m[0]) as Record<string, any>);
+  return {
+    orgId: field('Organization id'),
+    token: field('Demo access token'),
+    mcpUrl: field('MCP Streamable HTTP'),
+    sseUrl: field('MCP SSE'),
+    configs,
+    oneLiner: /^Or as one command:\s+(.+)$/m.exec(stdout)?.[1] ?? '',
+  };
+}
+
+const gitdirOf = (orgId: string) => path.join(dataDir, 'orgs', `${orgId}.git`);
+const git = (orgId: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdirOf(orgId), ...args], { encoding: 'utf8' }).trim();
+
+describe('node dist/main.js with nothing configured but a data directory and a port', () => {
+  let first: Banner;
+
+  it('creates data/ and the demo organization, prints URLs, organization id and ready-to-paste configurations', async () => {
+    const started = await start();
+    const base = `http://localhost:${started.port}`;
+    first = parseBanner(started.stdout());
+
+    expect(first.orgId).toMatch(UUID);
+    expect(first.mcpUrl).toBe(`${base}/api/mcp/mcp`);
+    expect(first.sseUrl).toBe(`${base}/api/mcp/sse`);
+    expect(first.token).toMatch(/^sbp_/);
+    expect(first.configs).toEqual([
+      { mcpServers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
+      {
+        mcpServers: {
+          specbase: { command: 'npx', args: ['mcp-remote', first.sseUrl, '--header', `X-Organization-Id:${first.orgId}`] },
+        },
+      },
+    ]);
+    expect(first.oneLiner).toBe(`npx mcp-remote ${first.sseUrl} --header X-Organization-Id:${first.orgId}`);
+
+    const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    const entries = await readdir(dataDir);
+    expect(entries).toEqual(expect.arrayContaining(['specbase.db', 'orgs']));
+    expect(await readdir(path.join(dataDir, 'orgs'))).toEqual([`${first.orgId}.git`]);
+    expect(git(first.orgId, 'rev-parse', '--is-bare-repository')).toBe('true');
+
+    // The printed URL, organization id and token are enough to talk MCP.
+    const session = await initialize(first.mcpUrl, { 'X-Organization-Id': first.orgId, Authorization: `Bearer ${first.token}` });
+    const product = await callTool(session, 'specbase_read_product', {});
+    expect(product.url).toBe(`${base}/o/${first.orgId}/a/${product.id}`);
+
+    const { code, ms } = await stop(started);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(PROMPT_EXIT_MS);
+  });
+
+  it('a second start on the same directory reuses the organization and commits nothing', async () => {
+    const commitsBefore = git(first.orgId, 'rev-list', '--all');
+    const started = await start();
+    const second = parseBanner(started.stdout());
+    expect(second.orgId).toBe(first.orgId);
+    expect(second.token).toBe(first.token);
+    expect(started.stderr()).not.toContain('created the demo organization');
+    expect(await readdir(path.join(dataDir, 'orgs'))).toEqual([`${first.orgId}.git`]);
+    expect(git(first.orgId, 'rev-list', '--all')).toBe(commitsBefore);
+    expect((await stop(started)).code).toBe(0);
+  });
+
+  it('SIGTERM while an edit is in flight lets it finish and commit, then exits 0 promptly', async () => {
+    const started = await start();
+    const session = await initialize(first.mcpUrl.replace(/:\d+\//, `:${started.port}/`), {
+      'X-Organization-Id': first.orgId,
+      Authorization: `Bearer ${first.token}`,
+    });
+    const product = await callTool(session, 'specbase_read_product', {});
+    const { items } = await callTool(session, 'specbase_list_capabilities', { productId: product.id });
+    const capability = await callTool(session, 'specbase_read_capability', { capabilityId: items[0].id, mode: 'full' });
+    const firstLine = (capability.content as string).split('\n')[0];
+    const patch = ['@@', ` ${firstLine}`, '+', '+Edited while the server was stopping.', ''].join('\n');
+
+    const edit = startToolCall(session, 'specbase_edit_capability', { capabilityId: capability.id, patch, baseVersion: capability.version });
+    // The request line and headers are on the wire; give the server a moment to take them in.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopping = stop(started);
+    await started.waitFor('shutting down', 'stderr');
+    expect(started.child.exitCode).toBeNull();
+    edit.finish();
+
+    const edited = await edit.result;
+    const { code, ms } = await stopping;
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(PROMPT_EXIT_MS);
+    expect(git(first.orgId, 'rev-parse', 'main')).toBe(edited.version);
+    expect(git(first.orgId, 'log', '-1', '--format=%an%n%B', 'main')).toMatch(/^Demo Owner\n/);
+    expect(git(first.orgId, 'show', '--format=', 'main')).toContain('+Edited while the server was stopping.');
+  });
+
+  it('SPECBASE_BASE_URL makes the printed URLs public', async () => {
+    const started = await start({ SPECBASE_BASE_URL: 'https://specs.example.com' });
+    const banner = parseBanner(started.stdout());
+    expect(banner.mcpUrl).toBe('https://specs.example.com/api/mcp/mcp');
+    expect(banner.sseUrl).toBe('https://specs.example.com/api/mcp/sse');
+    const printed = started.stdout().match(/https?:\/\/[^\s"]+/g) ?? [];
+    expect(printed.length).toBeGreaterThan(5);
+    expect(printed.filter((url) => !/^https:\/\/specs\.example\.com(\/|$)/.test(url))).toEqual([]);
+    expect((await stop(started)).code).toBe(0);
+  });
+
+  it.each([['not-a-port'], ['70000'], ['-1']])('PORT=%s exits non-zero with a configuration error', async (port) => {
+    const started = startMain({ SPECBASE_DATA_DIR: path.join(root, 'never'), PORT: port });
+    running.add(started);
+    const code = await started.exited;
+    expect(code).not.toBe(0);
+    expect(typeof code).toBe('number');
+    expect(started.stderr()).toMatch(/^specbase: invalid configuration: PORT: /m);
+    expect(started.stderr()).not.toMatch(/\n\s+at /);
+    expect(started.stdout()).toBe('');
+  });
+});
