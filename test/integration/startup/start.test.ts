@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, initialize, startToolCall } from './rpc.js';
 import { ensureBuilt, freePort, startMain, type Started } from './process.js';
@@ -152,6 +155,32 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(git(first.orgId, 'rev-parse', 'main')).toBe(edited.version);
     expect(git(first.orgId, 'log', '-1', '--format=%an%n%B', 'main')).toMatch(/^Demo Owner\n/);
     expect(git(first.orgId, 'show', '--format=', 'main')).toContain('+Edited while the server was stopping.');
+  });
+
+  // Known defect, reported: nothing closes MCP sessions on shutdown, so an open event stream (the
+  // Streamable HTTP GET stream, the legacy SSE stream) holds the server for the whole 10 s grace
+  // period (what `docker stop` waits before SIGKILL). Turn into `it` once the MCP router drains.
+  it.fails('SIGTERM with assistants connected over both transports (open event streams) exits 0 promptly', async () => {
+    const started = await start();
+    const headers = { 'X-Organization-Id': first.orgId, Authorization: `Bearer ${first.token}` };
+    const local = (route: string) => new URL(route, `http://127.0.0.1:${started.port}`);
+    const streamable = new Client({ name: 'connected-streamable', version: '1' });
+    await streamable.connect(new StreamableHTTPClientTransport(local('/api/mcp/mcp'), { requestInit: { headers } }));
+    const sse = new Client({ name: 'connected-sse', version: '1' });
+    await sse.connect(
+      new SSEClientTransport(local('/api/mcp/sse'), {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
+      }),
+    );
+    await Promise.all([streamable.ping(), sse.ping()]);
+    try {
+      const { code, ms } = await stop(started);
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(PROMPT_EXIT_MS);
+    } finally {
+      await Promise.allSettled([streamable.close(), sse.close()]);
+    }
   });
 
   it('SPECBASE_BASE_URL makes the printed URLs public', async () => {
