@@ -6,6 +6,9 @@ import { ConfigError, loadConfig } from './config/index.js';
 import { ensureDemo } from './demo/seed.js';
 import { createLogger } from './log.js';
 
+/** How long tool calls under way may take to finish once shutdown begins. */
+const SHUTDOWN_DRAIN_MS = 5_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
@@ -23,7 +26,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await shutdown(server);
+    // Stop accepting, let tool calls under way commit and answer, then end the MCP streams that
+    // would otherwise hold the server open until the grace period runs out.
+    await Promise.all([shutdown(server), http.drain(SHUTDOWN_DRAIN_MS)]);
     await http.close();
     await services.close();
     log.info('stopped');

@@ -8,6 +8,8 @@ import type { Services } from './services.js';
 
 export interface HttpApp {
   readonly app: express.Express;
+  /** Lets MCP tool calls under way finish (up to `limitMs`), then ends every MCP session. */
+  drain(limitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,16 +25,15 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
 
   const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });
   const verifyPat = patVerifier(control);
-  app.use(
-    createMcpRouter({
-      specs,
-      control,
-      config,
-      log,
-      verifyAccessToken: (token, resource) =>
-        token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
-    }),
-  );
+  const mcp = createMcpRouter({
+    specs,
+    control,
+    config,
+    log,
+    verifyAccessToken: (token, resource) =>
+      token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
+  });
+  app.use(mcp.router);
   app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
   app.use(auth.router);
   app.use(createWebRouter({ specs, control, config, auth }));
@@ -45,6 +46,7 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
 
   return {
     app,
+    drain: (limitMs) => mcp.drain(limitMs),
     close: () => auth.close(),
   };
 }

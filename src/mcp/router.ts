@@ -7,6 +7,7 @@ import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } fro
 import { authenticate } from './authenticate.js';
 import { sendHttpError } from './http-error.js';
 import { resolveOrganization } from './org-scope.js';
+import { InFlight } from './in-flight.js';
 import { checkOrigin } from './origin.js';
 import { SessionRegistry } from './sessions.js';
 import { ssePost, sseOpen } from './sse.js';
@@ -17,14 +18,30 @@ const DEFAULT_IDLE_MS = 30 * 60_000;
 /** Room for the largest document plus JSON-RPC framing and escaping. */
 const BODY_OVERHEAD_BYTES = 64 * 1024;
 
+export interface McpEndpoints {
+  readonly router: express.Router;
+  /**
+   * For shutdown: lets tool calls under way finish (up to `limitMs`), then closes every
+   * session, so that open event streams no longer hold the server.
+   */
+  drain(limitMs: number): Promise<void>;
+}
+
 /**
  * The MCP endpoints: Streamable HTTP and legacy SSE, with the organization in a header or in
  * the path. Origin, bearer token and organization membership are checked before MCP is spoken.
  */
-export function createMcpRouter(deps: McpRouterDeps): express.Router {
+export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const { config, control, specs } = deps;
   const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
-  const toolDeps: ToolServerDeps = { catalog: buildCatalog(), specs, audit: control.audit, log: toolLog };
+  const inFlight = new InFlight();
+  const toolDeps: ToolServerDeps = {
+    catalog: buildCatalog(),
+    specs,
+    audit: control.audit,
+    log: toolLog,
+    track: (work) => inFlight.track(work),
+  };
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
@@ -48,15 +65,21 @@ export function createMcpRouter(deps: McpRouterDeps): express.Router {
       `${basePath}/api/mcp${orgInPath ? `/o/${scope.orgId}` : ''}/messages`,
   };
 
+  // A POST accepted before shutdown is answered before its session closes, even if its body is
+  // still arriving and its tool call has not started yet.
+  const tracked: express.RequestHandler = (_req, res, next) => {
+    void inFlight.track(() => new Promise<void>((resolve) => res.once('close', resolve)));
+    next();
+  };
   const guard = [checkOrigin(config), authenticate(config, deps.verifyAccessToken), resolveOrganization(control)];
   const json = express.json({ limit: config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES });
   const router = express.Router();
   for (const base of ['/api/mcp', '/api/mcp/o/:orgId']) {
-    router.post(`${base}/mcp`, ...guard, json, streamablePost(streamable));
+    router.post(`${base}/mcp`, tracked, ...guard, json, streamablePost(streamable));
     router.get(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.delete(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.get(`${base}/sse`, ...guard, sseOpen(sse));
-    router.post(`${base}/messages`, ...guard, json, ssePost(sse));
+    router.post(`${base}/messages`, tracked, ...guard, json, ssePost(sse));
   }
 
   const onError: ErrorRequestHandler = (error, req, res, next) => {
@@ -74,5 +97,11 @@ export function createMcpRouter(deps: McpRouterDeps): express.Router {
     res.status(500).json({ error: 'internal_error', message: 'internal server error' });
   };
   router.use('/api/mcp', onError);
-  return router;
+  return {
+    router,
+    async drain(limitMs) {
+      await inFlight.settled(limitMs);
+      await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll()]);
+    },
+  };
 }

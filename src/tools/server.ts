@@ -5,6 +5,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type CallToolRequest,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../access/principal.js';
@@ -26,6 +27,8 @@ export interface ToolServerDeps {
   readonly specs: SpecService;
   readonly audit: Pick<ControlPlane['audit'], 'record'>;
   readonly log: ToolLog;
+  /** Runs each tool call, so that the transport layer can wait for calls under way at shutdown. */
+  readonly track: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** The (user, organization) a session belongs to. */
@@ -58,12 +61,17 @@ function requestedId(raw: unknown): string | null {
  * loop that runs tools: argument parsing, actor, audit and error translation happen here.
  */
 export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope): Server {
-  const { catalog, specs, audit, log } = deps;
+  const { catalog, specs, audit, log, track } = deps;
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...catalog.listed] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(() => callTool(request, extra)));
+
+  const callTool = async (
+    request: CallToolRequest,
+    extra: { authInfo?: AuthInfo | undefined },
+  ): Promise<CallToolResult> => {
     const tool = catalog.byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
     const started = performance.now();
@@ -97,7 +105,7 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
       await record('error', requestedId(request.params.arguments), null, first?.type === 'text' ? first.text : null);
       return result;
     }
-  });
+  };
 
   return server;
 }

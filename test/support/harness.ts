@@ -124,7 +124,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 async function closeAll(server: NodeServer, app: HttpApp | undefined, services: Services, dataDir: string): Promise<void> {
-  await shutdown(server, 200);
+  await Promise.all([shutdown(server, 200), app?.drain(200)]);
   await app?.close();
   await services.close();
   await rm(dataDir, { recursive: true, force: true });

@@ -157,10 +157,9 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(git(first.orgId, 'show', '--format=', 'main')).toContain('+Edited while the server was stopping.');
   });
 
-  // Known defect, reported: nothing closes MCP sessions on shutdown, so an open event stream (the
-  // Streamable HTTP GET stream, the legacy SSE stream) holds the server for the whole 10 s grace
-  // period (what `docker stop` waits before SIGKILL). Turn into `it` once the MCP router drains.
-  it.fails('SIGTERM with assistants connected over both transports (open event streams) exits 0 promptly', async () => {
+  // Open event streams (the Streamable HTTP GET stream, the legacy SSE stream) must not hold the
+  // server for the whole grace period (what `docker stop` waits before SIGKILL).
+  it('SIGTERM with assistants connected over both transports (open event streams) exits 0 promptly', async () => {
     const started = await start();
     const headers = { 'X-Organization-Id': first.orgId, Authorization: `Bearer ${first.token}` };
     const local = (route: string) => new URL(route, `http://127.0.0.1:${started.port}`);
