@@ -66,9 +66,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   if (config.oidc) {
     upstream = { ...config.oidc, userIssuer: config.oidc.issuer };
   } else {
-    // Behind a TLS-terminating proxy the public URL is https while this process speaks http.
-    const behindProxy = baseUrl.startsWith('https:') && !config.tls;
-    const embedded = embeddedIdentityProvider({ baseUrl, control, db, dataDir, behindProxy });
+    const embedded = embeddedIdentityProvider({ baseUrl, control, db, dataDir });
     router.use(embedded.router);
     upstream = {
       issuer: embedded.issuer,

@@ -9,6 +9,20 @@ import { createIdentityProvider, IDP_MOUNT_PATH, type IdpClient } from './provid
 export { LOCAL_ISSUER, IDP_MOUNT_PATH } from './provider.js';
 export { KEYS_FILE, type IdpKeys } from './keys.js';
 
+/**
+ * oidc-provider builds its endpoint URLs from the request. The public base URL is configured,
+ * never taken from Host: whatever a client or proxy sends, the provider sees the configured
+ * scheme and host (it runs with `proxy` on, so it reads them from these headers).
+ */
+function asPublicUrl(baseUrl: string): express.RequestHandler {
+  const { protocol, host } = new URL(baseUrl);
+  return (req, _res, next) => {
+    req.headers['x-forwarded-proto'] = protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = host;
+    next();
+  };
+}
+
 /** The embedded OpenID Connect provider at `${baseUrl}/oidc` with its sign-in page under `/idp`. */
 export function embeddedIdentityProvider(deps: {
   baseUrl: string;
@@ -17,7 +31,6 @@ export function embeddedIdentityProvider(deps: {
   dataDir: string;
   /** Extra relying parties besides our own (`specbase-web`), e.g. another Specbase. */
   clients?: readonly IdpClient[];
-  behindProxy: boolean;
 }): { router: express.Router; issuer: string; ownClient: IdpClient } {
   applyAuthSchema(deps.db);
   const keys = loadOrCreateKeys(deps.dataDir);
@@ -33,10 +46,9 @@ export function embeddedIdentityProvider(deps: {
     db: deps.db,
     keys,
     clients: [ownClient, ...(deps.clients ?? [])],
-    behindProxy: deps.behindProxy,
   });
   const router = express.Router();
   router.use(interactionRouter({ baseUrl: deps.baseUrl, provider, control: deps.control }));
-  router.use(IDP_MOUNT_PATH, provider.callback());
+  router.use(IDP_MOUNT_PATH, asPublicUrl(deps.baseUrl), provider.callback());
   return { router, issuer, ownClient };
 }

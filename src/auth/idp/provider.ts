@@ -25,7 +25,6 @@ export function createIdentityProvider(deps: {
   db: BetterSqlite3.Database;
   keys: IdpKeys;
   clients: readonly IdpClient[];
-  behindProxy: boolean;
 }): Provider {
   const { issuer, control, db, keys, clients } = deps;
   const provider = new Provider(issuer, {
@@ -56,7 +55,7 @@ export function createIdentityProvider(deps: {
     loadExistingGrant: firstPartyGrant,
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 900, Session: 14 * 86_400, Grant: 14 * 86_400 },
   });
-  provider.proxy = deps.behindProxy;
+  provider.proxy = true;
   return provider;
 }
 

@@ -28,7 +28,6 @@ describe('sign-in through an external OpenID Connect issuer', () => {
       db: control.db,
       dataDir: dir,
       clients: [{ clientId: 'specbase', clientSecret: 'external-secret-0123456789', redirectUris: [`${app.baseUrl}/signin/callback`] }],
-      behindProxy: false,
     });
     server.on('request', express().use(idp.router));
     external = {

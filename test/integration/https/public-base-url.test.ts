@@ -118,10 +118,12 @@ describe('SPECBASE_BASE_URL behind a TLS-terminating proxy', () => {
     expect(urlsIn(metadata).filter((url) => !url.startsWith(`${PUBLIC}/`))).toEqual([]);
   });
 
-  it('the embedded identity provider, reached through a proxy that forwards host and scheme, uses only public URLs', async () => {
-    const response = await fetch(`${local}/oidc/.well-known/openid-configuration`, {
-      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'specs.example.com' },
-    });
+  it.each([
+    ['a proxy that forwards host and scheme', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'specs.example.com' }],
+    ['a proxy that forwards nothing', {}],
+    ['a client that forges the forwarded host', { 'X-Forwarded-Proto': 'http', 'X-Forwarded-Host': 'evil.example' }],
+  ])('the embedded identity provider, reached through %s, uses only the configured public URLs', async (_how, forwarded) => {
+    const response = await fetch(`${local}/oidc/.well-known/openid-configuration`, { headers: forwarded });
     expect(response.status).toBe(200);
     const metadata = (await response.json()) as Record<string, any>;
     expect(metadata.issuer).toBe(`${PUBLIC}/oidc`);
