@@ -38,6 +38,7 @@ export function startupBanner(baseUrl: string, demo: DemoInfo): string {
     JSON.stringify(bridged, null, 2),
     '',
     `Or as one command:  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId}`,
+    `With the access token instead of browser sign-in:  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`,
     '',
   ].join('\n');
 }

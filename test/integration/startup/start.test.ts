@@ -57,6 +57,7 @@ interface Banner {
   sseUrl: string;
   configs: Record<string, any>[];
   oneLiner: string;
+  tokenLiner: string;
 }
 
 function parseBanner(stdout: string): Banner {
@@ -69,6 +70,7 @@ function parseBanner(stdout: string): Banner {
     sseUrl: field('MCP SSE'),
     configs,
     oneLiner: /^Or as one command:\s+(.+)$/m.exec(stdout)?.[1] ?? '',
+    tokenLiner: /^With the access token instead of browser sign-in:\s+(.+)$/m.exec(stdout)?.[1] ?? '',
   };
 }
 
@@ -96,6 +98,9 @@ describe('node dist/main.js with nothing configured but a data directory and a p
       },
     ]);
     expect(first.oneLiner).toBe(`npx mcp-remote ${first.sseUrl} --header X-Organization-Id:${first.orgId}`);
+    expect(first.tokenLiner).toBe(
+      `npx mcp-remote ${first.sseUrl} --header X-Organization-Id:${first.orgId} --header "Authorization:Bearer ${first.token}"`,
+    );
 
     const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);
     expect(health.status).toBe(200);
