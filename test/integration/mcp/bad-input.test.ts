@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../../src/config/index.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { call, callError, connect } from './clients.js';
+
+let h: Harness;
+let client: Client;
+let featureId: string;
+let body: string;
+let version: string;
+
+const git = (...args: string[]) => execFileSync('git', ['--git-dir', h.gitdir, ...args], { encoding: 'utf8' }).trim();
+const head = () => git('rev-parse', 'main');
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = await connect(h, 'editor', 'streamable', 'bad-input-client');
+  const product = await call(client, 'specbase_read_product');
+  const capabilities = await call(client, 'specbase_list_capabilities', { productId: product.data.id });
+  const created = await call(client, 'specbase_create_feature', { capabilityId: capabilities.data.items[0].id, title: 'Bulk ordering' });
+  featureId = created.data.id;
+});
+afterAll(async () => {
+  await client?.close();
+  await h?.close();
+});
+beforeEach(async () => {
+  const read = await call(client, 'specbase_read_feature', { featureId, mode: 'full' });
+  body = read.data.content;
+  version = read.data.version;
+});
+
+/** Calls an edit that must fail, and checks that the repository did not move. */
+async function refusedEdit(args: Record<string, unknown>): Promise<string> {
+  const before = head();
+  const message = await callError(client, 'specbase_edit_feature', { featureId, ...args });
+  expect(head()).toBe(before);
+  expect((await call(client, 'specbase_read_feature', { featureId, mode: 'full' })).data.content).toBe(body);
+  return message;
+}
+
+describe('edits that must not apply change nothing and say why', () => {
+  it('a hunk whose context is not in the document: names the hunk and shows the nearest lines', async () => {
+    const message = await refusedEdit({ patch: '@@ -3,3 +3,3 @@\n ## Overview\n-_How it works from the users point of view._\n+It works.\n' });
+    expect(message).toMatch(/hunk 1/i);
+    expect(message).toContain("_How it works from the user's point of view._");
+    expect(message).toMatch(/^\s+\d+ \| _How it works from the user's point of view\._$/m);
+  });
+
+  it('text that is not a unified diff', async () => {
+    expect(await refusedEdit({ patch: 'Please change the overview to say it works.' })).toMatch(/not a unified diff|not a diff/i);
+  });
+
+  it('a patch that touches two files', async () => {
+    const patch = ['--- a/one.md', '+++ b/one.md', '@@', ' ## Overview', '+x', '--- a/two.md', '+++ b/two.md', '@@', ' ## Notes', '+y', ''].join('\n');
+    expect(await refusedEdit({ patch })).toMatch(/The patch changes 2 different files \(one\.md, two\.md\)/);
+  });
+
+  it('a patch over the size limit, before anything is read or written', async () => {
+    const patch = `@@\n ## Overview\n+${'x'.repeat(DEFAULT_LIMITS.maxPatchBytes)}\n`;
+    expect(await refusedEdit({ patch })).toMatch(new RegExp(`the patch is \\d+ bytes; the limit is ${DEFAULT_LIMITS.maxPatchBytes} bytes`));
+  });
+
+  it('a stale baseVersion when the patch no longer applies is a conflict that names the current version', async () => {
+    await call(client, 'specbase_edit_feature', {
+      featureId,
+      patch: '@@\n ## Notes\n \n-_Dependencies, open questions, links._\n+Needs the pallet-size rules from the warehouse team.\n',
+    });
+    const current = (await call(client, 'specbase_read_feature', { featureId, mode: 'full' })).data;
+    body = current.content;
+    const message = await refusedEdit({
+      baseVersion: version,
+      patch: '@@\n ## Notes\n \n-_Dependencies, open questions, links._\n+Something else.\n',
+    });
+    expect(message).toContain(`changed since version ${version}`);
+    expect(message).toContain(current.version);
+  });
+
+  it('a stale baseVersion whose patch still applies cleanly is accepted', async () => {
+    const stale = version;
+    await call(client, 'specbase_edit_feature', { featureId, patch: '@@\n ## Scope\n \n+Orders of 20 or more items.\n' });
+    const edit = await call(client, 'specbase_edit_feature', {
+      featureId,
+      baseVersion: stale,
+      patch: '@@\n ## User stories\n \n+- As a restaurant buyer, I want to reorder last week\'s list.\n',
+    });
+    expect(edit.data.added).toBe(1);
+  });
+});
+
+describe('content that looks like code or metadata stays inert text', () => {
+  it('a body that starts with ---js frontmatter is stored as text, never evaluated, and the real frontmatter stays intact', async () => {
+    const marker = `specbase_pwned_${Date.now()}`;
+    const injected = `---js\n{ title: (globalThis.${marker} = true, 'x') }\n---\n`;
+    const lines = body.split('\n');
+    const edit = await call(client, 'specbase_edit_feature', { featureId, patch: `@@\n+${injected.trimEnd().split('\n').join('\n+')}\n ${lines[0]}\n` });
+    expect(edit.data.added).toBe(3);
+    const read = await call(client, 'specbase_read_feature', { featureId, mode: 'full' });
+    expect(read.data.content.startsWith('---js\n')).toBe(true);
+    expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
+    const file = git('ls-tree', '-r', '--name-only', 'main').split('\n').find((p) => p.includes(featureId.slice(0, 8)))!;
+    const stored = git('show', `main:${file}`);
+    expect(stored.startsWith('---\nid: ')).toBe(true);
+    expect(stored).toMatch(/\ntitle: ["']?Bulk ordering["']?\n/);
+  });
+});
+
+describe('tool arguments are validated before anything runs', () => {
+  it.each([
+    ['specbase_search', { query: 'checkout', limit: 51 }],
+    ['specbase_search', { query: 'checkout', limit: 0 }],
+    ['specbase_search', { query: '   ' }],
+    ['specbase_search', { query: 'checkout', artifactTypes: ['epic'] }],
+    ['specbase_read_feature', { featureId: 'x', mode: 'everything' }],
+    ['specbase_create_requirement', { featureId: '00000000-0000-4000-8000-000000000000', type: 'NICE_TO_HAVE' }],
+    ['specbase_create_feature', { capabilityId: '00000000-0000-4000-8000-000000000000', title: 'x'.repeat(201) }],
+  ])('%s %j', async (tool, args) => {
+    const before = head();
+    const message = await callError(client, tool, args);
+    expect(message.length).toBeGreaterThan(10);
+    expect(message).not.toMatch(/internal|unexpected/i);
+    expect(head()).toBe(before);
+  });
+});
