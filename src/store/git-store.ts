@@ -10,7 +10,7 @@ import { KeyedMutex } from './mutex.js';
 import { BodyCache, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
 import { lockMain } from './ref-lock.js';
-import { readMain } from './refs.js';
+import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo, readFileAt } from './repo.js';
 import { loadSidecar, saveSidecar } from './sidecar.js';
 import { parseRepositoryFile } from './frontmatter.js';
@@ -193,9 +193,14 @@ export class GitStore {
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
   private async fresh(orgId: string): Promise<OrgHandle> {
     const handle = await this.handle(orgId);
+    const stamp = mainStamp(handle.repo.gitdir);
+    if (stamp !== null && stamp === handle.refStamp) return handle;
     if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
       await this.mutex.run(handle.orgId, () => this.catchUp(handle, true));
     }
+    // The stamp was taken before the ref was read: if main moved in between, the next call
+    // sees a different stamp and looks again.
+    handle.refStamp = stamp;
     return handle;
   }
 

@@ -9,6 +9,8 @@ export interface OrgHandle {
   readonly orgId: string;
   readonly repo: Repo;
   state: OrgState;
+  /** mainStamp() when `state` was last known to match `main`; null forces a read of the ref. */
+  refStamp?: string | null;
 }
 
 /** What every write needs besides the organization. */

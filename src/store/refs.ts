@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomically } from './atomic-fs.js';
 
@@ -24,6 +24,17 @@ export async function readMain(gitdir: string): Promise<string | null> {
     if (isMissing(error)) return null;
     throw error;
   }
+}
+
+/**
+ * A cheap fingerprint of `main`'s ref file. Every update of it (ours, git's) is a rename, so a
+ * changed ref has a new inode and times; an unchanged stamp means `main` did not move and the
+ * ref need not be read. One synchronous stat is far cheaper than an async read (four trips
+ * through the thread pool), and it sits on every read path. Null when there is no loose ref.
+ */
+export function mainStamp(gitdir: string): string | null {
+  const stat = statSync(path.join(gitdir, MAIN_REF), { throwIfNoEntry: false });
+  return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : null;
 }
 
 /**
