@@ -18,13 +18,9 @@ async function main(): Promise<void> {
   const http = await createHttpApp(services, log);
   const { server } = await listen(config);
   server.on('request', http.app);
-  process.stdout.write(startupBanner(config.baseUrl, demo));
-  log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     // Stop accepting, let tool calls under way commit and answer, then end the MCP streams that
     // would otherwise hold the server open until the grace period runs out.
@@ -34,8 +30,22 @@ async function main(): Promise<void> {
     log.info('stopped');
     log.flush();
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      log.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  // Installed before anything announces readiness: the log line below is written from the
+  // thread pool and can reach a supervisor before this thread runs another statement.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  process.stdout.write(startupBanner(config.baseUrl, demo));
+  log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
 }
 
 main().catch((error: unknown) => {
