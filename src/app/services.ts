@@ -44,6 +44,7 @@ export async function openServices(config: Config): Promise<Services> {
     specs,
     async close() {
       unsubscribe();
+      await store.close();
       await control.close();
     },
   };

@@ -48,6 +48,7 @@ export class GitStore {
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
   private readonly sidecarTimers = new Map<string, NodeJS.Timeout>();
+  private readonly savesUnderWay = new Set<Promise<void>>();
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -164,11 +165,13 @@ export class GitStore {
   }
 
   /** Persists the indexes now (they are otherwise saved shortly after writes). */
+  /** Saves pending indexes now and waits for saves already under way: nothing writes after. */
   async close(): Promise<void> {
     for (const timer of this.sidecarTimers.values()) clearTimeout(timer);
     const pending = [...this.sidecarTimers.keys()];
     this.sidecarTimers.clear();
     await Promise.all(pending.map(async (orgId) => this.saveIndex(await this.handles.get(orgId)!)));
+    await Promise.all(this.savesUnderWay);
   }
 
   private handle(orgId: string): Promise<OrgHandle> {
@@ -255,6 +258,12 @@ export class GitStore {
 
   /** Under the mutex, so the snapshot never falls between a commit's effects. */
   private async saveIndex(handle: OrgHandle): Promise<void> {
-    await this.mutex.run(handle.orgId, () => saveSidecar(handle.repo.gitdir, handle.state)).catch(() => undefined);
+    const save = this.mutex.run(handle.orgId, () => saveSidecar(handle.repo.gitdir, handle.state)).catch(() => undefined);
+    this.savesUnderWay.add(save);
+    try {
+      await save;
+    } finally {
+      this.savesUnderWay.delete(save);
+    }
   }
 }
