@@ -1,22 +1,14 @@
-import type { ArtifactType, RequirementType } from '../artifacts/index.js';
 import { headerSafe } from './commit-file.js';
 import { lineCounts } from './line-counts.js';
 import type { OrgState } from './org-state.js';
-import type { Author, ChangeVerb, CommitResult } from './types.js';
+import type { ArtifactMeta, Author, ChangeVerb, CommitResult } from './types.js';
 
-export interface ArtifactChange {
+/** A commit that changed one artifact: the artifact's catalog facts, and the commit's. */
+export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedAt' | 'updatedBy'> {
   readonly commit: string;
   readonly parent: string | null;
   readonly blob: string;
   readonly verb: ChangeVerb;
-  readonly id: string;
-  readonly type: ArtifactType;
-  readonly parentId: string | null;
-  readonly workspaceId: string;
-  readonly title: string;
-  readonly requirementType?: RequirementType;
-  readonly path: string;
-  readonly createdAt: string;
   readonly author: Author;
   readonly authoredAt: string;
   readonly message: string;
