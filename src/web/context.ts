@@ -16,7 +16,7 @@ export interface OrgContext {
 /** Resolves `:orgId` for the signed-in user; an organization they do not belong to does not exist. */
 export async function orgContext(control: ControlPlane, req: Request): Promise<OrgContext> {
   const user = req.user;
-  const orgId = String(req.params.orgId ?? '');
+  const orgId = String(req.params.orgId ?? '').toLowerCase();
   if (!user || !isUuid(orgId)) throw new NotFoundError('organization');
   const [org, principal] = await Promise.all([control.orgs.get(orgId), control.members.principal(orgId, user.id)]);
   if (!org || !principal) throw new NotFoundError('organization');

@@ -131,6 +131,11 @@ describe('organization scope', () => {
     expect((await raw({ org: newId() })).status).toBe(403);
   });
 
+  it('treats the organization UUID case-insensitively, as UUIDs are', async () => {
+    expect((await raw({ org: h.orgId.toUpperCase() })).status).toBe(200);
+    expect((await raw({ path: `/api/mcp/o/${h.orgId.toUpperCase()}/mcp`, org: null })).status).toBe(200);
+  });
+
   it('accepts members, with the organization in the header or in the path', async () => {
     const header = await raw({ token: h.users.viewer.token });
     expect(header.status).toBe(200);
