@@ -37,6 +37,8 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config }): 
     const name = String((req.body as Record<string, unknown>).name ?? '').trim();
     if (!name || name.length > 100) throw new InvalidInputError('a token needs a name of 1 to 100 characters');
     const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name });
+    // The one page that shows the secret must not be kept by the browser or any cache.
+    res.set('Cache-Control', 'no-store');
     await render(req, res, ctx, { name: token.name, secret });
   });
 

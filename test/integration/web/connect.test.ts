@@ -64,7 +64,11 @@ describe('web: connect dialog', () => {
   it('creates a personal access token shown once, which works until revoked', async () => {
     const { page } = editor;
     await page.getByLabel('New token name').fill('Browser test token');
-    await page.getByRole('button', { name: 'Create token' }).click();
+    const [created] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/tokens')),
+      page.getByRole('button', { name: 'Create token' }).click(),
+    ]);
+    expect(created.headers()['cache-control']).toBe('no-store');
     await page.waitForLoadState();
     const secret = (await page.locator('#new-token').textContent())!;
     expect(secret).toMatch(/^sbp_/);
