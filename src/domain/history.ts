@@ -1,27 +1,33 @@
 import { NotFoundError } from '../errors.js';
 import { unifiedDiff } from '../patch/index.js';
-import type { HistoryEntry } from '../store/types.js';
+import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ChangeView } from './types.js';
+
+const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 export async function artifactHistory(deps: DomainDeps, scope: Scope, id: string): Promise<HistoryEntry[]> {
   const meta = await scope.readable(id);
   return deps.store.history(scope.orgId, meta.id);
 }
 
-/** One entry of the artifact's history; NotFoundError for a commit that did not change it. */
-export async function historyEntry(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<HistoryEntry> {
-  const entry = (await artifactHistory(deps, scope, id)).find((e) => e.commit === commit);
+/** One entry of an artifact's history; NotFoundError for a commit that did not change it. */
+export async function historyEntryOf(deps: DomainDeps, scope: Scope, meta: ArtifactMeta, commit: string): Promise<HistoryEntry> {
+  const entry = (await deps.store.history(scope.orgId, meta.id)).find((e) => e.commit === commit);
   if (!entry) throw new NotFoundError('change');
   return entry;
 }
 
-export async function bodyAt(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<string> {
-  const meta = await scope.readable(id);
-  const body = /^[0-9a-f]{40}$/.test(commit) ? await deps.store.bodyAt(scope.orgId, meta.id, commit) : undefined;
+/** The body of a readable artifact as of a commit; NotFoundError when it did not exist then. */
+export async function bodyOf(deps: DomainDeps, scope: Scope, meta: ArtifactMeta, commit: string): Promise<string> {
+  const body = COMMIT_ID.test(commit) ? await deps.store.bodyAt(scope.orgId, meta.id, commit) : undefined;
   if (body === undefined) throw new NotFoundError('version');
   return body;
+}
+
+export async function bodyAt(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<string> {
+  return bodyOf(deps, scope, await scope.readable(id), commit);
 }
 
 /** The body just before a change; empty for the change that created the artifact. */
@@ -31,9 +37,9 @@ export async function bodyBefore(deps: DomainDeps, scope: Scope, entry: HistoryE
 }
 
 export async function changeOf(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<ChangeView> {
-  const entry = await historyEntry(deps, scope, id, commit);
-  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyAt(deps, scope, id, commit)]);
   const meta = await scope.readable(id);
+  const entry = await historyEntryOf(deps, scope, meta, commit);
+  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
   return { ...entry, diff: unifiedDiff(before, after, meta.path) };
 }
 
@@ -45,7 +51,7 @@ export async function compareVersions(
   toCommit: string,
 ): Promise<string> {
   const meta = await scope.readable(id);
-  const [from, to] = await Promise.all([bodyAt(deps, scope, id, fromCommit), bodyAt(deps, scope, id, toCommit)]);
+  const [from, to] = await Promise.all([bodyOf(deps, scope, meta, fromCommit), bodyOf(deps, scope, meta, toCommit)]);
   return unifiedDiff(from, to, meta.path);
 }
 

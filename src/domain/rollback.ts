@@ -4,7 +4,7 @@ import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { EditView } from './types.js';
 import { editView, writeComputedBody } from './edit.js';
-import { bodyAt, bodyBefore, historyEntry } from './history.js';
+import { bodyBefore, bodyOf, historyEntryOf } from './history.js';
 
 /**
  * Undo one change as `git revert` does: a three-way merge that carries "after -> before" of
@@ -13,11 +13,11 @@ import { bodyAt, bodyBefore, historyEntry } from './history.js';
  */
 export async function revertChange(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<EditView> {
   const meta = await scope.writable(id);
-  const entry = await historyEntry(deps, scope, meta.id, commit);
+  const entry = await historyEntryOf(deps, scope, meta, commit);
   if (entry.verb === 'create' || !entry.parent) {
     throw new InvalidInputError('the change that created an artifact cannot be reverted; restore a later version instead');
   }
-  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyAt(deps, scope, id, commit)]);
+  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
   const { before: current, result } = await writeComputedBody(
     deps,
     scope,
@@ -39,7 +39,7 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
 
 export async function restoreVersion(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<EditView> {
   const meta = await scope.writable(id);
-  const target = await bodyAt(deps, scope, meta.id, commit);
+  const target = await bodyOf(deps, scope, meta, commit);
   const { before, result } = await writeComputedBody(deps, scope, meta.id, () => target, {
     verb: 'restore',
     sourceCommit: commit,
