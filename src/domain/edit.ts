@@ -7,9 +7,6 @@ import type { Scope } from './scope.js';
 import type { EditInput, EditView } from './types.js';
 import { artifactUrl } from './urls.js';
 
-/** Concurrent writers to one artifact: re-read and re-apply this many times before giving up. */
-const WRITE_ATTEMPTS = 4;
-
 export function editView(deps: DomainDeps, orgId: string, before: string, result: CommitResult): EditView {
   const { artifact } = result;
   return {
@@ -24,8 +21,9 @@ export function editView(deps: DomainDeps, orgId: string, before: string, result
 }
 
 /**
- * Writes a body computed from the current record, retrying on a lost race so that an edit
- * by someone else in between is never overwritten: `nextBody` runs again on the newer text.
+ * Writes a body computed from the artifact as it is when the organization's write section is
+ * entered: concurrent writers are applied one after the other, each to the text the previous one
+ * left, so an edit by someone else in between is neither refused nor overwritten.
  */
 export async function writeComputedBody(
   deps: DomainDeps,
@@ -34,21 +32,13 @@ export async function writeComputedBody(
   nextBody: (current: ArtifactRecord) => string,
   change: Omit<BodyChange, 'body' | 'expectedVersion'>,
 ): Promise<{ before: string; result: CommitResult }> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await deps.store.read(scope.orgId, id);
-    const body = nextBody(current);
-    try {
-      const result = await deps.store.update(
-        scope.orgId,
-        id,
-        { ...change, body, expectedVersion: current.version },
-        scope.changeContext,
-      );
-      return { before: current.body, result };
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= WRITE_ATTEMPTS) throw error;
-    }
-  }
+  let before = '';
+  const body = (current: ArtifactRecord): string => {
+    before = current.body;
+    return nextBody(current);
+  };
+  const result = await deps.store.update(scope.orgId, id, { ...change, body }, scope.changeContext);
+  return { before, result };
 }
 
 export async function editArtifact(

@@ -86,8 +86,14 @@ export interface NewFolder {
   readonly workspaceId: string;
 }
 
+/**
+ * The new body, or how to compute it from the artifact as it is at `main`: a function runs
+ * inside the organization's write section, so concurrent writers never refuse each other.
+ */
+export type NextBody = string | ((current: ArtifactRecord) => string);
+
 export interface BodyChange {
-  readonly body: string;
+  readonly body: NextBody;
   readonly verb: Exclude<ChangeVerb, 'create'>;
   /** When set, the write fails with ConflictError unless the artifact's version is still this. */
   readonly expectedVersion?: string;

@@ -6,14 +6,18 @@ import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
 
-/** Checks that need no repository: run before taking the lock. */
+/** Checks that need no repository: run before taking the lock (a computed body is checked once computed). */
 export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
   if (!VERBS.includes(change.verb)) throw new InvalidInputError(`an update is an edit, a revert or a restore, not ${JSON.stringify(change.verb)}`);
   if (change.sourceCommit !== undefined && !/^[0-9a-f]{40}$/.test(change.sourceCommit)) {
     throw new InvalidInputError('the source commit must be a full commit id');
   }
-  checkDocumentSize(change.body, env);
-  const heading = headingTitle(change.body);
+  if (typeof change.body === 'string') validateBody(change.body, env);
+}
+
+function validateBody(body: string, env: WriteEnv): void {
+  checkDocumentSize(body, env);
+  const heading = headingTitle(body);
   if (heading !== undefined) checkedTitle(heading);
 }
 
@@ -33,14 +37,16 @@ export async function updateArtifact(
       { currentVersion: current.version },
     );
   }
-  if (change.body === current.body) throw new InvalidInputError('no change: the document already has this content');
-  const heading = headingTitle(change.body);
+  const body = typeof change.body === 'string' ? change.body : change.body(current);
+  validateBody(body, env);
+  if (body === current.body) throw new InvalidInputError('no change: the document already has this content');
+  const heading = headingTitle(body);
   // A body without a heading keeps its last title: listings and paths need one.
   const title = heading === undefined ? current.title : checkedTitle(heading);
   return writeArtifactFile(handle, env, ctx, {
     verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
     ...(current.requirementType ? { requirementType: current.requirementType } : {}),
-    path: current.path, createdAt: current.createdAt, before: current.body, body: change.body,
+    path: current.path, createdAt: current.createdAt, before: current.body, body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
   });
 }
