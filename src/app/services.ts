@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { openControlPlane, type SqliteControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
 import { SearchIndexes } from '../search/index.js';
-import { GitStore } from '../store/index.js';
+import { FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
@@ -28,7 +28,11 @@ const indexed = (record: ArtifactRecord) => ({
 export async function openServices(config: Config): Promise<Services> {
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true });
   const control = await openControlPlane({ file: path.join(config.dataDir, 'specbase.db') });
-  const store = new GitStore({ dataDir: config.dataDir, maxDocumentBytes: config.limits.maxDocumentBytes });
+  const store = new GitStore({
+    dataDir: config.dataDir,
+    maxDocumentBytes: config.limits.maxDocumentBytes,
+    durability: config.fsync ? FSYNC : NO_FSYNC,
+  });
   const search = new SearchIndexes(async (orgId) => {
     const catalog = await store.catalog(orgId);
     return Promise.all(catalog.map(async (meta) => indexed(await store.read(orgId, meta.id))));

@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   SPECBASE_TLS_CERT: optionalText,
   SPECBASE_TLS_KEY: optionalText,
   SPECBASE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SPECBASE_FSYNC: z.enum(['on', 'off']).default('on'),
 });
 
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   /** External OpenID Connect issuer; the embedded provider is used when absent. */
   readonly oidc?: { readonly issuer: string; readonly clientId: string; readonly clientSecret?: string };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Acknowledge a commit only once its objects and `main` are flushed to disk. */
+  readonly fsync: boolean;
   readonly limits: Limits;
 }
 
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : {}),
     logLevel: e.SPECBASE_LOG_LEVEL,
+    fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type MakeDirectoryOptions } from 'node:fs';
 import path from 'node:path';
 
 /** Unique name beside the target; `tmp_obj_` is the prefix git itself uses and fsck tolerates. */
@@ -7,38 +7,84 @@ export const tempPathBeside = (target: string): string =>
   path.join(path.dirname(target), `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
 
 /**
+ * How written files reach the disk. A rename survives a power loss only once the file's data and
+ * then the directory entry are flushed, so, as git's `core.fsync` does for objects and refs, the
+ * durable kind syncs the file before the rename and its directory after.
+ */
+export interface Durability {
+  syncFile(file: fsp.FileHandle, target: string): Promise<void>;
+  syncDirectory(dir: string): Promise<void>;
+}
+
+export const FSYNC: Durability = {
+  syncFile: (file) => file.sync(),
+  async syncDirectory(dir) {
+    const handle = await fsp.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+};
+
+/** For caches that can be rebuilt, and for deployments that accept losing the last edits on power loss. */
+export const NO_FSYNC: Durability = {
+  syncFile: async () => undefined,
+  syncDirectory: async () => undefined,
+};
+
+/**
  * Writes a file whole or not at all: a killed process leaves the old file or a stray temp file.
  * `stagingDir` (same filesystem) keeps the temp file out of a directory others scan, like refs/.
  */
-export async function writeFileAtomically(target: string, data: string | Uint8Array, stagingDir?: string): Promise<void> {
+export async function writeFileAtomically(
+  target: string,
+  data: string | Uint8Array,
+  stagingDir?: string,
+  durability: Durability = NO_FSYNC,
+): Promise<void> {
   const temp = stagingDir ? path.join(stagingDir, path.basename(tempPathBeside(target))) : tempPathBeside(target);
   if (stagingDir) await fsp.mkdir(stagingDir, { recursive: true });
-  await fsp.writeFile(temp, data);
+  const file = await fsp.open(temp, 'wx');
   try {
+    try {
+      await file.writeFile(data);
+      await durability.syncFile(file, target);
+    } finally {
+      await file.close();
+    }
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;
   }
+  await durability.syncDirectory(path.dirname(target));
 }
 
 /**
  * The fs handed to isomorphic-git. Its loose-object writes are plain `writeFile`s, so a crash
- * mid-write would leave a truncated object; here every write goes through temp file + rename.
+ * mid-write would leave a truncated object; here every write goes through temp file + rename,
+ * synced as `durability` says (a new object directory's entry included).
  * A missing directory still fails with ENOENT, which isomorphic-git answers with mkdir + retry.
  */
-export const atomicFs = {
-  promises: {
-    readFile: fsp.readFile,
-    writeFile: (target: string, data: string | Uint8Array) => writeFileAtomically(target, data),
-    mkdir: fsp.mkdir,
-    rmdir: fsp.rmdir,
-    rm: fsp.rm,
-    unlink: fsp.unlink,
-    stat: fsp.stat,
-    lstat: fsp.lstat,
-    readdir: fsp.readdir,
-    readlink: fsp.readlink,
-    symlink: fsp.symlink,
-  },
-};
+export function repositoryFs(durability: Durability) {
+  return {
+    promises: {
+      readFile: fsp.readFile,
+      writeFile: (target: string, data: string | Uint8Array) => writeFileAtomically(target, data, undefined, durability),
+      async mkdir(dir: string, options?: MakeDirectoryOptions) {
+        await fsp.mkdir(dir, options);
+        await durability.syncDirectory(path.dirname(dir));
+      },
+      rmdir: fsp.rmdir,
+      rm: fsp.rm,
+      unlink: fsp.unlink,
+      stat: fsp.stat,
+      lstat: fsp.lstat,
+      readdir: fsp.readdir,
+      readlink: fsp.readlink,
+      symlink: fsp.symlink,
+    },
+  };
+}

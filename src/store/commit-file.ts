@@ -22,8 +22,9 @@ export const headerSafe = (person: Author): Author => ({
 
 /**
  * Writes one file as one commit on top of `state.head` and moves `main` to it. The caller holds
- * the organization's lock. Objects are written first (each atomically); the ref rename is the
- * commit point, done only if `main` still is the parent.
+ * the organization's lock. Objects are written first (each atomically, synced as the repository's
+ * durability says); the ref rename is the commit point, done only if `main` still is the parent,
+ * and the commit is acknowledged only once the ref is on disk too.
  */
 export async function commitFile(
   repo: Repo,
@@ -43,7 +44,7 @@ export async function commitFile(
   if ((await readMain(repo.gitdir)) !== state.head) {
     throw new ConflictError('the repository moved on during the write; nothing was written');
   }
-  await writeMain(repo.gitdir, commit);
+  await writeMain(repo.gitdir, commit, repo.durability);
   state.moveTo(commit, rootTree, dirs);
   return { commit, blob, timestamp };
 }

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { advanceTo } from './advance.js';
+import { FSYNC, type Durability } from './atomic-fs.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
 import { KeyedMutex } from './mutex.js';
@@ -25,6 +26,8 @@ export interface GitStoreOptions {
   /** The service's identity as committer; authors are always the signed-in users. */
   readonly committer?: Author;
   readonly maxDocumentBytes?: number;
+  /** How commits reach the disk; FSYNC (the default) acknowledges a write only once it survives a power loss. */
+  readonly durability?: Durability;
 }
 
 export interface NewOrganization {
@@ -43,6 +46,7 @@ const SIDECAR_DELAY_MS = 2_000;
  */
 export class GitStore {
   private readonly dataDir: string;
+  private readonly durability: Durability;
   private readonly env: WriteEnv;
   private readonly handles = new Map<string, Promise<OrgHandle>>();
   private readonly mutex = new KeyedMutex();
@@ -52,6 +56,7 @@ export class GitStore {
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
+    this.durability = options.durability ?? FSYNC;
     this.env = {
       committer: options.committer ?? { name: 'Specbase', email: 'specbase@localhost' },
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
@@ -76,8 +81,9 @@ export class GitStore {
     };
     validateNewArtifact(product, this.env);
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
-    await initBareRepo(gitdir);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo: openRepo(gitdir), state: new OrgState() };
+    const repo = openRepo(gitdir, this.durability);
+    await initBareRepo(repo);
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState() };
     const result = await this.mutex.run(handle.orgId, () =>
       this.locked(handle, async () => {
         if (handle.state.head) throw new ConflictError('the organization already has a repository');
@@ -181,7 +187,7 @@ export class GitStore {
     if (!handle) {
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir), state: (await loadSidecar(gitdir)) ?? new OrgState() };
+        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: (await loadSidecar(gitdir)) ?? new OrgState() };
         const headBefore = loaded.state.head;
         await this.mutex.run(key, () => this.catchUp(loaded, false));
         if (loaded.state.head !== headBefore) await this.saveIndex(loaded);

@@ -2,3 +2,4 @@ export { GitStore, type GitStoreOptions, type NewOrganization } from './git-stor
 export { parseRepositoryFile } from './frontmatter.js';
 export { slugify } from './paths.js';
 export * from './types.js';
+export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';

@@ -1,6 +1,6 @@
 import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomically } from './atomic-fs.js';
+import { writeFileAtomically, type Durability } from './atomic-fs.js';
 
 export const MAIN_REF = 'refs/heads/main';
 const OID = /^[0-9a-f]{40}$/;
@@ -42,6 +42,6 @@ export function mainStamp(gitdir: string): string | null {
  * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's
  * upload-pack, `git for-each-ref`) would take a temp file for a branch.
  */
-export async function writeMain(gitdir: string, commit: string): Promise<void> {
-  await writeFileAtomically(path.join(gitdir, MAIN_REF), `${commit}\n`, path.join(gitdir, 'specbase', 'staging'));
+export async function writeMain(gitdir: string, commit: string, durability: Durability): Promise<void> {
+  await writeFileAtomically(path.join(gitdir, MAIN_REF), `${commit}\n`, path.join(gitdir, 'specbase', 'staging'), durability);
 }

@@ -1,27 +1,29 @@
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
-import { atomicFs } from './atomic-fs.js';
+import { repositoryFs, type Durability } from './atomic-fs.js';
 
-/** One organization's bare repository, with isomorphic-git's pack cache. */
+/** One organization's bare repository, with isomorphic-git's pack cache and how writes reach the disk. */
 export interface Repo {
   readonly gitdir: string;
   readonly cache: object;
+  readonly durability: Durability;
+  readonly fs: ReturnType<typeof repositoryFs>;
 }
 
 export type { CommitObject, TreeEntry };
 
-export const openRepo = (gitdir: string): Repo => ({ gitdir, cache: {} });
+export const openRepo = (gitdir: string, durability: Durability): Repo => ({ gitdir, cache: {}, durability, fs: repositoryFs(durability) });
 
 const decoder = new TextDecoder('utf-8');
 
 export async function readBlobText(repo: Repo, oid: string): Promise<string> {
-  const { blob } = await git.readBlob({ fs: atomicFs, gitdir: repo.gitdir, oid, cache: repo.cache });
+  const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
   return decoder.decode(blob);
 }
 
 /** The text of `filepath` as of `commit`, or undefined when the commit or the file is absent. */
 export async function readFileAt(repo: Repo, commit: string, filepath: string): Promise<string | undefined> {
   try {
-    const { blob } = await git.readBlob({ fs: atomicFs, gitdir: repo.gitdir, oid: commit, filepath, cache: repo.cache });
+    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: commit, filepath, cache: repo.cache });
     return decoder.decode(blob);
   } catch (error) {
     if (['NotFoundError', 'ObjectTypeError'].includes((error as { code?: string }).code ?? '')) return undefined;
@@ -30,25 +32,25 @@ export async function readFileAt(repo: Repo, commit: string, filepath: string): 
 }
 
 export async function readTreeEntries(repo: Repo, oid: string): Promise<TreeEntry[]> {
-  return (await git.readTree({ fs: atomicFs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
+  return (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
 }
 
 export async function readCommitObject(repo: Repo, oid: string): Promise<CommitObject> {
-  return (await git.readCommit({ fs: atomicFs, gitdir: repo.gitdir, oid, cache: repo.cache })).commit;
+  return (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).commit;
 }
 
 export async function writeBlobText(repo: Repo, text: string): Promise<string> {
-  return git.writeBlob({ fs: atomicFs, gitdir: repo.gitdir, blob: Buffer.from(text, 'utf8') });
+  return git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: Buffer.from(text, 'utf8') });
 }
 
 export async function writeTreeEntries(repo: Repo, tree: TreeEntry[]): Promise<string> {
-  return git.writeTree({ fs: atomicFs, gitdir: repo.gitdir, tree });
+  return git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree });
 }
 
 export async function writeCommitObject(repo: Repo, commit: CommitObject): Promise<string> {
-  return git.writeCommit({ fs: atomicFs, gitdir: repo.gitdir, commit });
+  return git.writeCommit({ fs: repo.fs, gitdir: repo.gitdir, commit });
 }
 
-export async function initBareRepo(gitdir: string): Promise<void> {
-  await git.init({ fs: atomicFs, gitdir, bare: true, defaultBranch: 'main' });
+export async function initBareRepo(repo: Repo): Promise<void> {
+  await git.init({ fs: repo.fs, gitdir: repo.gitdir, bare: true, defaultBranch: 'main' });
 }
