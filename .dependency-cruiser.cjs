@@ -27,7 +27,7 @@ module.exports = {
     lower('config', []),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
-    lower('store', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
+    lower('store', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/']),
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { unifiedDiff } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
-import type { DomainDeps } from './ports.js';
+import type { DomainContext, DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ChangeView } from './types.js';
 
@@ -36,23 +36,28 @@ export async function bodyBefore(deps: DomainDeps, scope: Scope, entry: HistoryE
   return (await deps.store.bodyAt(scope.orgId, entry.artifactId, entry.parent)) ?? '';
 }
 
-export async function changeOf(deps: DomainDeps, scope: Scope, id: string, commit: string): Promise<ChangeView> {
+export async function changeOf(deps: DomainContext, scope: Scope, id: string, commit: string): Promise<ChangeView> {
   const meta = await scope.readable(id);
   const entry = await historyEntryOf(deps, scope, meta, commit);
-  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
-  return { ...entry, diff: unifiedDiff(before, after, meta.path) };
+  const diff = await deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', commit, async () => {
+    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
+    return unifiedDiff(before, after, meta.path);
+  });
+  return { ...entry, diff };
 }
 
 export async function compareVersions(
-  deps: DomainDeps,
+  deps: DomainContext,
   scope: Scope,
   id: string,
   fromCommit: string,
   toCommit: string,
 ): Promise<string> {
   const meta = await scope.readable(id);
-  const [from, to] = await Promise.all([bodyOf(deps, scope, meta, fromCommit), bodyOf(deps, scope, meta, toCommit)]);
-  return unifiedDiff(from, to, meta.path);
+  return deps.diffs.get(scope.orgId, meta.id, fromCommit, toCommit, async () => {
+    const [from, to] = await Promise.all([bodyOf(deps, scope, meta, fromCommit), bodyOf(deps, scope, meta, toCommit)]);
+    return unifiedDiff(from, to, meta.path);
+  });
 }
 
 /** Recent changes across the organization, limited to what the actor may read. */

@@ -3,7 +3,8 @@ import { createArtifact, createFolder } from './create.js';
 import { editArtifact } from './edit.js';
 import { activity, artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { listChildren, listFolders, listPages } from './list.js';
-import type { DomainDeps } from './ports.js';
+import { DiffCache } from './diff-cache.js';
+import type { DomainContext, DomainDeps } from './ports.js';
 import { readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
 import { Scope } from './scope.js';
@@ -16,7 +17,8 @@ export type { ArtifactSearch, ArtifactStore, DomainDeps } from './ports.js';
 export { artifactUrl, orgUrl } from './urls.js';
 export { conciseContent, CONCISE_LENGTH } from './views.js';
 
-export function createSpecService(deps: DomainDeps): SpecService {
+export function createSpecService(ports: DomainDeps): SpecService {
+  const deps: DomainContext = { ...ports, diffs: new DiffCache() };
   const scope = (actor: Actor) => new Scope(deps, actor);
   return {
     search: (actor, input) => searchArtifacts(deps, scope(actor), input),

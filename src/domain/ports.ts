@@ -1,4 +1,5 @@
 import type { Limits } from '../config/index.js';
+import type { DiffCache } from './diff-cache.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SearchHit, SearchQuery } from '../search/types.js';
 import type {
@@ -40,4 +41,9 @@ export interface DomainDeps {
   /** Public base URL, for the `url` of every artifact. */
   readonly baseUrl: string;
   readonly limits: Limits;
+}
+
+/** The ports, plus what the domain keeps for itself between calls. */
+export interface DomainContext extends DomainDeps {
+  readonly diffs: DiffCache;
 }

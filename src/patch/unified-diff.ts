@@ -1,16 +1,23 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { coarsePatch, editLengthBudget } from './bounded-diff.js';
+
+const CONTEXT = 3;
 
 /**
  * A unified diff of one document for people and models to read, with `--- label` and
  * `+++ label` headers and three lines of context; empty when nothing changed. Carriage
  * returns are left out so a CRLF document reads like any other; applyPatch matches it
- * against either kind of document.
+ * against either kind of document. The work is bounded (see bounded-diff.ts): a change too
+ * large to diff line by line in time is shown as one replaced block.
  */
 export function unifiedDiff(before: string, after: string, label: string): string {
-  const diff = createTwoFilesPatch(label, label, before, after, undefined, undefined, {
-    context: 3,
-    stripTrailingCr: true,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+  if (before === after) return '';
+  const patch =
+    structuredPatch(label, label, before, after, undefined, undefined, {
+      context: CONTEXT,
+      stripTrailingCr: true,
+      maxEditLength: editLengthBudget(before, after),
+    }) ?? coarsePatch(label, before, after, CONTEXT);
+  const diff = formatPatch(patch, FILE_HEADERS_ONLY);
   return diff.includes('\n@@ ') ? diff : '';
 }

@@ -1,5 +1,5 @@
 import { headerSafe } from './commit-file.js';
-import { lineCounts } from './line-counts.js';
+import { countLineChanges } from '../patch/index.js';
 import type { OrgState } from './org-state.js';
 import type { ArtifactMeta, Author, ChangeVerb, CommitResult } from './types.js';
 
@@ -19,7 +19,7 @@ export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedA
 
 /** Brings catalog and history index up to a commit that changed one artifact. */
 export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
-  const { added, removed } = lineCounts(change.before, change.body);
+  const { added, removed } = countLineChanges(change.before, change.body, false);
   const author = headerSafe(change.author);
   const meta = {
     id: change.id,

@@ -1,0 +1,92 @@
+import { diffLines, type ChangeObject, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+
+/**
+ * Myers' diff costs about (lines of both texts) x (edit distance) steps: a one-line edit of a
+ * 1 MiB document is instant, a complete rewrite of it would hold the event loop for minutes.
+ * The `diff` package stops once the edit distance passes `maxEditLength`; past this much work
+ * the change is shown as what it is, the differing middle replaced, framed by the common lines.
+ */
+const DIFF_WORK_LIMIT = 4_000_000;
+const MIN_EDIT_LENGTH = 64;
+
+const countLines = (text: string): number => {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+};
+
+export const editLengthBudget = (before: string, after: string): number =>
+  Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (countLines(before) + countLines(after))));
+
+/** Lines with their terminators, as the `diff` package tokenizes them. */
+const splitLines = (text: string, stripTrailingCr: boolean): string[] => {
+  const source = stripTrailingCr ? text.replace(/\r\n/g, '\n') : text;
+  return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+};
+
+interface CoarseSplit {
+  readonly old: string[];
+  readonly new: string[];
+  /** Lines equal at the start, and at the end (not overlapping the start). */
+  readonly prefix: number;
+  readonly suffix: number;
+}
+
+function coarseSplit(before: string, after: string, stripTrailingCr: boolean): CoarseSplit {
+  const old = splitLines(before, stripTrailingCr);
+  const next = splitLines(after, stripTrailingCr);
+  let prefix = 0;
+  while (prefix < old.length && prefix < next.length && old[prefix] === next[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < old.length - prefix &&
+    suffix < next.length - prefix &&
+    old[old.length - 1 - suffix] === next[next.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  return { old, new: next, prefix, suffix };
+}
+
+/** The line changes between two texts, exact when affordable and coarse (one replaced block) otherwise. */
+export function lineChanges(before: string, after: string, stripTrailingCr: boolean): ChangeObject<string>[] {
+  const exact = diffLines(before, after, { stripTrailingCr, maxEditLength: editLengthBudget(before, after) });
+  if (exact) return exact;
+  const { old, new: next, prefix, suffix } = coarseSplit(before, after, stripTrailingCr);
+  const block = (lines: string[], kind: { added: boolean; removed: boolean }): ChangeObject<string>[] =>
+    lines.length ? [{ value: lines.join(''), count: lines.length, ...kind }] : [];
+  const same = { added: false, removed: false };
+  return [
+    ...block(old.slice(0, prefix), same),
+    ...block(old.slice(prefix, old.length - suffix), { added: false, removed: true }),
+    ...block(next.slice(prefix, next.length - suffix), { added: true, removed: false }),
+    ...block(old.slice(old.length - suffix), same),
+  ];
+}
+
+/** One hunk replacing the differing middle, with `context` common lines around it, as `structuredPatch` shapes hunks. */
+export function coarsePatch(label: string, before: string, after: string, context: number): StructuredPatch {
+  const { old, new: next, prefix, suffix } = coarseSplit(before, after, true);
+  const from = Math.max(0, prefix - context);
+  const oldEnd = Math.min(old.length, old.length - suffix + context);
+  const newEnd = Math.min(next.length, next.length - suffix + context);
+  const lines: string[] = [];
+  const push = (mark: string, line: string) => {
+    lines.push(mark + line.replace(/\n$/, ''));
+    if (!line.endsWith('\n')) lines.push('\\ No newline at end of file');
+  };
+  for (const line of old.slice(from, prefix)) push(' ', line);
+  for (const line of old.slice(prefix, old.length - suffix)) push('-', line);
+  for (const line of next.slice(prefix, next.length - suffix)) push('+', line);
+  for (const line of old.slice(old.length - suffix, oldEnd)) push(' ', line);
+  const oldLines = oldEnd - from;
+  const newLines = newEnd - from;
+  const hunk: StructuredPatchHunk = {
+    oldStart: oldLines ? from + 1 : from,
+    oldLines,
+    newStart: newLines ? from + 1 : from,
+    newLines,
+    lines,
+  };
+  return { oldFileName: label, newFileName: label, oldHeader: undefined, newHeader: undefined, hunks: [hunk] };
+}
