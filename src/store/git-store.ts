@@ -15,7 +15,7 @@ import { initBareRepo, openRepo, readFileAt } from './repo.js';
 import { loadSidecar, saveSidecar } from './sidecar.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type {
-  ArtifactMeta, ArtifactRecord, Author, BodyChange, ChangeContext, CommitListener,
+  ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, NewArtifact, NewFolder,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
@@ -118,8 +118,12 @@ export class GitStore {
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
-    const parent = parentId?.toLowerCase() ?? null;
-    return (await this.catalog(orgId)).filter((meta) => meta.parentId === parent && (!type || meta.type === type));
+    return (await this.fresh(orgId)).state.children(parentId?.toLowerCase() ?? null, type);
+  }
+
+  /** Indexed lookups into the catalog as of `main` now, for reads that need several. */
+  async view(orgId: string): Promise<CatalogView> {
+    return (await this.fresh(orgId)).state;
   }
 
   async create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult> {
@@ -139,9 +143,9 @@ export class GitStore {
     return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
   }
 
-  async activity(orgId: string, opts: { limit: number }): Promise<HistoryEntry[]> {
-    const { entries } = (await this.fresh(orgId)).state;
-    return entries.slice(Math.max(0, entries.length - Math.max(0, Math.floor(opts.limit)))).reverse();
+  /** The latest changes to artifacts of the given workspaces, newest first. */
+  async activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]> {
+    return (await this.fresh(orgId)).state.recentChanges(opts.workspaceIds, Math.max(0, Math.floor(opts.limit)));
   }
 
   async createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord> {
