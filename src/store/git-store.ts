@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
@@ -12,7 +13,7 @@ import { OrgState } from './org-state.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo, readFileAt } from './repo.js';
-import { loadSidecar, saveSidecar } from './sidecar.js';
+import { SavedState, savedStateFile } from './saved-state.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
@@ -34,8 +35,6 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
-const SIDECAR_DELAY_MS = 2_000;
-
 /**
  * Artifacts as markdown files in one bare Git repository per organization (`main` only).
  * Writes are serialized per organization in this process and, through `main.lock`, across
@@ -47,8 +46,7 @@ export class GitStore {
   private readonly handles = new Map<string, Promise<OrgHandle>>();
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
-  private readonly sidecarTimers = new Map<string, NodeJS.Timeout>();
-  private readonly savesUnderWay = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -77,8 +75,8 @@ export class GitStore {
     validateNewArtifact(product, this.env);
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
     await initBareRepo(gitdir);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo: openRepo(gitdir), state: new OrgState() };
-    const result = await this.mutex.run(handle.orgId, () =>
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo: openRepo(gitdir), state: new OrgState(), saved: this.openSaved(gitdir) };
+    const result = await this.exclusive(handle, () =>
       this.locked(handle, async () => {
         if (handle.state.head) throw new ConflictError('the organization already has a repository');
         return createArtifact(handle, product, ctx, this.env);
@@ -168,14 +166,29 @@ export class GitStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Persists the indexes now (they are otherwise saved shortly after writes). */
-  /** Saves pending indexes now and waits for saves already under way: nothing writes after. */
+  /**
+   * Catches up with `main` now (another process or native git may have moved it) and emits
+   * what it finds, instead of waiting for the next read to notice.
+   */
+  async refresh(orgId: string): Promise<void> {
+    const handle = await this.handle(orgId);
+    await this.exclusive(handle, () => this.catchUp(handle, true));
+  }
+
+  /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   async close(): Promise<void> {
-    for (const timer of this.sidecarTimers.values()) clearTimeout(timer);
-    const pending = [...this.sidecarTimers.keys()];
-    this.sidecarTimers.clear();
-    await Promise.all(pending.map(async (orgId) => this.saveIndex(await this.handles.get(orgId)!)));
-    await Promise.all(this.savesUnderWay);
+    this.closed = true;
+    const handles = await Promise.allSettled(this.handles.values());
+    await Promise.all(
+      handles.map(async (settled) => {
+        if (settled.status !== 'fulfilled') return;
+        const handle = settled.value;
+        await this.mutex.run(handle.orgId, async () => {
+          handle.saved?.close();
+          handle.saved = undefined;
+        });
+      }),
+    );
   }
 
   private handle(orgId: string): Promise<OrgHandle> {
@@ -185,10 +198,11 @@ export class GitStore {
     if (!handle) {
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir), state: (await loadSidecar(gitdir)) ?? new OrgState() };
-        const headBefore = loaded.state.head;
-        await this.mutex.run(key, () => this.catchUp(loaded, false));
-        if (loaded.state.head !== headBefore) await this.saveIndex(loaded);
+        const saved = this.openSaved(gitdir);
+        const state = await saved?.load().catch(() => undefined);
+        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir), state: state ?? new OrgState(), saved };
+        if (!state) saved?.replaceOnNextSave();
+        await this.exclusive(loaded, () => this.catchUp(loaded, false));
         return loaded;
       })();
       this.handles.set(key, handle);
@@ -203,7 +217,7 @@ export class GitStore {
     const stamp = mainStamp(handle.repo.gitdir);
     if (stamp !== null && stamp === handle.refStamp) return handle;
     if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
-      await this.mutex.run(handle.orgId, () => this.catchUp(handle, true));
+      await this.exclusive(handle, () => this.catchUp(handle, true));
     }
     // The stamp was taken before the ref was read: if main moved in between, the next call
     // sees a different stamp and looks again.
@@ -218,6 +232,7 @@ export class GitStore {
     let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies });
     if (applied === 'diverged') {
       handle.state = new OrgState();
+      handle.saved?.replaceOnNextSave();
       applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies });
     }
     if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
@@ -235,7 +250,7 @@ export class GitStore {
 
   private async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
     const handle = await this.handle(orgId);
-    const result = await this.mutex.run(handle.orgId, () => this.locked(handle, () => work(handle)));
+    const result = await this.exclusive(handle, () => this.locked(handle, () => work(handle)));
     this.afterWrite(handle, result ? [result] : []);
     return result;
   }
@@ -250,24 +265,33 @@ export class GitStore {
         }
       }
     }
-    if (!this.sidecarTimers.has(handle.orgId)) {
-      const timer = setTimeout(() => {
-        this.sidecarTimers.delete(handle.orgId);
-        void this.saveIndex(handle);
-      }, SIDECAR_DELAY_MS);
-      timer.unref();
-      this.sidecarTimers.set(handle.orgId, timer);
-    }
   }
 
-  /** Under the mutex, so the snapshot never falls between a commit's effects. */
-  private async saveIndex(handle: OrgHandle): Promise<void> {
-    const save = this.mutex.run(handle.orgId, () => saveSidecar(handle.repo.gitdir, handle.state)).catch(() => undefined);
-    this.savesUnderWay.add(save);
+  /** The organization's write section in this process; what it changed is saved before it ends. */
+  private exclusive<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(handle.orgId, async () => {
+      try {
+        return await work();
+      } finally {
+        await this.save(handle);
+      }
+    });
+  }
+
+  private openSaved(gitdir: string): SavedState | undefined {
+    return this.closed ? undefined : SavedState.open(gitdir);
+  }
+
+  /** A saved state that fails is dropped: it is a cache, and the next start rebuilds it. */
+  private async save(handle: OrgHandle): Promise<void> {
+    const saved = handle.saved;
+    if (!saved) return;
     try {
-      await save;
-    } finally {
-      this.savesUnderWay.delete(save);
+      await saved.save(handle.state);
+    } catch {
+      handle.saved = undefined;
+      saved.close();
+      await rm(savedStateFile(handle.repo.gitdir), { force: true });
     }
   }
 }

@@ -2,15 +2,6 @@ import type { ArtifactType } from '../artifacts/index.js';
 import type { ArtifactMeta, CatalogView, FolderRecord, HistoryEntry } from './types.js';
 import type { TreeEntry } from './repo.js';
 
-/** The persisted part of an organization's state (see sidecar.ts). */
-export interface OrgSnapshot {
-  readonly head: string;
-  readonly rootTree: string;
-  readonly artifacts: readonly (ArtifactMeta & { readonly blob: string })[];
-  readonly folders: readonly FolderRecord[];
-  readonly entries: readonly HistoryEntry[];
-}
-
 export interface DirListing {
   readonly oid: string | null;
   readonly entries: readonly TreeEntry[];
@@ -64,6 +55,10 @@ export class OrgState implements CatalogView {
   private readonly foldersByParent = new GroupIndex<string | null>();
   /** Positions in `entries` of each workspace's changes, ascending. */
   private readonly entriesByWorkspace = new Map<string, number[]>();
+  /** Workspace of each entry, by position, as the saved state keeps it. */
+  private readonly entryWorkspaces: string[] = [];
+  /** What changed since the saved state last took it (see saved-state.ts). */
+  readonly unsaved = { artifacts: new Set<string>(), folders: new Set<string>(), entriesFrom: 0 };
 
   catalog(): readonly ArtifactMeta[] {
     return [...this.metas.values()];
@@ -110,9 +105,26 @@ export class OrgState implements CatalogView {
       .map((position) => this.entries[position]!);
   }
 
+  /** Creation rank of an artifact: smaller was created first. */
+  orderOf(id: string): number | undefined {
+    return this.order.get(id);
+  }
+
+  workspaceOfEntry(position: number): string {
+    return this.entryWorkspaces[position]!;
+  }
+
+  /** As `setArtifact`, keeping the creation rank the saved state recorded. */
+  restoreArtifact(meta: ArtifactMeta, blob: string, order: number): void {
+    this.order.set(meta.id, order);
+    this.nextOrder = Math.max(this.nextOrder, order + 1);
+    this.setArtifact(meta, blob);
+  }
+
   setArtifact(meta: ArtifactMeta, blob: string): void {
     const previous = this.metas.get(meta.id);
-    if (!previous) this.order.set(meta.id, this.nextOrder++);
+    this.unsaved.artifacts.add(meta.id);
+    if (!this.order.has(meta.id)) this.order.set(meta.id, this.nextOrder++);
     // An edit keeps the artifact's place among its siblings; only a move re-files it.
     if (previous && !sameGroups(previous, meta)) this.unindex(previous);
     this.metas.set(meta.id, Object.freeze(meta));
@@ -122,9 +134,16 @@ export class OrgState implements CatalogView {
     this.byTypeAndWorkspace.add(typeKey(meta.type, meta.workspaceId), meta.id);
   }
 
+  /** A new file for a known artifact whose catalog facts stay as they were (see advance.ts). */
+  setBlob(id: string, blob: string): void {
+    this.blobs.set(id, blob);
+    this.unsaved.artifacts.add(id);
+  }
+
   removeArtifact(id: string): void {
     const meta = this.metas.get(id);
     if (!meta) return;
+    this.unsaved.artifacts.add(id);
     this.unindex(meta);
     this.idOfPath.delete(meta.path);
     this.metas.delete(id);
@@ -134,6 +153,7 @@ export class OrgState implements CatalogView {
 
   setFolder(folder: FolderRecord): void {
     const previous = this.folders.get(folder.id);
+    this.unsaved.folders.add(folder.id);
     if (previous) this.foldersByParent.delete(previous.parentId, previous.id);
     this.folders.set(folder.id, Object.freeze(folder));
     this.idOfPath.set(folder.path, folder.id);
@@ -143,6 +163,7 @@ export class OrgState implements CatalogView {
   removeFolder(id: string): void {
     const folder = this.folders.get(id);
     if (!folder) return;
+    this.unsaved.folders.add(id);
     this.idOfPath.delete(folder.path);
     this.foldersByParent.delete(folder.parentId, id);
     this.folders.delete(id);
@@ -151,6 +172,7 @@ export class OrgState implements CatalogView {
   addEntry(entry: HistoryEntry, workspaceId: string): void {
     const frozen = Object.freeze(entry);
     this.entries.push(frozen);
+    this.entryWorkspaces.push(workspaceId);
     const list = this.byArtifact.get(entry.artifactId);
     if (list) list.push(frozen);
     else this.byArtifact.set(entry.artifactId, [frozen]);
@@ -159,31 +181,18 @@ export class OrgState implements CatalogView {
     else this.entriesByWorkspace.set(workspaceId, [this.entries.length - 1]);
   }
 
+  /** The saved state now holds everything up to `head`. */
+  markSaved(): void {
+    this.unsaved.artifacts.clear();
+    this.unsaved.folders.clear();
+    this.unsaved.entriesFrom = this.entries.length;
+  }
+
   /** Moves to a commit this process did not write: cached listings belong to the old tree. */
   moveTo(head: string, rootTree: string, dirs?: Map<string, DirListing>): void {
     this.head = head;
     this.rootTree = rootTree;
     this.dirs = dirs ?? new Map();
-  }
-
-  snapshot(): OrgSnapshot | undefined {
-    if (!this.head || !this.rootTree) return undefined;
-    return {
-      head: this.head,
-      rootTree: this.rootTree,
-      artifacts: [...this.metas.values()].map((meta) => ({ ...meta, blob: this.blobs.get(meta.id) ?? '' })),
-      folders: [...this.folders.values()],
-      entries: this.entries,
-    };
-  }
-
-  static fromSnapshot(snapshot: OrgSnapshot): OrgState {
-    const state = new OrgState();
-    for (const { blob, ...meta } of snapshot.artifacts) state.setArtifact(meta, blob);
-    for (const folder of snapshot.folders) state.setFolder(folder);
-    for (const entry of snapshot.entries) state.addEntry(entry, state.metas.get(entry.artifactId)?.workspaceId ?? '');
-    state.moveTo(snapshot.head, snapshot.rootTree);
-    return state;
   }
 
   private unindex(meta: ArtifactMeta): void {
