@@ -62,15 +62,5 @@ export async function compareVersions(
 
 /** Recent changes across the organization, limited to what the actor may read. */
 export async function activity(deps: DomainDeps, scope: Scope, limit: number): Promise<HistoryEntry[]> {
-  const [entries, catalog] = await Promise.all([
-    deps.store.activity(scope.orgId, { limit: limit * 4 }),
-    deps.store.catalog(scope.orgId),
-  ]);
-  const workspaceOf = new Map(catalog.map((m) => [m.id, m.workspaceId]));
-  return entries
-    .filter((e) => {
-      const workspaceId = workspaceOf.get(e.artifactId);
-      return workspaceId !== undefined && scope.canRead(workspaceId);
-    })
-    .slice(0, limit);
+  return deps.store.activity(scope.orgId, { limit, workspaceIds: await scope.readableWorkspaceIds() });
 }

@@ -9,7 +9,7 @@ import { readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
 import { Scope } from './scope.js';
 import { searchArtifacts } from './search.js';
-import { readableTree } from './tree.js';
+import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
 
 export type * from './types.js';
@@ -31,6 +31,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     createFolder: (actor, input) => createFolder(deps, scope(actor), input),
     edit: (actor, type, id, input) => editArtifact(deps, scope(actor), type, id, input),
     tree: (actor) => readableTree(deps, scope(actor)),
+    locate: (actor, id) => locateArtifact(deps, scope(actor), id),
     history: (actor, id) => artifactHistory(deps, scope(actor), id),
     change: (actor, id, commit) => changeOf(deps, scope(actor), id, commit),
     compare: (actor, id, from, to) => compareVersions(deps, scope(actor), id, from, to),

@@ -23,23 +23,21 @@ export async function listChildren(
 /** All readable pages, or those directly in one folder. */
 export async function listPages(deps: DomainDeps, scope: Scope, folderId?: string): Promise<ListItemView[]> {
   if (folderId !== undefined) await scope.readableFolder(folderId);
-  const pages = (await deps.store.catalog(scope.orgId)).filter(
-    (m) => m.type === 'page' && scope.canRead(m.workspaceId) && (folderId === undefined || m.parentId === folderId),
-  );
+  const view = await deps.store.view(scope.orgId);
+  const pages =
+    folderId === undefined
+      ? view.ofType('page', await scope.readableWorkspaceIds())
+      : view.children(folderId, 'page').filter((m) => scope.canRead(m.workspaceId));
   return pages.map((p) => listItemView(deps.baseUrl, scope.orgId, p));
 }
 
 /** All readable folders, or the direct subfolders of one, with their direct readable page counts. */
 export async function listFolders(deps: DomainDeps, scope: Scope, parentFolderId?: string): Promise<FolderView[]> {
   if (parentFolderId !== undefined) await scope.readableFolder(parentFolderId);
-  const [folders, catalog] = await Promise.all([deps.store.folders(scope.orgId), deps.store.catalog(scope.orgId)]);
-  const pageCounts = new Map<string, number>();
-  for (const meta of catalog) {
-    if (meta.type === 'page' && meta.parentId && scope.canRead(meta.workspaceId)) {
-      pageCounts.set(meta.parentId, (pageCounts.get(meta.parentId) ?? 0) + 1);
-    }
-  }
+  const view = await deps.store.view(scope.orgId);
+  const folders = parentFolderId === undefined ? await deps.store.folders(scope.orgId) : view.subfolders(parentFolderId);
+  const pageCount = (folderId: string) => view.children(folderId, 'page').filter((m) => scope.canRead(m.workspaceId)).length;
   return folders
-    .filter((f) => scope.canRead(f.workspaceId) && (parentFolderId === undefined || f.parentId === parentFolderId))
-    .map((f) => ({ id: f.id, name: f.name, parentFolderId: f.parentId, pageCount: pageCounts.get(f.id) ?? 0 }));
+    .filter((f) => scope.canRead(f.workspaceId))
+    .map((f) => ({ id: f.id, name: f.name, parentFolderId: f.parentId, pageCount: pageCount(f.id) }));
 }

@@ -6,6 +6,7 @@ import type {
   ArtifactMeta,
   ArtifactRecord,
   BodyChange,
+  CatalogView,
   ChangeContext,
   CommitResult,
   FolderRecord,
@@ -16,7 +17,8 @@ import type {
 
 /** What the domain needs of the artifact store (GitStore satisfies it). */
 export interface ArtifactStore {
-  catalog(orgId: string): Promise<readonly ArtifactMeta[]>;
+  /** Indexed lookups (by id, parent, type and workspace) into the catalog as of `main` now. */
+  view(orgId: string): Promise<CatalogView>;
   meta(orgId: string, id: string): Promise<ArtifactMeta | undefined>;
   read(orgId: string, id: string): Promise<ArtifactRecord>;
   bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined>;
@@ -24,7 +26,7 @@ export interface ArtifactStore {
   create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
   update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
-  activity(orgId: string, opts: { limit: number }): Promise<HistoryEntry[]>;
+  activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;
   folders(orgId: string): Promise<FolderRecord[]>;
 }

@@ -60,7 +60,7 @@ export class Scope {
 
   async readableFolder(id: string): Promise<FolderRecord> {
     if (!isUuid(id)) throw new NotFoundError('folder');
-    const folder = (await this.deps.store.folders(this.orgId)).find((f) => f.id === id);
+    const folder = (await this.deps.store.view(this.orgId)).folder(id.toLowerCase());
     if (!folder || !this.canRead(folder.workspaceId)) throw new NotFoundError('folder');
     return folder;
   }

@@ -87,6 +87,18 @@ export interface FolderTreeNode {
   readonly folders: readonly FolderTreeNode[];
 }
 
+export interface Crumb {
+  readonly label: string;
+  /** Artifact id to link to; folders have none. */
+  readonly id?: string;
+}
+
+export interface Located {
+  readonly type: ArtifactType;
+  /** From the product (or the pages root) down to, not including, the artifact. */
+  readonly crumbs: readonly Crumb[];
+}
+
 export interface ChangeView extends HistoryEntry {
   readonly diff: string;
 }
@@ -108,6 +120,8 @@ export interface SpecService {
   edit(actor: Actor, type: ArtifactType, id: string, input: EditInput): Promise<EditView>;
 
   tree(actor: Actor): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
+  /** Where an artifact sits in the tree the actor can read; undefined when it is not readable there. */
+  locate(actor: Actor, id: string): Promise<Located | undefined>;
   history(actor: Actor, id: string): Promise<HistoryEntry[]>;
   change(actor: Actor, id: string, commit: string): Promise<ChangeView>;
   compare(actor: Actor, id: string, fromCommit: string, toCommit: string): Promise<string>;

@@ -70,7 +70,7 @@ async function applyFileChange(
   }
   const file = await files.parsed(change.after, change.path);
   if (!file) {
-    if (knownId && state.metas.has(knownId)) state.blobs.set(knownId, change.after);
+    if (knownId && state.metas.has(knownId)) state.setBlob(knownId, change.after);
     return undefined;
   }
   const fm = file.frontmatter;

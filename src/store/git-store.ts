@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
@@ -13,10 +14,10 @@ import { OrgState } from './org-state.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo, readFileAt } from './repo.js';
-import { loadSidecar, saveSidecar } from './sidecar.js';
+import { SavedState, savedStateFile } from './saved-state.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type {
-  ArtifactMeta, ArtifactRecord, Author, BodyChange, ChangeContext, CommitListener,
+  ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, NewArtifact, NewFolder,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
@@ -37,8 +38,6 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
-const SIDECAR_DELAY_MS = 2_000;
-
 /**
  * Artifacts as markdown files in one bare Git repository per organization (`main` only).
  * Writes are serialized per organization in this process and, through `main.lock`, across
@@ -51,8 +50,7 @@ export class GitStore {
   private readonly handles = new Map<string, Promise<OrgHandle>>();
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
-  private readonly sidecarTimers = new Map<string, NodeJS.Timeout>();
-  private readonly savesUnderWay = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -83,8 +81,8 @@ export class GitStore {
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
     const repo = openRepo(gitdir, this.durability);
     await initBareRepo(repo);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState() };
-    const result = await this.mutex.run(handle.orgId, () =>
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved: this.openSaved(gitdir) };
+    const result = await this.exclusive(handle, () =>
       this.locked(handle, async () => {
         if (handle.state.head) throw new ConflictError('the organization already has a repository');
         return createArtifact(handle, product, ctx, this.env);
@@ -124,8 +122,12 @@ export class GitStore {
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
-    const parent = parentId?.toLowerCase() ?? null;
-    return (await this.catalog(orgId)).filter((meta) => meta.parentId === parent && (!type || meta.type === type));
+    return (await this.fresh(orgId)).state.children(parentId?.toLowerCase() ?? null, type);
+  }
+
+  /** Indexed lookups into the catalog as of `main` now, for reads that need several. */
+  async view(orgId: string): Promise<CatalogView> {
+    return (await this.fresh(orgId)).state;
   }
 
   async create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult> {
@@ -145,9 +147,9 @@ export class GitStore {
     return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
   }
 
-  async activity(orgId: string, opts: { limit: number }): Promise<HistoryEntry[]> {
-    const { entries } = (await this.fresh(orgId)).state;
-    return entries.slice(Math.max(0, entries.length - Math.max(0, Math.floor(opts.limit)))).reverse();
+  /** The latest changes to artifacts of the given workspaces, newest first. */
+  async activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]> {
+    return (await this.fresh(orgId)).state.recentChanges(opts.workspaceIds, Math.max(0, Math.floor(opts.limit)));
   }
 
   async createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord> {
@@ -170,14 +172,29 @@ export class GitStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Persists the indexes now (they are otherwise saved shortly after writes). */
-  /** Saves pending indexes now and waits for saves already under way: nothing writes after. */
+  /**
+   * Catches up with `main` now (another process or native git may have moved it) and emits
+   * what it finds, instead of waiting for the next read to notice.
+   */
+  async refresh(orgId: string): Promise<void> {
+    const handle = await this.handle(orgId);
+    await this.exclusive(handle, () => this.catchUp(handle, true));
+  }
+
+  /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   async close(): Promise<void> {
-    for (const timer of this.sidecarTimers.values()) clearTimeout(timer);
-    const pending = [...this.sidecarTimers.keys()];
-    this.sidecarTimers.clear();
-    await Promise.all(pending.map(async (orgId) => this.saveIndex(await this.handles.get(orgId)!)));
-    await Promise.all(this.savesUnderWay);
+    this.closed = true;
+    const handles = await Promise.allSettled(this.handles.values());
+    await Promise.all(
+      handles.map(async (settled) => {
+        if (settled.status !== 'fulfilled') return;
+        const handle = settled.value;
+        await this.mutex.run(handle.orgId, async () => {
+          handle.saved?.close();
+          handle.saved = undefined;
+        });
+      }),
+    );
   }
 
   private handle(orgId: string): Promise<OrgHandle> {
@@ -187,10 +204,11 @@ export class GitStore {
     if (!handle) {
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: (await loadSidecar(gitdir)) ?? new OrgState() };
-        const headBefore = loaded.state.head;
-        await this.mutex.run(key, () => this.catchUp(loaded, false));
-        if (loaded.state.head !== headBefore) await this.saveIndex(loaded);
+        const saved = this.openSaved(gitdir);
+        const state = await saved?.load().catch(() => undefined);
+        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
+        if (!state) saved?.replaceOnNextSave();
+        await this.exclusive(loaded, () => this.catchUp(loaded, false));
         return loaded;
       })();
       this.handles.set(key, handle);
@@ -205,7 +223,7 @@ export class GitStore {
     const stamp = mainStamp(handle.repo.gitdir);
     if (stamp !== null && stamp === handle.refStamp) return handle;
     if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
-      await this.mutex.run(handle.orgId, () => this.catchUp(handle, true));
+      await this.exclusive(handle, () => this.catchUp(handle, true));
     }
     // The stamp was taken before the ref was read: if main moved in between, the next call
     // sees a different stamp and looks again.
@@ -220,6 +238,7 @@ export class GitStore {
     let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies });
     if (applied === 'diverged') {
       handle.state = new OrgState();
+      handle.saved?.replaceOnNextSave();
       applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies });
     }
     if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
@@ -237,7 +256,7 @@ export class GitStore {
 
   private async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
     const handle = await this.handle(orgId);
-    const result = await this.mutex.run(handle.orgId, () => this.locked(handle, () => work(handle)));
+    const result = await this.exclusive(handle, () => this.locked(handle, () => work(handle)));
     this.afterWrite(handle, result ? [result] : []);
     return result;
   }
@@ -252,24 +271,33 @@ export class GitStore {
         }
       }
     }
-    if (!this.sidecarTimers.has(handle.orgId)) {
-      const timer = setTimeout(() => {
-        this.sidecarTimers.delete(handle.orgId);
-        void this.saveIndex(handle);
-      }, SIDECAR_DELAY_MS);
-      timer.unref();
-      this.sidecarTimers.set(handle.orgId, timer);
-    }
   }
 
-  /** Under the mutex, so the snapshot never falls between a commit's effects. */
-  private async saveIndex(handle: OrgHandle): Promise<void> {
-    const save = this.mutex.run(handle.orgId, () => saveSidecar(handle.repo.gitdir, handle.state)).catch(() => undefined);
-    this.savesUnderWay.add(save);
+  /** The organization's write section in this process; what it changed is saved before it ends. */
+  private exclusive<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(handle.orgId, async () => {
+      try {
+        return await work();
+      } finally {
+        await this.save(handle);
+      }
+    });
+  }
+
+  private openSaved(gitdir: string): SavedState | undefined {
+    return this.closed ? undefined : SavedState.open(gitdir);
+  }
+
+  /** A saved state that fails is dropped: it is a cache, and the next start rebuilds it. */
+  private async save(handle: OrgHandle): Promise<void> {
+    const saved = handle.saved;
+    if (!saved) return;
     try {
-      await save;
-    } finally {
-      this.savesUnderWay.delete(save);
+      await saved.save(handle.state);
+    } catch {
+      handle.saved = undefined;
+      saved.close();
+      await rm(savedStateFile(handle.repo.gitdir), { force: true });
     }
   }
 }

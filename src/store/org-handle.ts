@@ -1,6 +1,7 @@
 import { NotFoundError, PayloadTooLargeError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type { OrgState } from './org-state.js';
+import type { SavedState } from './saved-state.js';
 import { readBlobText, type Repo } from './repo.js';
 import type { ArtifactRecord, Author } from './types.js';
 
@@ -9,6 +10,8 @@ export interface OrgHandle {
   readonly orgId: string;
   readonly repo: Repo;
   state: OrgState;
+  /** Where the state is saved; undefined when it cannot be (the store works without it). */
+  saved?: SavedState | undefined;
   /** mainStamp() when `state` was last known to match `main`; null forces a read of the ref. */
   refStamp?: string | null;
 }

@@ -48,7 +48,7 @@ export function recordArtifactChange(state: OrgState, change: ArtifactChange): C
     ...(change.client ? { client: change.client } : {}),
     added,
     removed,
-  });
+  }, change.workspaceId);
   return { commit: change.commit, artifact: { ...meta, body: change.body }, added, removed };
 }
 

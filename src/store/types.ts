@@ -102,3 +102,17 @@ export interface BodyChange {
 }
 
 export type CommitListener = (orgId: string, result: CommitResult) => void;
+
+/** What readers may ask of the state without walking all of it. */
+export interface CatalogView {
+  meta(id: string): ArtifactMeta | undefined;
+  folder(id: string): FolderRecord | undefined;
+  /** Artifacts whose parent is `parentId` (null: the product and root-level pages), creation order. */
+  children(parentId: string | null, type?: ArtifactType): ArtifactMeta[];
+  /** Folders directly in `parentId` (null: the root), creation order. */
+  subfolders(parentId: string | null): FolderRecord[];
+  /** Artifacts of one type in the given workspaces, creation order. */
+  ofType(type: ArtifactType, workspaceIds: ReadonlySet<string>): ArtifactMeta[];
+  /** The latest changes to artifacts of the given workspaces, newest first. */
+  recentChanges(workspaceIds: ReadonlySet<string>, limit: number): HistoryEntry[];
+}

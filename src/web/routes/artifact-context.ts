@@ -1,10 +1,9 @@
 import type { Request } from 'express';
 import type { ControlPlane } from '../../control/types.js';
-import type { SpecService } from '../../domain/types.js';
+import type { Located, SpecService } from '../../domain/types.js';
 import { NotFoundError } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { orgContext, type OrgContext } from '../context.js';
-import { locate, type Located } from '../locate.js';
 
 export interface ArtifactContext extends OrgContext, Located {
   readonly id: string;
@@ -15,7 +14,7 @@ export async function artifactContext(specs: SpecService, control: ControlPlane,
   const ctx = await orgContext(control, req);
   const id = String(req.params.id ?? '').toLowerCase();
   if (!isUuid(id)) throw new NotFoundError('artifact');
-  const located = locate(await specs.tree(ctx.actor), id);
+  const located = await specs.locate(ctx.actor, id);
   if (!located) throw new NotFoundError('artifact');
   return { ...ctx, ...located, id };
 }

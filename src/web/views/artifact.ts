@@ -1,7 +1,6 @@
-import type { ArtifactView } from '../../domain/types.js';
+import type { Crumb, ArtifactView } from '../../domain/types.js';
 import type { HistoryEntry } from '../../store/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
 import { clientLabel, requirementBadge, typeBadge, when } from './format.js';
 

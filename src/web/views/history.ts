@@ -1,7 +1,6 @@
-import type { ArtifactView, ChangeView } from '../../domain/types.js';
+import type { Crumb, ArtifactView, ChangeView } from '../../domain/types.js';
 import type { HistoryEntry } from '../../store/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { breadcrumb } from './artifact.js';
 import { diffTable } from './diff.js';
 import { clientLabel, lineCounts, messageSubject, shortCommit, when } from './format.js';

@@ -1,6 +1,5 @@
-import type { ChangeView } from '../../domain/types.js';
+import type { Crumb, ChangeView } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { breadcrumb } from './artifact.js';
 import { diffTable } from './diff.js';
 import { messageSubject, shortCommit, when } from './format.js';

@@ -25,9 +25,9 @@ it('closing the services persists the store index and stops every later write to
   const { demo } = await ensureDemo(services);
   await services.close();
   const orgsDir = path.join(dataDir, 'orgs');
-  expect((await stat(path.join(orgsDir, `${demo.orgId}.git`, 'specbase', 'index.json'))).size).toBeGreaterThan(0);
+  expect((await stat(path.join(orgsDir, `${demo.orgId}.git`, 'specbase', 'state.db'))).size).toBeGreaterThan(0);
   const closed = await snapshot(orgsDir);
-  // Longer than the delay after which the store saves its index on its own.
+  // Anything still writing on its own (a timer, a queued save) would show within this time.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   expect(await snapshot(orgsDir)).toEqual(closed);
 });

@@ -21,13 +21,13 @@ async function snapshot(dir: string): Promise<Map<string, number>> {
   return files;
 }
 
-it('close() saves the index and leaves nothing writing into the repository afterwards', async () => {
+it('close() leaves the saved state on disk and leaves nothing writing into the repository afterwards', async () => {
   await fx.store.create(ORG, capabilityInput(fx.productId, 'Written just before close'), alice);
   await fx.store.close();
-  const indexFile = path.join(fx.gitdir, 'specbase', 'index.json');
+  const indexFile = path.join(fx.gitdir, 'specbase', 'state.db');
   expect((await stat(indexFile)).size).toBeGreaterThan(0);
   const closed = await snapshot(fx.gitdir);
-  // Longer than the delay after which the store saves its index on its own.
+  // Anything still writing on its own (a timer, a queued save) would show within this time.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   expect(await snapshot(fx.gitdir)).toEqual(closed);
 });

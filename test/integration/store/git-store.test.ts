@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitStore } from '../../../src/store/index.js';
 import type { CommitResult } from '../../../src/store/types.js';
@@ -106,7 +107,8 @@ describe('GitStore writes real Git history', () => {
       ['create', a.commit, 'Alice Author', 'claude-code', 3, 0],
     ]);
     expect(history[0]!.parent).toBe(user.commit);
-    expect((await fx.store.activity(ORG, { limit: 2 })).map((h) => h.commit)).toEqual([edit.commit, user.commit]);
+    expect((await fx.store.activity(ORG, { limit: 2, workspaceIds: new Set([WORKSPACE]) })).map((h) => h.commit)).toEqual([edit.commit, user.commit]);
+    expect(await fx.store.activity(ORG, { limit: 2, workspaceIds: new Set([randomUUID()]) })).toEqual([]);
     expect(await fx.store.bodyAt(ORG, a.artifact.id, a.commit)).toBe(a.artifact.body);
     expect(await fx.store.bodyAt(ORG, a.artifact.id, edit.commit)).toBe('# Alpha\n\nchanged\n');
     const beforeAlpha = (await fx.store.history(ORG, fx.productId))[0]!.commit;
