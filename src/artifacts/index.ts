@@ -11,6 +11,7 @@ import {
 import { ARTIFACT_TYPES, type ArtifactType, type ArtifactTypeDef } from './types.js';
 
 export * from './types.js';
+export { requirementTypeLine, statedRequirementType, type StatedRequirementType } from './requirement-type-line.js';
 export { productTemplate } from './templates.js';
 
 /** The one table of artifact types: tools, paths, parents and templates all come from it. */

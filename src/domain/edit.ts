@@ -1,4 +1,4 @@
-import { artifactType, type ArtifactType } from '../artifacts/index.js';
+import { artifactType, REQUIREMENT_TYPES, statedRequirementType, type ArtifactType, type RequirementType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError, PatchError, PayloadTooLargeError } from '../errors.js';
 import { applyPatch, unifiedDiff } from '../patch/index.js';
 import type { ArtifactRecord, BodyChange, CommitResult } from '../store/types.js';
@@ -24,6 +24,23 @@ export function editView(deps: DomainDeps, orgId: string, before: string, result
 }
 
 /**
+ * A requirement's type has one source of truth: the `**Requirement type:**` line of its
+ * document. A change that states another type changes the stored type (and so the listings
+ * and the web badge); a document without the line keeps the stored type.
+ */
+function requirementTypeOf(current: ArtifactRecord, body: string): { requirementType?: RequirementType } {
+  if (current.type !== 'requirement') return {};
+  const stated = statedRequirementType(body);
+  if (!stated.stated) return {};
+  if ('unknown' in stated) {
+    throw new InvalidInputError(
+      `the **Requirement type:** line names ${JSON.stringify(stated.unknown)}; use one of ${REQUIREMENT_TYPES.join(', ')}`,
+    );
+  }
+  return stated.type === current.requirementType ? {} : { requirementType: stated.type };
+}
+
+/**
  * Writes a body computed from the current record, retrying on a lost race so that an edit
  * by someone else in between is never overwritten: `nextBody` runs again on the newer text.
  */
@@ -41,7 +58,7 @@ export async function writeComputedBody(
       const result = await deps.store.update(
         scope.orgId,
         id,
-        { ...change, body, expectedVersion: current.version },
+        { ...change, body, expectedVersion: current.version, ...requirementTypeOf(current, body) },
         scope.changeContext,
       );
       return { before: current.body, result };

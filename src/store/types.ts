@@ -93,6 +93,8 @@ export interface BodyChange {
   readonly expectedVersion?: string;
   /** For revert/restore: the commit being reverted or restored, named in the message. */
   readonly sourceCommit?: string;
+  /** A requirement's new type, when the change states another one; otherwise it is kept. */
+  readonly requirementType?: RequirementType;
 }
 
 export type CommitListener = (orgId: string, result: CommitResult) => void;

@@ -39,7 +39,7 @@ export async function updateArtifact(
   const title = heading === undefined ? current.title : checkedTitle(heading);
   return writeArtifactFile(handle, env, ctx, {
     verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
-    ...(current.requirementType ? { requirementType: current.requirementType } : {}),
+    ...(current.requirementType ? { requirementType: change.requirementType ?? current.requirementType } : {}),
     path: current.path, createdAt: current.createdAt, before: current.body, body: change.body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
   });
