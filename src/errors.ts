@@ -19,6 +19,22 @@ export class NotFoundError extends SpecbaseError {
   }
 }
 
+/**
+ * An id of another artifact type than the one asked for. Raised only when the caller may read
+ * that artifact, so it tells nothing the caller could not learn; still a "not found" to every
+ * edge that does not know better.
+ */
+export class WrongTypeError extends NotFoundError {
+  constructor(
+    readonly id: string,
+    readonly actualType: string,
+    readonly expectedType: string,
+  ) {
+    super('artifact', { id, actualType, expectedType });
+    this.message = `artifact ${id} is of type ${actualType}, not ${expectedType}`;
+  }
+}
+
 export class PermissionDeniedError extends SpecbaseError {
   static readonly code = 'permission_denied';
   readonly code = PermissionDeniedError.code;

@@ -4,15 +4,17 @@ import { gitCloneUrl, mcpEndpoints } from './endpoints.js';
 /**
  * What a newcomer needs to connect an assistant to the demo, ready to paste. Clients sign in
  * through the browser (OAuth), so the configurations carry no secret; the access token is for
- * clients without OAuth support and for git.
+ * clients without OAuth support and for git. mcp-remote gets the Streamable HTTP URL: it tries
+ * Streamable HTTP first, so that URL connects without a failed attempt and a fallback.
  */
 export function startupBanner(baseUrl: string, demo: DemoInfo): string {
   const { mcpUrl, sseUrl } = mcpEndpoints(baseUrl);
   const orgHeader = { 'X-Organization-Id': demo.orgId };
-  const streamable = { mcpServers: { specbase: { type: 'http', url: mcpUrl, headers: orgHeader } } };
+  const mcpServers = { mcpServers: { specbase: { type: 'http', url: mcpUrl, headers: orgHeader } } };
+  const vscode = { servers: { specbase: { type: 'http', url: mcpUrl, headers: orgHeader } } };
   const bridged = {
     mcpServers: {
-      specbase: { command: 'npx', args: ['mcp-remote', sseUrl, '--header', `X-Organization-Id:${demo.orgId}`] },
+      specbase: { command: 'npx', args: ['mcp-remote', mcpUrl, '--header', `X-Organization-Id:${demo.orgId}`] },
     },
   };
   return [
@@ -30,15 +32,18 @@ export function startupBanner(baseUrl: string, demo: DemoInfo): string {
     `  Git clone            git clone ${gitCloneUrl(baseUrl, demo.orgId)}   (password: the access token below)`,
     `  Demo access token    ${demo.token}   (for git, and for clients without OAuth: Authorization: Bearer …)`,
     '',
-    'Client configuration, Streamable HTTP (Claude Code, Cursor, VS Code and other clients that set headers);',
+    'Client configuration, Streamable HTTP, "mcpServers" form (Claude Code .mcp.json, Cursor mcp.json and most clients);',
     'the client opens the browser to sign in on first use:',
-    JSON.stringify(streamable, null, 2),
+    JSON.stringify(mcpServers, null, 2),
+    '',
+    'VS Code (.vscode/mcp.json) uses the "servers" form:',
+    JSON.stringify(vscode, null, 2),
     '',
     'Client configuration through the stdio bridge (Claude Desktop and other stdio-only clients):',
     JSON.stringify(bridged, null, 2),
     '',
-    `Or as one command:  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId}`,
-    `With the access token instead of browser sign-in:  npx mcp-remote ${sseUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`,
+    `Or as one command:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId}`,
+    `With the access token instead of browser sign-in:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`,
     '',
   ].join('\n');
 }

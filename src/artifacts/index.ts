@@ -11,6 +11,7 @@ import {
 import { ARTIFACT_TYPES, type ArtifactType, type ArtifactTypeDef } from './types.js';
 
 export * from './types.js';
+export { requirementTypeLine, statedRequirementType, type StatedRequirementType } from './requirement-type-line.js';
 export { productTemplate } from './templates.js';
 
 /** The one table of artifact types: tools, paths, parents and templates all come from it. */
@@ -18,25 +19,25 @@ export const ARTIFACT_TYPE_TABLE: readonly ArtifactTypeDef[] = Object.freeze([
   {
     type: 'product', name: 'Product', pluralName: 'Products', singular: 'product', plural: 'products',
     idParam: 'productId', parent: null, pathSegment: '', creatable: false, editable: false,
-    summary: 'the organization\'s root artifact: vision, goals and high-level information',
+    summary: 'the organization\'s root artifact (vision, goals, high-level information)',
     template: productTemplate,
   },
   {
     type: 'capability', name: 'Capability', pluralName: 'Capabilities', singular: 'capability', plural: 'capabilities',
     idParam: 'capabilityId', parent: 'product', pathSegment: 'capabilities', creatable: true, editable: true,
-    summary: 'a broad area of what the product can do, grouping related features',
+    summary: 'a broad area of the product, grouping features',
     template: capabilityTemplate,
   },
   {
     type: 'feature', name: 'Feature', pluralName: 'Features', singular: 'feature', plural: 'features',
     idParam: 'featureId', parent: 'capability', pathSegment: 'features', creatable: true, editable: true,
-    summary: 'a user-facing piece of functionality within a capability',
+    summary: 'a user-facing function within a capability',
     template: featureTemplate,
   },
   {
     type: 'requirement', name: 'Requirement', pluralName: 'Requirements', singular: 'requirement', plural: 'requirements',
     idParam: 'requirementId', parent: 'feature', pathSegment: 'requirements', creatable: true, editable: true,
-    summary: 'a single testable statement a feature must satisfy (functional, non-functional, constraint or business rule)',
+    summary: 'a testable statement a feature must satisfy',
     template: requirementTemplate,
   },
   {
@@ -55,13 +56,13 @@ export const ARTIFACT_TYPE_TABLE: readonly ArtifactTypeDef[] = Object.freeze([
   {
     type: 'core_entity', name: 'Core Entity', pluralName: 'Core Entities', singular: 'core_entity', plural: 'core_entities',
     idParam: 'coreEntityId', parent: 'product', pathSegment: 'core-entities', creatable: true, editable: true,
-    summary: 'a central domain object (its attributes, relationships and lifecycle)',
+    summary: 'a central domain object: attributes, relations, lifecycle',
     template: coreEntityTemplate,
   },
   {
     type: 'page', name: 'Page', pluralName: 'Pages', singular: 'page', plural: 'pages',
     idParam: 'pageId', parent: 'folder', pathSegment: 'pages', creatable: true, editable: true,
-    summary: 'a free-form document (notes, guides, decisions), optionally in a folder',
+    summary: 'a free-form document (notes, guides, decisions)',
     template: pageTemplate,
   },
 ] satisfies ArtifactTypeDef[]);

@@ -1,4 +1,5 @@
-import { REQUIREMENT_TYPE_MEANING, type TemplateInput } from './types.js';
+import { requirementTypeLine } from './requirement-type-line.js';
+import type { TemplateInput } from './types.js';
 
 const sections = (title: string, intro: string, headings: readonly [string, string][]): string =>
   [`# ${title}`, '', intro, '', ...headings.flatMap(([heading, hint]) => [`## ${heading}`, '', hint, ''])].join('\n');
@@ -30,7 +31,7 @@ export const featureTemplate = ({ title }: TemplateInput): string =>
 export const requirementTemplate = ({ title, requirementType = 'FUNCTIONAL' }: TemplateInput): string =>
   sections(
     title,
-    `**Requirement type:** ${requirementType} (${REQUIREMENT_TYPE_MEANING[requirementType]})`,
+    requirementTypeLine(requirementType),
     [
       ['Statement', '_The system shall …_'],
       ['Rationale', '_Why this requirement exists._'],

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { CustomOAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { clientMetadataSizeProblem } from './client-metadata-limits.js';
 import { redirectUriProblem } from './redirect-policy.js';
 import { nowSeconds } from './secrets.js';
 
@@ -21,6 +22,8 @@ export function sqliteClientsStore(db: BetterSqlite3.Database): OAuthRegisteredC
       if (client.redirect_uris.length === 0) {
         throw new CustomOAuthError('invalid_redirect_uri', 'at least one redirect URI is required');
       }
+      const tooLarge = clientMetadataSizeProblem(client);
+      if (tooLarge) throw new CustomOAuthError('invalid_client_metadata', tooLarge);
       for (const uri of client.redirect_uris) {
         const problem = redirectUriProblem(uri);
         if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);

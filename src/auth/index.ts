@@ -3,6 +3,7 @@ import express from 'express';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
+import { authorizeGuard } from './authorize-guard.js';
 import { sqliteClientsStore } from './clients-store.js';
 import { CodeStore } from './codes.js';
 import { consentRouter } from './consent.js';
@@ -51,6 +52,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
 
   const router = express.Router();
   router.use(protectedResourceMetadataRouter({ baseUrl, issuer: issuerUrl.href, scopes: [MCP_SCOPE] }));
+  router.all('/authorize', ...authorizeGuard());
   router.use(
     mcpAuthRouter({
       provider,

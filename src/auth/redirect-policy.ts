@@ -13,7 +13,7 @@ export function redirectUriProblem(uri: string): string | undefined {
   } catch {
     return `redirect URI ${JSON.stringify(uri)} is not an absolute URL`;
   }
-  if (url.hash) return `redirect URI ${uri} must not contain a fragment`;
+  if (uri.includes('#')) return `redirect URI ${uri} must not contain a fragment`;
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     return LOOPBACK_HOSTS.has(url.hostname)

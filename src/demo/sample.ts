@@ -1,4 +1,4 @@
-import { REQUIREMENT_TYPE_MEANING, type ArtifactType, type RequirementType } from '../artifacts/index.js';
+import { requirementTypeLine, type ArtifactType, type RequirementType } from '../artifacts/index.js';
 
 export interface SampleArtifact {
   readonly type: Exclude<ArtifactType, 'product' | 'page'>;
@@ -44,7 +44,7 @@ const requirement = (
   type: 'requirement',
   title,
   requirementType,
-  body: markdown(title, `**Requirement type:** ${requirementType} (${REQUIREMENT_TYPE_MEANING[requirementType]})`, dedent(text)),
+  body: markdown(title, requirementTypeLine(requirementType), dedent(text)),
   ...(criteria ? { children: criteria } : {}),
 });
 

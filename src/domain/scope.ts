@@ -1,6 +1,6 @@
 import { canRead, canWrite, readableWorkspaces } from '../access/index.js';
 import type { ArtifactType } from '../artifacts/index.js';
-import { NotFoundError, PermissionDeniedError } from '../errors.js';
+import { NotFoundError, PermissionDeniedError, WrongTypeError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { ArtifactMeta, ChangeContext, FolderRecord } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
@@ -42,7 +42,8 @@ export class Scope {
   async readable(id: string, type?: ArtifactType): Promise<ArtifactMeta> {
     if (!isUuid(id)) throw new NotFoundError();
     const meta = await this.deps.store.meta(this.orgId, id);
-    if (!meta || (type && meta.type !== type) || !this.canRead(meta.workspaceId)) throw new NotFoundError();
+    if (!meta || !this.canRead(meta.workspaceId)) throw new NotFoundError();
+    if (type && meta.type !== type) throw new WrongTypeError(meta.id, meta.type, type);
     return meta;
   }
 

@@ -22,7 +22,8 @@ export interface AdmittedRequest {
 
 /**
  * Who may read `/{orgId}.git`: a malformed name is "not found" before anything else; then the
- * token (401), then the organization and repository (404), then membership and read access to
+ * token (401), then the organization and repository (404), then membership (404 as well, so
+ * that an organization's existence is not revealed to outsiders; audited) and read access to
  * every workspace (403, audited).
  */
 export async function admitGitRequest(deps: GitHttpDeps, req: Request): Promise<AdmittedRequest> {
@@ -43,6 +44,7 @@ export async function admitGitRequest(deps: GitHttpDeps, req: Request): Promise<
         detail: error.message,
       });
     }
+    if (error instanceof NotOrganizationMemberError) throw new NotFoundError('repository');
     throw error;
   }
 }

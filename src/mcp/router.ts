@@ -10,7 +10,7 @@ import { resolveOrganization } from './org-scope.js';
 import { InFlight } from './in-flight.js';
 import { checkOrigin } from './origin.js';
 import { SessionRegistry } from './sessions.js';
-import { ssePost, sseOpen } from './sse.js';
+import { ssePost, ssePostRefused, sseOpen } from './sse.js';
 import { streamablePost, streamableSessionRequest } from './streamable.js';
 import type { McpRouterDeps, RequestScope } from './types.js';
 
@@ -79,6 +79,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     router.get(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.delete(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.get(`${base}/sse`, ...guard, sseOpen(sse));
+    router.post(`${base}/sse`, checkOrigin(config), ssePostRefused(config.baseUrl));
     router.post(`${base}/messages`, tracked, ...guard, json, ssePost(sse));
   }
 

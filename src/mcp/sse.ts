@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { RequestHandler } from 'express';
 import { InvalidInputError, PermissionDeniedError } from '../errors.js';
+import { isUuid } from '../ids.js';
 import { sendHttpError } from './http-error.js';
 import type { SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
@@ -48,4 +49,21 @@ export const ssePost = (deps: SseDeps): RequestHandler => async (req, res) => {
     if (!(error instanceof PermissionDeniedError)) throw error;
     sendHttpError(res, error);
   }
+};
+
+/**
+ * POST on the SSE URL: clients that try Streamable HTTP first (mcp-remote) learn in one short
+ * JSON answer where that transport lives, instead of reading an HTML "not found" page.
+ */
+export const ssePostRefused = (baseUrl: string): RequestHandler => (req, res) => {
+  const orgId = req.params.orgId;
+  const streamableUrl = `${baseUrl}/api/mcp${typeof orgId === 'string' && isUuid(orgId) ? `/o/${orgId.toLowerCase()}` : ''}/mcp`;
+  res
+    .status(405)
+    .set('Allow', 'GET')
+    .json({
+      error: 'method_not_allowed',
+      message: `this is the legacy SSE endpoint (GET only); Streamable HTTP is at ${streamableUrl}`,
+      streamableHttpUrl: streamableUrl,
+    });
 };

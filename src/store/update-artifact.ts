@@ -1,7 +1,8 @@
+import { REQUIREMENT_TYPES, statedRequirementType, type RequirementType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
 import { checkDocumentSize, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { checkedTitle, headingTitle } from './title.js';
-import type { BodyChange, ChangeContext, CommitResult } from './types.js';
+import type { ArtifactRecord, BodyChange, ChangeContext, CommitResult } from './types.js';
 import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
@@ -45,8 +46,25 @@ export async function updateArtifact(
   const title = heading === undefined ? current.title : checkedTitle(heading);
   return writeArtifactFile(handle, env, ctx, {
     verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
-    ...(current.requirementType ? { requirementType: current.requirementType } : {}),
+    ...requirementTypeOf(current, body),
     path: current.path, createdAt: current.createdAt, before: current.body, body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
   });
+}
+
+/**
+ * A requirement's type has one source of truth: the `**Requirement type:**` line of its
+ * document. A change that states another type changes the stored type (and so the listings
+ * and the web badge); a document without the line keeps the stored type.
+ */
+function requirementTypeOf(current: ArtifactRecord, body: string): { requirementType?: RequirementType } {
+  if (current.type !== 'requirement') return {};
+  const stated = statedRequirementType(body);
+  if (stated.stated && 'unknown' in stated) {
+    throw new InvalidInputError(
+      `the **Requirement type:** line names ${JSON.stringify(stated.unknown)}; use one of ${REQUIREMENT_TYPES.join(', ')}`,
+    );
+  }
+  const requirementType = stated.stated ? stated.type : current.requirementType;
+  return requirementType ? { requirementType } : {};
 }

@@ -53,11 +53,8 @@ export function toolDefinition(tool: AnyToolDef): Tool {
     description: tool.description,
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
-    annotations: {
-      title: tool.title,
-      readOnlyHint: readOnly,
-      ...(readOnly ? {} : { destructiveHint: false }),
-    },
+    // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
+    annotations: { title: tool.title, ...(readOnly ? { readOnlyHint: true } : { destructiveHint: false }) },
   };
 }
 

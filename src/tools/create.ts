@@ -1,27 +1,24 @@
 import { z } from 'zod';
 import { artifactType, type ArtifactTypeDef, type RequirementType } from '../artifacts/index.js';
 import type { CreateInput } from '../domain/types.js';
-import { idParam, readOutputFor, requirementTypeParam, titleParam } from './schemas.js';
+import { artifactIdParam, folderIdParam, readOutputFor, requirementTypeParam, titleParam } from './schemas.js';
 import { createdText, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
-/** How the specification says each type starts out. */
-const STARTS_AS: Partial<Record<ArtifactTypeDef['type'], string>> = {
-  acceptance_criterion: 'a Given-When-Then template',
-  page: 'an empty document',
-};
-
+/** Where the new artifact goes, and the sentence that says so. */
 function parentParam(def: ArtifactTypeDef): { key: string; schema: z.ZodType; where: string } {
   if (def.parent === 'folder') {
-    return {
-      key: 'folderId',
-      schema: idParam().optional(),
-      where: 'in the folder folderId (from specbase_list_folders) or at root level',
-    };
+    return { key: 'folderId', schema: folderIdParam().optional(), where: 'at root level or in folderId' };
   }
   if (def.parent === null) throw new Error(`${def.type} cannot be created`);
   const parent = artifactType(def.parent);
-  return { key: parent.idParam, schema: idParam(), where: `under ${withArticle(parent.name)}` };
+  return { key: parent.idParam, schema: artifactIdParam(parent), where: `under ${parent.idParam}` };
+}
+
+/** What the new document holds before the first edit. */
+function startsAs(def: ArtifactTypeDef): string {
+  if (def.type === 'page') return 'empty, or with title as its heading';
+  return `headed by title, from ${def.type === 'acceptance_criterion' ? 'a Given-When-Then' : `the ${def.name.toLowerCase()}`} template`;
 }
 
 export function createTool(def: ArtifactTypeDef): AnyToolDef {
@@ -32,8 +29,8 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
     title: `Create ${def.name}`,
     kind: 'create',
     description:
-      `Create ${withArticle(def.name)} ${parent.where} from ${STARTS_AS[def.type] ?? 'the default template'}; ` +
-      `returns it as read in full, ready for specbase_edit_${def.singular}.`,
+      `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` +
+      `returns it in full for specbase_edit_${def.singular}.`,
     input: z.object({
       [parent.key]: parent.schema,
       ...(isRequirement ? { type: requirementTypeParam } : {}),

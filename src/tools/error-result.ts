@@ -1,10 +1,24 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { NotFoundError, PermissionDeniedError, SpecbaseError } from '../errors.js';
+import { artifactType, isArtifactType } from '../artifacts/index.js';
+import { NotFoundError, PermissionDeniedError, SpecbaseError, WrongTypeError } from '../errors.js';
+import { withArticle } from './text.js';
 
 export type ToolLog = (level: 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
 
+/** "… is a capability, not a feature; use specbase_read_capability": the fix in one line. */
+function wrongTypeSentence(error: WrongTypeError): string {
+  if (!isArtifactType(error.actualType) || !isArtifactType(error.expectedType)) return 'artifact not found';
+  const actual = artifactType(error.actualType);
+  const expected = artifactType(error.expectedType);
+  return (
+    `${error.id} is ${withArticle(actual.name.toLowerCase())}, not ${withArticle(expected.name.toLowerCase())}; ` +
+    `use specbase_read_${actual.singular}`
+  );
+}
+
 /** The one sentence the model gets for an error. */
 export function errorSentence(error: unknown): string {
+  if (error instanceof WrongTypeError) return wrongTypeSentence(error);
   if (error instanceof NotFoundError) return 'artifact not found';
   if (error instanceof PermissionDeniedError) return 'permission denied';
   if (error instanceof SpecbaseError) return error.message;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArtifactTypeDef } from '../artifacts/index.js';
 import type { ReadMode } from '../domain/types.js';
-import { artifactViewOutput, idParam, modeParam, readOutputFor } from './schemas.js';
+import { artifactIdParam, artifactViewOutput, modeParam, readOutputFor } from './schemas.js';
 import { artifactText, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
@@ -11,8 +11,8 @@ function productReadTool(def: ArtifactTypeDef): AnyToolDef {
     title: `Read ${def.name}`,
     kind: 'read',
     description:
-      `Read the ${def.name} as markdown: ${def.summary}. ` +
-      'Start here: its id is the productId that capability, user type and core entity tools need.',
+      `Read the ${def.name}, ${def.summary}. ` +
+      'Start here: its id is the productId.',
     input: z.object({ mode: modeParam }),
     output: artifactViewOutput,
     async run({ specs, actor }, args) {
@@ -28,8 +28,8 @@ export function readTool(def: ArtifactTypeDef): AnyToolDef {
     name: `specbase_read_${def.singular}`,
     title: `Read ${def.name}`,
     kind: 'read',
-    description: `Read ${withArticle(def.name)} as markdown: ${def.summary}.`,
-    input: z.object({ [def.idParam]: idParam(), mode: modeParam }),
+    description: `Read ${withArticle(def.name)}: ${def.summary}.`,
+    input: z.object({ [def.idParam]: artifactIdParam(def), mode: modeParam }),
     output: readOutputFor(def.type),
     async run({ specs, actor }, args) {
       const id = String(args[def.idParam]);

@@ -1,17 +1,25 @@
 import { z } from 'zod';
-import { ARTIFACT_TYPES, REQUIREMENT_TYPES } from '../artifacts/index.js';
+import { ARTIFACT_TYPES, REQUIREMENT_TYPES, type ArtifactTypeDef } from '../artifacts/index.js';
+import { DEFAULT_LIMITS } from '../config/index.js';
 
 /**
- * Ids are plain strings on purpose: a malformed id must reach the domain and come back as
- * "artifact not found", exactly like an unknown one, instead of failing argument validation.
- * Their names (`featureId`) say what they are; tools/list stays lean without a description.
+ * Ids are declared UUIDs (`format: "uuid"`) but validated as plain strings on purpose: the
+ * specification answers a malformed id "artifact not found", exactly like an unknown one. The
+ * description names the artifact and the tool that hands out such ids.
  */
-export const idParam = () => z.string();
+export const idParam = (what: string, source: string) =>
+  z.string().meta({ format: 'uuid', description: `${what} id (${source})` });
+
+/** The id parameter of an artifact type, pointing at the tool that lists such artifacts. */
+export const artifactIdParam = (def: ArtifactTypeDef) =>
+  idParam(def.name, def.parent === null ? `specbase_read_${def.singular}` : `specbase_list_${def.plural}`);
+
+export const folderIdParam = () => idParam('Folder', 'specbase_list_folders');
 
 export const modeParam = z
   .enum(['concise', 'full'])
   .default('concise')
-  .describe('concise: ~500 chars; full: all');
+  .describe('concise (~500 chars) or full');
 
 export const limitParam = z.number().int().min(1).max(50).default(10).describe('Maximum results (1-50)');
 
@@ -24,16 +32,13 @@ export const requirementTypeParam = z
   .default('FUNCTIONAL')
   .describe('FUNCTIONAL: behaviors, NON_FUNCTIONAL: qualities, CONSTRAINT: limits, BUSINESS_RULE: policies');
 
-export const titleParam = z.string().min(1);
+export const titleParam = z.string().max(DEFAULT_LIMITS.maxTitleChars).describe('One line');
 
-export const patchParam = z
-  .string()
-  .min(1)
-  .describe('Unified diff');
+export const patchParam = z.string().describe('Unified diff');
 
 export const baseVersionParam = z
   .string()
-  .describe('Version you read: refuse if changed since and the patch conflicts');
+  .describe('Version you read; refused if changed since and the patch conflicts');
 
 /** Output schemas name types as plain strings: the enum would repeat in 23 schemas of tools/list. */
 const artifactTypeValue = z.string();

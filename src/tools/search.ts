@@ -4,7 +4,7 @@ import { searchText } from './text.js';
 import type { ToolDef } from './types.js';
 
 const input = z.object({
-  query: z.string().min(1).describe('Words to match against titles and content'),
+  query: z.string().min(1).describe('Words to find in titles and content'),
   artifactTypes: artifactTypesParam.optional(),
   limit: limitParam,
 });
@@ -14,8 +14,8 @@ export const searchTool: ToolDef<typeof input, typeof searchOutput> = {
   title: 'Search',
   kind: 'search',
   description:
-    'Search the organization\'s product knowledge by words in titles and content, to find an artifact whose id you do not know; ' +
-    'then read it with the matching specbase_read_* tool. Results come best first, scored in (0,1], with a preview around the match.',
+    'Find artifacts by words in titles and content when you lack an id; read one with its specbase_read_* tool. ' +
+    'Best first, scored in (0,1], with a preview.',
   input,
   output: searchOutput,
   async run({ specs, actor }, args) {

@@ -4,7 +4,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolRequest,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -42,11 +41,40 @@ export interface ToolSessionScope {
   principal(authInfo: AuthInfo | undefined): Promise<Principal>;
 }
 
+/**
+ * A misnamed argument would otherwise be dropped silently and the call fail for the missing
+ * one: name it, and the parameter it most likely stands for.
+ */
+function rejectUnknownArgs(tool: AnyToolDef, raw: unknown): void {
+  if (!raw || typeof raw !== 'object') return;
+  const known = Object.keys(tool.input.shape);
+  const unknown = Object.keys(raw).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return;
+  const missing = known.filter((key) => !(key in raw) && !tool.input.shape[key]!.safeParse(undefined).success);
+  const expected = (missing.length > 0 ? missing : known).map((key) => `\`${key}\``).join(', ');
+  const names = unknown.map((key) => `\`${key.slice(0, 60)}\``).join(', ');
+  throw new InvalidInputError(
+    `unknown argument${unknown.length > 1 ? 's' : ''} ${names}; ${tool.name} takes ${expected || 'no arguments'}`,
+  );
+}
+
 function parseArgs(tool: AnyToolDef, raw: unknown): Record<string, unknown> {
+  rejectUnknownArgs(tool, raw);
   const parsed = tool.input.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
   throw new InvalidInputError(`invalid arguments for ${tool.name}: ${problems.join('; ')}`);
+}
+
+/**
+ * A JSON-RPC error whose message is the bare sentence: McpError prefixes "MCP error -32602: "
+ * to its message, which the SDK sends as is and the client prefixes again.
+ */
+function unknownToolError(name: string): Error {
+  const shown = JSON.stringify(name.slice(0, 100));
+  return Object.assign(new Error(`unknown tool ${shown}; tools/list names this server's tools`), {
+    code: ErrorCode.InvalidParams,
+  });
 }
 
 /** The artifact a failed call was about, for the audit log. */
@@ -73,7 +101,7 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
     extra: { authInfo?: AuthInfo | undefined },
   ): Promise<CallToolResult> => {
     const tool = catalog.byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+    if (!tool) throw unknownToolError(request.params.name);
     const started = performance.now();
     const client = server.getClientVersion()?.name;
     const record = (outcome: 'ok' | 'error', artifactId: string | null, commit: string | null, detail: string | null) =>

@@ -1,19 +1,31 @@
+import { artifactType } from '../artifacts/index.js';
 import type { ArtifactView, EditView, FolderView, ListItemView, SearchResultView } from '../domain/types.js';
 
-/** The text blocks the model reads: short, with the ids it needs for the next call. */
+/** The text blocks the model reads: short, with the ids, version and link it needs next. */
 
-export const withArticle = (name: string): string => `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
+/** "a User Type", "an Acceptance Criterion": by sound, which for "U" + consonant is "a". */
+export const withArticle = (name: string): string => `${/^(?:[AEIO]|U(?![sn]))/i.test(name) ? 'an' : 'a'} ${name}`;
 
-const shortVersion = (version: string): string => version.slice(0, 12);
+export const counted = (count: number, singular: string, plural: string): string =>
+  `${count} ${count === 1 ? singular : plural}`;
 
+/**
+ * The labels stay on lines of their own outside explicit document tags: a model once copied a
+ * label line into a patch's context, and the patch could not apply.
+ */
 export function artifactText(view: ArtifactView): string {
-  const kind = view.requirementType ? `${view.type} ${view.requirementType}` : view.type;
-  return `[${kind} ${view.id}]\n${view.content}`;
+  const name = artifactType(view.type).name;
+  const kind = view.requirementType ? `${name} (${view.requirementType})` : name;
+  const document = view.content.endsWith('\n') ? view.content : `${view.content}\n`;
+  return (
+    `${kind} ${view.id}, version ${view.version}, ${view.url}\n` +
+    `The markdown document is between the tags (the tags are not part of it):\n<document>\n${document}</document>`
+  );
 }
 
-export function listText(items: readonly ListItemView[], what: string): string {
-  if (items.length === 0) return `No ${what}.`;
-  return [`${items.length} ${what}:`, ...items.map((item) => `- ${item.title} (${item.id})`)].join('\n');
+export function listText(items: readonly ListItemView[], singular: string, plural: string): string {
+  if (items.length === 0) return `No ${plural}.`;
+  return [`${counted(items.length, singular, plural)}:`, ...items.map((item) => `- ${item.title} (${item.id})`)].join('\n');
 }
 
 export function searchText(results: readonly SearchResultView[]): string {
@@ -24,16 +36,19 @@ export function searchText(results: readonly SearchResultView[]): string {
 }
 
 export function editText(view: EditView): string {
-  return `Edited "${view.title}" (${view.id}): +${view.added} -${view.removed} lines, version ${shortVersion(view.version)}.\n${view.diff}`;
+  return (
+    `Edited "${view.title}" (${view.id}): +${view.added} -${view.removed} lines, version ${view.version}, ${view.url}\n` +
+    view.diff
+  );
 }
 
 export function createdText(view: ArtifactView): string {
-  return `Created ${view.type} "${view.title}" with id ${view.id}.\n${artifactText(view)}`;
+  return `Created ${artifactType(view.type).name.toLowerCase()} "${view.title}".\n${artifactText(view)}`;
 }
 
 export function foldersText(folders: readonly FolderView[]): string {
   if (folders.length === 0) return 'No folders.';
   return folders
-    .map((f) => `- ${f.name} (${f.id})${f.parentFolderId ? ` in ${f.parentFolderId}` : ''}, ${f.pageCount} pages`)
+    .map((f) => `- ${f.name} (${f.id})${f.parentFolderId ? ` in ${f.parentFolderId}` : ''}, ${counted(f.pageCount, 'page', 'pages')}`)
     .join('\n');
 }

@@ -26,7 +26,7 @@ export function clientConfigs(baseUrl: string, orgId: string) {
     http,
     sse,
     claudeDesktop: json({
-      mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', sse, '--header', `X-Organization-Id:${orgId}`] } },
+      mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', http, '--header', `X-Organization-Id:${orgId}`] } },
     }),
     claudeCode: `claude mcp add --transport http specbase ${http} --header "X-Organization-Id: ${orgId}"`,
     cursor: json({ mcpServers: { specbase: { url: http, headers: { 'X-Organization-Id': orgId } } } }),

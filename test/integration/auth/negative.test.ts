@@ -131,7 +131,7 @@ describe('the authorization server refuses what it must', () => {
     for (const ok of [['http://localhost:33418/cb'], ['http://[::1]:4000/cb'], ['https://app.example/cb'], ['cursor://anysphere.cursor-retrieval/oauth/callback']]) {
       expect((await register(app, ok)).status, ok[0]).toBe(201);
     }
-    for (const bad of [['http://evil.example/cb'], ['javascript:alert(1)'], ['data:text/html,x'], ['https://app.example/cb#frag'], []]) {
+    for (const bad of [['http://evil.example/cb'], ['javascript:alert(1)'], ['data:text/html,x'], ['https://app.example/cb#frag'], ['https://app.example/cb#'], []]) {
       const response = await register(app, bad);
       expect(response.status, String(bad[0])).toBe(400);
     }
@@ -140,6 +140,42 @@ describe('the authorization server refuses what it must', () => {
     const body = (await (await register(app, ['http://127.0.0.1:5/cb'])).json()) as Record<string, unknown>;
     expect(body.token_endpoint_auth_method).toBe('none');
     expect(body.client_secret).toBeUndefined();
+  });
+
+  it('a redirect URI with a fragment at /authorize: answered directly with 400, never redirected', async () => {
+    const { challenge } = pkce();
+    // The registered URI is loopback, where any port matches: only the fragment is wrong.
+    for (const redirect_uri of [`${REDIRECT}#frag`, 'http://127.0.0.1:7/cb#']) {
+      const response = await browser.request(
+        authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', redirect_uri }),
+      );
+      expect(response.status, redirect_uri).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/fragment/) });
+    }
+  });
+
+  it('registration bounds the client metadata: name length, number and length of redirect URIs, total size', async () => {
+    const post = (metadata: Record<string, unknown>) =>
+      fetch(`${app.baseUrl}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Bounded', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
+      });
+    const before = app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get() as { n: number };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ client_name: 'x'.repeat(201) }, /client_name is 201 characters/],
+      [{ redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/cb${i}`) }, /11 redirect URIs/],
+      [{ redirect_uris: [`https://app.example/${'p'.repeat(2000)}`] }, /redirect URI is \d+ characters/],
+      [{ client_uri: `https://app.example/${'q'.repeat(9000)}` }, /metadata is \d+ bytes/],
+    ];
+    for (const [metadata, message] of cases) {
+      const response = await post(metadata);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(message) });
+    }
+    expect(app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get()).toEqual(before);
+    expect((await post({ client_name: 'x'.repeat(200), redirect_uris: Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:9/cb${i}`) })).status).toBe(201);
   });
 
   it('plain and missing PKCE: refused at the redirect with invalid_request and no code', async () => {

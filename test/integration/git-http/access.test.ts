@@ -68,13 +68,16 @@ describe('git smart HTTP: who may clone', () => {
     expect((await cloneAs(expiring.secret, 'expired')).stderr).toContain('Authentication failed');
   });
 
-  it('refuses a user who is not a member with 403 and says why', async () => {
+  it('answers a user who is not a member exactly as for an organization that does not exist: 404', async () => {
     const res = await advertise(basic(fx.dave.token));
-    expect(res.status).toBe(403);
-    expect(await res.text()).toMatch(/not a member/);
+    const unknown = await advertise(basic(fx.dave.token), newId());
+    expect(res.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(await res.text()).toBe(await unknown.text());
     const clone = await cloneAs(fx.dave.token, 'non-member');
     expect(clone.code).not.toBe(0);
-    expect(clone.stderr).toMatch(/remote: .*not a member/);
+    expect(clone.stderr).not.toMatch(/not a member/);
+    expect(clone.stderr).toMatch(/not found/);
   });
 
   it('refuses a member who cannot read every workspace with 403 and says why', async () => {

@@ -26,14 +26,24 @@ afterAll(async () => {
 });
 
 describe('artifact not found', () => {
-  it('for a malformed id, an unknown id and an id of another type, on read, list, create and edit', async () => {
-    for (const id of ['not-a-uuid', '', newId(), h.productId]) {
+  it('for a malformed id and an unknown id, on read, list, create and edit', async () => {
+    for (const id of ['not-a-uuid', '', newId()]) {
       expect(await callError(owner, 'specbase_read_feature', { featureId: id })).toBe('artifact not found');
       expect(await callError(owner, 'specbase_list_requirements', { featureId: id })).toBe('artifact not found');
       expect(await callError(owner, 'specbase_create_requirement', { featureId: id })).toBe('artifact not found');
       expect(await callError(owner, 'specbase_edit_feature', { featureId: id, patch: '@@\n-a\n+b\n' })).toBe('artifact not found');
     }
     expect(await callError(owner, 'specbase_list_pages', { folderId: newId() })).toBe('artifact not found');
+  });
+
+  it('for an id of another type that the caller cannot read (a readable one is named: first-time.test.ts)', async () => {
+    const partial = await connect(h, 'partial');
+    try {
+      expect(await callError(partial, 'specbase_read_feature', { featureId: hidden.pageId })).toBe('artifact not found');
+      expect(await callError(partial, 'specbase_edit_feature', { featureId: hidden.pageId, patch: '@@\n-a\n+b\n' })).toBe('artifact not found');
+    } finally {
+      await partial.close();
+    }
   });
 });
 

@@ -195,3 +195,19 @@ describe('sessions', () => {
     controller.abort();
   });
 });
+
+describe('POST on the SSE URL (mcp-remote tries Streamable HTTP first)', () => {
+  it.each([
+    ['/api/mcp/sse', () => `${h.baseUrl}/api/mcp/mcp`],
+    [`/api/mcp/o/{org}/sse`, () => `${h.baseUrl}/api/mcp/o/${h.orgId}/mcp`],
+  ] as const)('%s answers 405 with a JSON body naming the Streamable HTTP URL, signed in or not', async (path, expected) => {
+    for (const token of [h.users.owner.token, null]) {
+      const response = await raw({ path: path.replace('{org}', h.orgId), token });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET');
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.json).toMatchObject({ error: 'method_not_allowed', streamableHttpUrl: expected() });
+      expect(response.json!.message).toContain(expected());
+    }
+  });
+});

@@ -22,7 +22,11 @@ afterAll(async () => {
 describe.each([
   ['SSE', '/api/mcp/sse', 'sse-only'],
   ['Streamable HTTP', '/api/mcp/mcp', 'http-only'],
-] as const)('npx mcp-remote over %s', (_label, route, strategy) => {
+  // What the README and banner recommend: the default strategy on the /mcp URL, no fallback.
+  ['Streamable HTTP as recommended', '/api/mcp/mcp', undefined],
+  // An old configuration with the SSE URL still works: the POST gets a 405, then SSE.
+  ['SSE with the default strategy', '/api/mcp/sse', undefined],
+] as const)('npx mcp-remote over %s', (label, route, strategy) => {
   it('bridges stdio to the server with the organization header and a token', async () => {
     const stderr: string[] = [];
     const transport = new StdioClientTransport({
@@ -34,8 +38,7 @@ describe.each([
         `X-Organization-Id:${h.orgId}`,
         '--header',
         `Authorization:Bearer ${h.users.viewer.token}`,
-        '--transport',
-        strategy,
+        ...(strategy ? ['--transport', strategy] : []),
       ],
       cwd: process.cwd(),
       env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir },
@@ -50,6 +53,7 @@ describe.each([
       const result = (await client.callTool({ name: 'specbase_read_product', arguments: {} })) as CallToolResult;
       expect(result.isError, stderr.join('')).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ id: h.productId, type: 'product' });
+      if (label === 'Streamable HTTP as recommended') expect(stderr.join('')).not.toMatch(/fallback|Recursively reconnecting/i);
       const audit = await h.services.control.audit.list({ userId: h.users.viewer.user.id, limit: 20 });
       expect(audit.find((e) => e.action === 'specbase_read_product' && e.outcome === 'ok')).toBeDefined();
     } finally {

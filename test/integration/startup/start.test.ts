@@ -91,15 +91,17 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(first.token).toMatch(/^sbp_/);
     expect(first.configs).toEqual([
       { mcpServers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
+      { servers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
       {
         mcpServers: {
-          specbase: { command: 'npx', args: ['mcp-remote', first.sseUrl, '--header', `X-Organization-Id:${first.orgId}`] },
+          specbase: { command: 'npx', args: ['mcp-remote', first.mcpUrl, '--header', `X-Organization-Id:${first.orgId}`] },
         },
       },
     ]);
-    expect(first.oneLiner).toBe(`npx mcp-remote ${first.sseUrl} --header X-Organization-Id:${first.orgId}`);
+    // mcp-remote tries Streamable HTTP first: the /mcp URL connects without a failed round trip.
+    expect(first.oneLiner).toBe(`npx mcp-remote ${first.mcpUrl} --header X-Organization-Id:${first.orgId}`);
     expect(first.tokenLiner).toBe(
-      `npx mcp-remote ${first.sseUrl} --header X-Organization-Id:${first.orgId} --header "Authorization:Bearer ${first.token}"`,
+      `npx mcp-remote ${first.mcpUrl} --header X-Organization-Id:${first.orgId} --header "Authorization:Bearer ${first.token}"`,
     );
 
     const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);

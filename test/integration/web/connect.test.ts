@@ -51,7 +51,7 @@ describe('web: connect dialog', () => {
     const desktop = JSON.parse((await page.locator('#cfg-claude-desktop').textContent())!);
     expect(desktop.mcpServers.specbase).toEqual({
       command: 'npx',
-      args: ['mcp-remote', `${baseUrl}/api/mcp/sse`, '--header', `X-Organization-Id:${orgId}`],
+      args: ['mcp-remote', `${baseUrl}/api/mcp/mcp`, '--header', `X-Organization-Id:${orgId}`],
     });
     const cursor = JSON.parse((await page.locator('#cfg-cursor').textContent())!);
     expect(cursor.mcpServers.specbase).toEqual({ url: `${baseUrl}/api/mcp/mcp`, headers: { 'X-Organization-Id': orgId } });

@@ -6,7 +6,7 @@ const byName = new Map(catalog.listed.map((tool) => [tool.name, tool]));
 
 const TYPES = ['product', 'capability', 'feature', 'requirement', 'acceptance_criterion', 'user_type', 'core_entity', 'page'];
 const MODE = { type: 'string', enum: ['concise', 'full'], default: 'concise' };
-const ID = { type: 'string' };
+const ID = { type: 'string', format: 'uuid' };
 
 /** The specification's parameter tables, written out by hand so the generator is checked against them. */
 const required = (extra: Record<string, object> = {}) => extra;
@@ -76,7 +76,7 @@ describe('the tool table', () => {
   it('marks exactly search, read and list tools read-only, and nothing destructive', () => {
     for (const tool of catalog.listed) {
       const readOnly = /^specbase_(search|read_|list_)/.test(tool.name);
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
+      expect(tool.annotations?.readOnlyHint ?? false, tool.name).toBe(readOnly);
       expect(tool.annotations?.destructiveHint, tool.name).toBe(readOnly ? undefined : false);
       expect(tool.annotations?.title, tool.name).toBeTruthy();
       expect(isReadOnly(catalog.byName.get(tool.name)!.kind)).toBe(readOnly);
@@ -86,15 +86,50 @@ describe('the tool table', () => {
   it('gives every tool an output schema and a description of some substance', () => {
     for (const tool of catalog.listed) {
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(tool.description!.length, tool.name).toBeGreaterThan(50);
+      expect(tool.description!.length, tool.name).toBeGreaterThan(35);
       expect(JSON.stringify(tool)).not.toContain('$schema');
     }
+  });
+
+  it('describes every parameter; every id names its artifact type and a tool that hands out such ids', () => {
+    const typeNames = ['Product', 'Capability', 'Feature', 'Requirement', 'Acceptance Criterion', 'User Type', 'Core Entity', 'Page', 'Folder'];
+    let ids = 0;
+    for (const tool of catalog.listed) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string; format?: string; type?: string }>;
+      for (const [name, schema] of Object.entries(properties)) {
+        expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
+        if (!name.endsWith('Id')) continue;
+        ids++;
+        expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'string', format: 'uuid' });
+        const [, typeName, source] = /^(.+) id \((specbase_\w+)\)$/.exec(schema.description!) ?? [];
+        expect(typeNames, `${tool.name}.${name}: ${schema.description}`).toContain(typeName);
+        expect(byName.has(source!), `${tool.name}.${name} names ${source}`).toBe(true);
+        expect(name.toLowerCase()).toContain(typeName!.replace(' ', '').toLowerCase());
+      }
+    }
+    expect(ids).toBe(29);
+  });
+
+  it('states the title limits on every create tool', () => {
+    for (const tool of catalog.listed.filter((t) => t.name.startsWith('specbase_create_'))) {
+      const title = (tool.inputSchema.properties as Record<string, object>).title;
+      expect(title, tool.name).toEqual({ type: 'string', maxLength: 200, description: 'One line' });
+    }
+  });
+
+  it('writes articles and sentences a reader expects', () => {
+    const all = catalog.listed.map((tool) => tool.description).join('\n');
+    expect(all).not.toMatch(/\ban (User|[BCDFGHJKLMNPQRSTVWXYZ])/);
+    expect(all).not.toMatch(/\ba (Acceptance|[AEIO][a-z])/);
+    expect(byName.get('specbase_create_page')!.description).toBe(
+      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full for specbase_edit_page.',
+    );
   });
 
   it('teaches the model how to write a patch on every edit tool', () => {
     for (const tool of catalog.listed.filter((t) => t.name.startsWith('specbase_edit_'))) {
       const singular = tool.name.replace('specbase_edit_', '');
-      expect(tool.description).toContain(`specbase_read_${singular} returns it with mode "full"`);
+      expect(tool.description).toContain(`of the document specbase_read_${singular} returns with mode "full"`);
       expect(tool.description).toMatch(/@@\n .*\n-.*\n\+.*\n/);
     }
   });
