@@ -5,6 +5,7 @@ import type { BodyChange, ChangeContext, CommitResult } from './types.js';
 import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
+const HEADING_TITLE = 'title (the first "# " heading)';
 
 /** Checks that need no repository: run before taking the lock. */
 export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
@@ -14,7 +15,7 @@ export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
   }
   checkDocumentSize(change.body, env);
   const heading = headingTitle(change.body);
-  if (heading !== undefined) checkedTitle(heading);
+  if (heading !== undefined) checkedTitle(heading, HEADING_TITLE);
 }
 
 /** Runs under the organization's lock, with the state at `main`. */
@@ -36,7 +37,7 @@ export async function updateArtifact(
   if (change.body === current.body) throw new InvalidInputError('no change: the document already has this content');
   const heading = headingTitle(change.body);
   // A body without a heading keeps its last title: listings and paths need one.
-  const title = heading === undefined ? current.title : checkedTitle(heading);
+  const title = heading === undefined ? current.title : checkedTitle(heading, HEADING_TITLE);
   return writeArtifactFile(handle, env, ctx, {
     verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
     ...(current.requirementType ? { requirementType: current.requirementType } : {}),
