@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
- * -> artifacts/config/errors/ids.
+ * -> artifacts/config/errors/ids/characters.
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
 const lower = (folder, allowed) => ({
@@ -22,12 +22,12 @@ module.exports = {
       from: { path: '^src/', pathNot: TOP },
       to: { path: TOP },
     },
-    lower('patch', ['errors\\.ts']),
+    lower('patch', ['errors\\.ts', 'characters\\.ts']),
     lower('artifacts', []),
     lower('config', []),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
-    lower('store', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/']),
+    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/']),
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {

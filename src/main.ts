@@ -4,7 +4,7 @@ import { listen, shutdown } from './app/server.js';
 import { openServices } from './app/services.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { ensureDemo } from './demo/seed.js';
-import { createLogger } from './log.js';
+import { createLogger, flushLog } from './log.js';
 
 /** How long tool calls under way may take to finish once shutdown begins. */
 const SHUTDOWN_DRAIN_MS = 5_000;
@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     await http.close();
     await services.close();
     log.info('stopped');
-    log.flush();
+    // Exiting explicitly: log lines still queued for a reader that stopped reading must not
+    // keep the process alive; they get a bounded moment to leave, then they are dropped.
+    await flushLog(log);
+    process.exit(0);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -39,11 +42,13 @@ async function main(): Promise<void> {
     stopping = true;
     void stop(signal);
   };
-  // Installed before anything announces readiness: the log line below is written from the
-  // thread pool and can reach a supervisor before this thread runs another statement.
+  // Installed before anything announces readiness: a supervisor may signal as soon as it reads
+  // the banner or the 'listening' line below.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  // A closed stdout (its reader gone) must not end the service: the banner is lost, nothing else.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => log.warn({ code: error.code }, 'stdout is closed: the start-up banner was not shown'));
   process.stdout.write(startupBanner(config.baseUrl, demo));
   log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
 }

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
-import type { Logger } from '../log.js';
+import { droppedLogLines, type Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
 import { createWebRouter } from '../web/index.js';
 import type { Services } from './services.js';
@@ -20,7 +20,7 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
   app.disable('x-powered-by');
 
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', droppedLogLines: droppedLogLines(log) });
   });
 
   const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });

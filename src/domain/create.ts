@@ -41,8 +41,6 @@ export async function createArtifact(
   const { parentId, workspaceId } = await placement(deps, scope, def, input.parentId);
   scope.assertWrite(workspaceId);
   const givenTitle = input.title?.trim() || undefined;
-  // Refused here: in the template's heading a line break would silently cut the title.
-  if (givenTitle && /[\r\n]/.test(givenTitle)) throw new InvalidInputError('the title must be a single line');
   const title = givenTitle ?? defaultTitle(def);
   const requirementType = type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
   // An untitled page starts truly empty; other types always open with their title heading.

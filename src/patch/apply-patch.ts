@@ -1,3 +1,4 @@
+import { checkPatchText } from './check-patch-text.js';
 import { countLineChanges } from './count-line-changes.js';
 import { joinDocument, splitDocument, type DocumentLines, type OutputLine } from './document-lines.js';
 import { emptyHunk, numbered, overlap, unchangedHunk } from './failures.js';
@@ -14,10 +15,12 @@ export interface AppliedPatch {
 /**
  * Applies a unified diff written by a language model to a document, all hunks or none.
  * Throws PatchError (see failures.ts) instead of guessing: a hunk must change something
- * and land in exactly one place, and no two hunks may touch the same lines.
+ * and land in exactly one place, and no two hunks may touch the same lines. A patch that would
+ * add control characters or holds broken Unicode is InvalidInputError (check-patch-text.ts).
  */
 export function applyPatch(original: string, patch: string): AppliedPatch {
   const hunks = readPatch(patch);
+  checkPatchText(patch, hunks);
   const doc = splitDocument(original);
   for (const hunk of hunks) {
     if (!hunk.lines.some((line) => line.op !== ' ')) throw emptyHunk(hunk.number);

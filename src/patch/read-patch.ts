@@ -1,6 +1,7 @@
 import { notADiff, multipleFiles } from './failures.js';
 
-export type HunkLine = { op: ' ' | '-' | '+'; text: string };
+/** `patchLine` is the 1-based line of the patch the line came from, for messages. */
+export type HunkLine = { op: ' ' | '-' | '+'; text: string; patchLine: number };
 
 export interface Hunk {
   /** 1-based position in the patch, as the model wrote it. */
@@ -49,11 +50,11 @@ export function readPatch(patch: string): Hunk[] {
       if (line.startsWith('+++')) addTarget(targets, line.slice(3));
       headersSeen = true;
     } else if (current) {
-      addBodyLine(current, line);
+      addBodyLine(current, line, i + 1);
     } else if (headersSeen && hunks.length === 0 && /^[ +-]/.test(line)) {
       // Headers followed directly by body lines: one hunk without an `@@` line.
       current = startHunk(hunks, '@@');
-      addBodyLine(current, line);
+      addBodyLine(current, line, i + 1);
     }
   }
 
@@ -79,14 +80,14 @@ function startHunk(hunks: Draft[], header: string): Draft {
  * likely trailing text (the patch's final newline, a closing code fence, a remark), so it
  * is dropped: that only removes context, it never changes what the hunk does.
  */
-function addBodyLine(hunk: Draft, line: string): void {
+function addBodyLine(hunk: Draft, line: string, patchLine: number): void {
   if (line.startsWith('\\')) return;
   const op = line[0];
   if (op === ' ' || op === '-' || op === '+') {
-    hunk.lines.push({ op, text: line.slice(1) });
+    hunk.lines.push({ op, text: line.slice(1), patchLine });
     hunk.implicitTail = 0;
   } else {
-    hunk.lines.push({ op: ' ', text: line });
+    hunk.lines.push({ op: ' ', text: line, patchLine });
     hunk.implicitTail++;
   }
 }

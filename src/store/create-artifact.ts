@@ -13,7 +13,10 @@ export function validateNewArtifact(input: NewArtifact, env: WriteEnv): { id: st
   if (input.id !== undefined && !isUuid(input.id)) throw new InvalidInputError('an artifact id must be a UUID');
   if (!input.workspaceId?.trim()) throw new InvalidInputError('an artifact needs a workspace');
   checkDocumentSize(input.body, env);
-  return { id: (input.id ?? newId()).toLowerCase(), title: checkedTitle(headingTitle(input.body) ?? input.title) };
+  // The given title is checked on its own: one with a line break would otherwise split into a
+  // heading and a stray line of body when put into the template.
+  const given = checkedTitle(input.title);
+  return { id: (input.id ?? newId()).toLowerCase(), title: checkedTitle(headingTitle(input.body) ?? given) };
 }
 
 /** Where the parent is and, for pages, the folder directory; NotFoundError when it is not there. */

@@ -6,6 +6,7 @@ import type { ArtifactRecord, BodyChange, ChangeContext, CommitResult } from './
 import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
+const HEADING_TITLE = 'title (the first "# " heading)';
 
 /** Checks that need no repository: run before taking the lock (a computed body is checked once computed). */
 export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
@@ -19,7 +20,7 @@ export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
 function validateBody(body: string, env: WriteEnv): void {
   checkDocumentSize(body, env);
   const heading = headingTitle(body);
-  if (heading !== undefined) checkedTitle(heading);
+  if (heading !== undefined) checkedTitle(heading, HEADING_TITLE);
 }
 
 /** Runs under the organization's lock, with the state at `main`. */
@@ -43,7 +44,7 @@ export async function updateArtifact(
   if (body === current.body) throw new InvalidInputError('no change: the document already has this content');
   const heading = headingTitle(body);
   // A body without a heading keeps its last title: listings and paths need one.
-  const title = heading === undefined ? current.title : checkedTitle(heading);
+  const title = heading === undefined ? current.title : checkedTitle(heading, HEADING_TITLE);
   return writeArtifactFile(handle, env, ctx, {
     verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
     ...requirementTypeOf(current, body),

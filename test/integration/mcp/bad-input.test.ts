@@ -90,6 +90,59 @@ describe('edits that must not apply change nothing and say why', () => {
   });
 });
 
+describe('bad characters are refused with which one and where, and nothing is written', () => {
+  const notesAdd = (added: string) => `@@\n ## Notes\n+${added}\n`;
+
+  it.each([
+    ['NUL', 'a\u0000b', /adds a control character \(U\+0000 NUL\) at line 3, column 3 of the patch/],
+    ['ESC', '\u001b[31mred', /adds a control character \(U\+001B ESC\) at line 3, column 2 of the patch/],
+    ['BEL', 'ding\u0007', /adds a control character \(U\+0007 BEL\) at line 3, column 6 of the patch/],
+    ['a lone CR', 'one\rtwo', /adds a line break \(U\+000D CR\) that is not part of a line ending at line 3, column 5/],
+  ])('%s in an added line', async (_name, added, expected) => {
+    const message = await refusedEdit({ patch: notesAdd(added) });
+    expect(message).toMatch(/^Hunk 1 /);
+    expect(message).toMatch(expected);
+  });
+
+  it('a lone surrogate anywhere in the patch, even in a context line', async () => {
+    const message = await refusedEdit({ patch: '@@\n ## Notes \ud83d\n+fine\n' });
+    expect(message).toMatch(/lone surrogate \(U\+D83D, half of a UTF-16 pair\) at line 2, column 11/);
+  });
+
+  it('a heading that turns the title into text with a control character', async () => {
+    const heading = body.split('\n')[0]!;
+    const message = await refusedEdit({ patch: `@@\n-${heading}\n+# Bulk\tordering\n` });
+    expect(message).toMatch(/the title \(the first "# " heading\) has a tab \(U\+0009\) at character 5/);
+  });
+
+  it('a heading with a lone surrogate', async () => {
+    const heading = body.split('\n')[0]!;
+    const message = await refusedEdit({ patch: `@@\n-${heading}\n+# Bulk \udc00 ordering\n` });
+    expect(message).toMatch(/lone surrogate \(U\+DC00/);
+  });
+
+  it('tabs and CRLF line endings in a patch are still fine', async () => {
+    const edit = await call(client, 'specbase_edit_feature', { featureId, patch: '@@\r\n ## Notes\r\n+\tindented by a tab\r\n' });
+    expect(edit.data.added).toBe(1);
+    const read = await call(client, 'specbase_read_feature', { featureId, mode: 'full' });
+    expect(read.data.content).toContain('\n\tindented by a tab\n');
+  });
+
+  it.each([
+    ['a line break', 'Bulk\nordering', /the title has a line break \(U\+000A LF\) at character 5/],
+    ['a carriage return', 'Bulk\rordering', /the title has a line break \(U\+000D CR\) at character 5/],
+    ['a Unicode line separator', 'Bulk\u2028ordering', /the title has a line break \(U\+2028\) at character 5/],
+    ['a control character', 'Bulk\u0000ordering', /the title has a control character \(U\+0000 NUL\) at character 5/],
+    ['a lone surrogate', 'Bulk \ud800', /the title has a lone surrogate \(U\+D800, half of a UTF-16 pair\) at character 6/],
+  ])('a title at create with %s', async (_name, title, expected) => {
+    const before = head();
+    const capabilityId = (await call(client, 'specbase_read_feature', { featureId })).data.parentId;
+    const message = await callError(client, 'specbase_create_feature', { capabilityId, title });
+    expect(message).toMatch(expected);
+    expect(head()).toBe(before);
+  });
+});
+
 describe('content that looks like code or metadata stays inert text', () => {
   it('a body that starts with ---js frontmatter is stored as text, never evaluated, and the real frontmatter stays intact', async () => {
     const marker = `specbase_pwned_${Date.now()}`;

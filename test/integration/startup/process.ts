@@ -29,19 +29,22 @@ export interface Started {
   waitFor(text: string | RegExp, stream?: 'stdout' | 'stderr', timeoutMs?: number): Promise<void>;
 }
 
-/** `node dist/main.js` with exactly `env` on top of PATH and HOME: the real start command. */
-export function startMain(env: Record<string, string>): Started {
+/**
+ * `node dist/main.js` with exactly `env` on top of PATH and HOME: the real start command.
+ * `stdio` can put stdout or stderr on a file descriptor of the test's own (then it is not captured).
+ */
+export function startMain(env: Record<string, string>, stdio: { stdout?: number; stderr?: number } = {}): Started {
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdio.stdout ?? 'pipe', stdio.stderr ?? 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
   const listeners = new Set<() => void>();
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     out.stdout += chunk.toString();
     for (const listener of listeners) listener();
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     out.stderr += chunk.toString();
     for (const listener of listeners) listener();
   });
