@@ -12,7 +12,7 @@ const SHUTDOWN_DRAIN_MS = 5_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const services = await openServices(config);
+  const services = await openServices(config, { onError: (err) => log.warn({ err }, 'replication') });
   const { demo, created } = await ensureDemo(services);
   if (created) log.info({ orgId: demo.orgId }, 'created the demo organization');
   const http = await createHttpApp(services, log);
