@@ -83,6 +83,20 @@ export class PostgresDatabase implements SqlDatabase {
     return applyPostgresMigrations(this.pool, namespace, migrations.postgres);
   }
 
+  async exclusive<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      try {
+        return await work();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }

@@ -35,6 +35,11 @@ export interface SqlDatabase extends SqlQueries {
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
   /** Brings one namespace's tables up to date; replicas starting together apply each version once. */
   migrate(namespace: string, migrations: DialectMigrations): Promise<number[]>;
+  /**
+   * Runs `work` while holding a lock named `name` across every process on this database (on
+   * SQLite, within this process only): for one-time set-up that replicas must not do twice.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -75,6 +75,10 @@ export class SqliteDatabase implements SqlDatabase {
     return applyMigrations(this.handle, namespace, migrations.sqlite);
   }
 
+  async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async ping(): Promise<void> {
     await this.get('SELECT 1');
   }
