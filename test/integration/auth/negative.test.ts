@@ -169,7 +169,7 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_name: 'Bounded', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
       });
-    const before = app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get() as { n: number };
+    const before = await app.control.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM auth_clients');
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ client_name: 'x'.repeat(201) }, /client_name is 201 characters/],
       [{ redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/cb${i}`) }, /11 redirect URIs/],
@@ -181,7 +181,7 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(message) });
     }
-    expect(app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get()).toEqual(before);
+    expect(await app.control.db.get('SELECT COUNT(*) AS n FROM auth_clients')).toEqual(before);
     expect((await post({ client_name: 'x'.repeat(200), redirect_uris: Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:9/cb${i}`) })).status).toBe(201);
   });
 
