@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in one run, each reporting ratios against a baseline it
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
 import { formatMcpBench, runMcpBench } from './mcp.js';
+import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
 import { runStoreBench } from './store.js';
 
@@ -8,6 +9,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
   search: runSearchBench,
   mcp: async () => console.log(formatMcpBench(await runMcpBench())),
+  replicas: async () => console.log(await runReplicasBench()),
 };
 
 const requested = process.argv.slice(2);

@@ -12,8 +12,9 @@ const SHUTDOWN_DRAIN_MS = 5_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const services = await openServices(config);
-  const { demo, created } = await ensureDemo(services);
+  const services = await openServices(config, { onError: (err) => log.warn({ err }, 'replication') });
+  // Replicas starting together on one database create one demo organization, not one each.
+  const { demo, created } = await services.control.db.exclusive('specbase-demo', () => ensureDemo(services));
   if (created) log.info({ orgId: demo.orgId }, 'created the demo organization');
   const http = await createHttpApp(services, log);
   const { server } = await listen(config);

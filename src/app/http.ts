@@ -19,8 +19,11 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
   const app = express();
   app.disable('x-powered-by');
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', droppedLogLines: droppedLogLines(log) });
+  // Readiness for a load balancer: 503 takes this replica out of rotation until it recovers.
+  app.get('/healthz', async (_req, res) => {
+    const problem = await services.unready();
+    const droppedLogs = { droppedLogLines: droppedLogLines(log) };
+    res.status(problem ? 503 : 200).json(problem ? { status: 'unavailable', reason: problem, ...droppedLogs } : { status: 'ok', ...droppedLogs });
   });
 
   const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });

@@ -1,19 +1,22 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import { openControlPlane, type SqliteControlPlane } from '../control/index.js';
+import { openControlPlane, type SqlControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
 import { SearchIndexes } from '../search/index.js';
 import { FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
+import { replicate, type Replication } from './replication.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
 export interface Services {
   readonly config: Config;
-  readonly control: SqliteControlPlane;
+  readonly control: SqlControlPlane;
   readonly store: GitStore;
   readonly search: SearchIndexes;
   readonly specs: SpecService;
+  /** Undefined when serving traffic is safe; otherwise why not (database unreachable, commits unheard). */
+  unready(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -25,9 +28,16 @@ const indexed = (record: ArtifactRecord) => ({
   body: record.body,
 });
 
-export async function openServices(config: Config): Promise<Services> {
+export interface ServiceOptions {
+  /** Where background failures (announcing a commit, following another replica) are reported. */
+  readonly onError?: (error: Error) => void;
+}
+
+export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true });
-  const control = await openControlPlane({ file: path.join(config.dataDir, 'specbase.db') });
+  const control = await openControlPlane(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') },
+  );
   const store = new GitStore({
     dataDir: config.dataDir,
     maxDocumentBytes: config.limits.maxDocumentBytes,
@@ -40,13 +50,33 @@ export async function openServices(config: Config): Promise<Services> {
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
   const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
   const specs = createSpecService({ store, search, control, baseUrl: config.baseUrl, limits: config.limits });
+  let replication: Replication | undefined;
+  if (config.databaseUrl) {
+    try {
+      replication = await replicate({ databaseUrl: config.databaseUrl, store, control, onError: options.onError ?? (() => undefined) });
+    } catch (error) {
+      unsubscribe();
+      await control.close();
+      throw error;
+    }
+  }
   return {
     config,
     control,
     store,
     search,
     specs,
+    async unready() {
+      try {
+        await control.db.ping();
+      } catch (error) {
+        return `database unreachable: ${(error as Error).message}`;
+      }
+      if (replication && !replication.listening()) return 'not listening for commits of other replicas';
+      return undefined;
+    },
     async close() {
+      await replication?.close();
       unsubscribe();
       await store.close();
       await control.close();

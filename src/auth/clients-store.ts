@@ -1,7 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { CustomOAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { SqlDatabase } from '../control/index.js';
 import { clientMetadataSizeProblem } from './client-metadata-limits.js';
 import { redirectUriProblem } from './redirect-policy.js';
 import { nowSeconds } from './secrets.js';
@@ -10,15 +10,13 @@ import { nowSeconds } from './secrets.js';
  * Dynamically registered MCP clients (RFC 7591). Every client is public: it proves itself with
  * PKCE, never with a secret, so no client secret exists to be stored.
  */
-export function sqliteClientsStore(db: BetterSqlite3.Database): OAuthRegisteredClientsStore {
-  const select = db.prepare<[string], { metadata: string }>('SELECT metadata FROM auth_clients WHERE client_id = ?');
-  const insert = db.prepare('INSERT INTO auth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)');
+export function sqlClientsStore(db: SqlDatabase): OAuthRegisteredClientsStore {
   return {
-    getClient(clientId) {
-      const row = select.get(clientId);
+    async getClient(clientId) {
+      const row = await db.get<{ metadata: string }>('SELECT metadata FROM auth_clients WHERE client_id = ?', [clientId]);
       return row ? (JSON.parse(row.metadata) as OAuthClientInformationFull) : undefined;
     },
-    registerClient(client) {
+    async registerClient(client) {
       if (client.redirect_uris.length === 0) {
         throw new CustomOAuthError('invalid_redirect_uri', 'at least one redirect URI is required');
       }
@@ -29,15 +27,18 @@ export function sqliteClientsStore(db: BetterSqlite3.Database): OAuthRegisteredC
         if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
       }
       const { client_secret: _secret, client_secret_expires_at: _expiry, ...rest } = client;
+      const issuedAt = nowSeconds();
       const registered: OAuthClientInformationFull = {
         ...rest,
         client_id: (client as Partial<OAuthClientInformationFull>).client_id ?? crypto.randomUUID(),
-        client_id_issued_at: nowSeconds(),
+        client_id_issued_at: issuedAt,
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       };
-      insert.run(registered.client_id, JSON.stringify(registered), registered.client_id_issued_at);
+      await db.run('INSERT INTO auth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)', [
+        registered.client_id, JSON.stringify(registered), issuedAt,
+      ]);
       return registered;
     },
   };

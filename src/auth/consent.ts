@@ -20,7 +20,7 @@ export function consentRouter(deps: {
 
   router.get(CONSENT_PATH, requireWebUser, async (req, res) => {
     const requestId = typeof req.query.request === 'string' ? req.query.request : '';
-    const pending = codes.pending(requestId);
+    const pending = await codes.pending(requestId);
     const client = pending ? await clients.getClient(pending.clientId) : undefined;
     if (!pending || !client) return expired(res);
     const csrf = issueCsrfToken(req, res, baseUrl);
@@ -42,18 +42,18 @@ export function consentRouter(deps: {
     );
   });
 
-  router.post(CONSENT_PATH, express.urlencoded({ extended: false }), requireWebUser, (req, res) => {
+  router.post(CONSENT_PATH, express.urlencoded({ extended: false }), requireWebUser, async (req, res) => {
     const problem = csrfProblem(req, baseUrl);
     if (problem) {
       sendPage(res, 'Request refused', `<p>${escapeHtml(problem)}</p>`, 403);
       return;
     }
     const body = req.body as Record<string, unknown>;
-    const pending = typeof body.request === 'string' ? codes.takePending(body.request) : undefined;
+    const pending = typeof body.request === 'string' ? await codes.takePending(body.request) : undefined;
     if (!pending) return expired(res);
     const target = new URL(pending.redirectUri);
     if (body.decision === 'approve') {
-      target.searchParams.set('code', codes.issueCode(pending, req.user!.id));
+      target.searchParams.set('code', await codes.issueCode(pending, req.user!.id));
     } else {
       target.searchParams.set('error', 'access_denied');
       target.searchParams.set('error_description', 'the user denied the request');

@@ -1,10 +1,10 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { Config } from '../config/index.js';
+import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
 import { authorizeGuard } from './authorize-guard.js';
-import { sqliteClientsStore } from './clients-store.js';
+import { sqlClientsStore } from './clients-store.js';
 import { CodeStore } from './codes.js';
 import { consentRouter } from './consent.js';
 import { embeddedIdentityProvider, LOCAL_ISSUER } from './idp/index.js';
@@ -27,7 +27,7 @@ export { MCP_ROUTE_PATTERNS } from './resource.js';
 export interface AuthDeps {
   readonly config: Config;
   readonly control: ControlPlane;
-  readonly db: BetterSqlite3.Database;
+  readonly db: SqlDatabase;
   readonly dataDir: string;
   /** Shorter lifetimes for tests; the defaults are 1 hour (access) and 30 days (refresh). */
   readonly tokenLifetimes?: Partial<TokenLifetimes>;
@@ -39,11 +39,11 @@ const PURGE_INTERVAL_MS = 3_600_000;
 export async function createAuth(deps: AuthDeps): Promise<Auth> {
   const { config, control, db, dataDir } = deps;
   const baseUrl = config.baseUrl;
-  applyAuthSchema(db);
-  purgeExpired(db, nowSeconds());
+  await applyAuthSchema(db);
+  await purgeExpired(db, nowSeconds());
 
   const family = mcpResourceFamily(baseUrl);
-  const clients = sqliteClientsStore(db);
+  const clients = sqlClientsStore(db);
   const tokens = new TokenStore(db, family, { ...DEFAULT_TOKEN_LIFETIMES, ...deps.tokenLifetimes });
   const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));
   const provider = new SpecbaseOAuthProvider({ clients, codes, tokens, family, baseUrl });
@@ -68,7 +68,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   if (config.oidc) {
     upstream = { ...config.oidc, userIssuer: config.oidc.issuer };
   } else {
-    const embedded = embeddedIdentityProvider({ baseUrl, control, db, dataDir });
+    const embedded = await embeddedIdentityProvider({ baseUrl, control, db, dataDir });
     router.use(embedded.router);
     upstream = {
       issuer: embedded.issuer,
@@ -79,7 +79,8 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   }
   router.use(signinRouter({ baseUrl, db, control, sessions, upstream, configuration: lazyDiscovery(upstream) }));
 
-  const purge = setInterval(() => purgeExpired(db, nowSeconds()), PURGE_INTERVAL_MS);
+  // A purge that fails (database briefly unreachable) is simply done at the next interval.
+  const purge = setInterval(() => void purgeExpired(db, nowSeconds()).catch(() => undefined), PURGE_INTERVAL_MS);
   purge.unref();
 
   return {

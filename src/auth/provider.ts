@@ -36,7 +36,7 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
     if (!this.#family.familyOf(resource)) {
       throw new InvalidTargetError(`resource ${resource} is not served by this authorization server`);
     }
-    const requestId = this.#codes.savePending({
+    const requestId = await this.#codes.savePending({
       clientId: client.client_id,
       redirectUri: params.redirectUri,
       codeChallenge: params.codeChallenge,
@@ -59,7 +59,7 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {
-    return this.#tokens.issue(this.#codes.redeem(client.client_id, authorizationCode, redirectUri, resource));
+    return this.#tokens.issue(await this.#codes.redeem(client.client_id, authorizationCode, redirectUri, resource));
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
@@ -68,12 +68,12 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
 
   /** Used by the SDK's own bearer middleware; our MCP routes call `Auth.verifyAccessToken` with the resource. */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const user = this.#tokens.verify(token, new URL(this.#family.defaultResource));
+    const user = await this.#tokens.verify(token, new URL(this.#family.defaultResource));
     if (!user) throw new InvalidTokenError('invalid or expired access token');
     return { token, clientId: user.clientId, scopes: user.scopes, ...(user.expiresAt ? { expiresAt: user.expiresAt } : {}), extra: { userId: user.userId } };
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    this.#tokens.revoke(client.client_id, request.token);
+    await this.#tokens.revoke(client.client_id, request.token);
   }
 }

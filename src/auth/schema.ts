@@ -1,7 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import { applyMigrations, type Migration } from '../control/index.js';
-
-type Database = BetterSqlite3.Database;
+import type { DialectMigrations, SqlDatabase } from '../control/index.js';
 
 export const AUTH_NAMESPACE = 'auth';
 
@@ -71,15 +68,21 @@ const VERSION_1 = [
   `CREATE INDEX auth_idp_store_uid ON auth_idp_store (model, uid)`,
 ];
 
-const AUTH_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: VERSION_1.map((statement) => `${statement};`).join('\n') }];
+/** PostgreSQL's INTEGER is 32 bits; epoch seconds get 64. */
+const asPostgres = (statement: string) => statement.replace(/ INTEGER/g, ' BIGINT');
 
-export function applyAuthSchema(db: Database): void {
-  applyMigrations(db, AUTH_NAMESPACE, AUTH_MIGRATIONS);
+const AUTH_MIGRATIONS: DialectMigrations = {
+  sqlite: [{ version: 1, sql: VERSION_1.map((statement) => `${statement};`).join('\n') }],
+  postgres: [{ version: 1, sql: VERSION_1.map((statement) => `${asPostgres(statement)};`).join('\n') }],
+};
+
+export async function applyAuthSchema(db: SqlDatabase): Promise<void> {
+  await db.migrate(AUTH_NAMESPACE, AUTH_MIGRATIONS);
 }
 
 /** Drops rows whose lifetime is over; called at start and from time to time. */
-export function purgeExpired(db: Database, now: number): void {
+export async function purgeExpired(db: SqlDatabase, now: number): Promise<void> {
   for (const table of ['auth_requests', 'auth_codes', 'auth_tokens', 'auth_sessions', 'auth_signins', 'auth_idp_store']) {
-    db.prepare(`DELETE FROM ${table} WHERE expires_at IS NOT NULL AND expires_at < ?`).run(now - 86_400);
+    await db.run(`DELETE FROM ${table} WHERE expires_at IS NOT NULL AND expires_at < ?`, [now - 86_400]);
   }
 }

@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import * as oidc from 'openid-client';
+import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
 import { clearCookie, readCookie, setCookie, SIGNIN_COOKIE } from './cookies.js';
 import { escapeHtml, sendPage } from './html.js';
@@ -26,7 +26,7 @@ export function safeReturnTo(value: unknown): string {
 /** `/signin`, its callback and `/signout`: authorization code + PKCE + state + nonce at the upstream issuer. */
 export function signinRouter(deps: {
   baseUrl: string;
-  db: BetterSqlite3.Database;
+  db: SqlDatabase;
   control: ControlPlane;
   sessions: WebSessions;
   upstream: UpstreamIssuer;
@@ -43,8 +43,9 @@ export function signinRouter(deps: {
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       const verifier = oidc.randomPKCECodeVerifier();
-      db.prepare('INSERT INTO auth_signins (id_hash, state, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(hashSecret(transaction), state, nonce, verifier, safeReturnTo(req.query.returnTo), nowSeconds() + SIGNIN_SECONDS);
+      await db.run('INSERT INTO auth_signins (id_hash, state, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        hashSecret(transaction), state, nonce, verifier, safeReturnTo(req.query.returnTo), nowSeconds() + SIGNIN_SECONDS,
+      ]);
       setCookie(res, baseUrl, SIGNIN_COOKIE, transaction, { path: '/signin', maxAge: SIGNIN_SECONDS * 1000 });
       const target = oidc.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
@@ -64,10 +65,12 @@ export function signinRouter(deps: {
     const transaction = readCookie(req, SIGNIN_COOKIE);
     clearCookie(res, baseUrl, SIGNIN_COOKIE, { path: '/signin' });
     const row = transaction
-      ? db.prepare<[string, number], SigninRow>('SELECT * FROM auth_signins WHERE id_hash = ? AND expires_at > ?').get(hashSecret(transaction), nowSeconds())
+      ? await db.get<SigninRow>('SELECT * FROM auth_signins WHERE id_hash = ? AND expires_at > ?', [hashSecret(transaction), nowSeconds()])
       : undefined;
-    if (!transaction || !row) return signinFailed(res, 'The sign-in took too long or was started in another browser.');
-    db.prepare('DELETE FROM auth_signins WHERE id_hash = ?').run(hashSecret(transaction));
+    // The callback is answered once: of two racing callbacks only the one that deletes the row goes on.
+    if (!transaction || !row || (await db.run('DELETE FROM auth_signins WHERE id_hash = ?', [hashSecret(transaction)])) === 0) {
+      return signinFailed(res, 'The sign-in took too long or was started in another browser.');
+    }
     try {
       const config = await configuration();
       const tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, baseUrl), {
@@ -91,20 +94,20 @@ export function signinRouter(deps: {
         email,
         name: typeof name === 'string' && name ? name : email,
       });
-      sessions.start(res, user.id);
+      await sessions.start(res, user.id);
       res.redirect(303, row.return_to);
     } catch (error) {
       signinFailed(res, `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
 
-  router.post('/signout', express.urlencoded({ extended: false }), (req, res) => {
+  router.post('/signout', express.urlencoded({ extended: false }), async (req, res) => {
     const origin = req.get('origin');
     if (origin && origin !== new URL(baseUrl).origin) {
       res.status(403).type('text/plain').send('cross-site sign-out refused');
       return;
     }
-    sessions.end(req, res);
+    await sessions.end(req, res);
     res.redirect(303, '/');
   });
 

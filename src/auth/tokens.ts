@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { SqlDatabase, SqlQueries } from '../control/index.js';
 import type { ResourceFamily } from './resource.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
 import type { AuthenticatedUser } from './types.js';
@@ -41,48 +41,31 @@ export interface GrantSubject {
  * one authorization code share a family; presenting a refresh token twice revokes the family.
  */
 export class TokenStore {
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqlDatabase;
   readonly #family: ResourceFamily;
   readonly #lifetimes: TokenLifetimes;
 
-  constructor(db: BetterSqlite3.Database, family: ResourceFamily, lifetimes: TokenLifetimes) {
+  constructor(db: SqlDatabase, family: ResourceFamily, lifetimes: TokenLifetimes) {
     this.#db = db;
     this.#family = family;
     this.#lifetimes = lifetimes;
   }
 
-  issue(grant: GrantSubject): OAuthTokens {
-    const now = nowSeconds();
-    const access = newSecret(ACCESS_TOKEN_PREFIX);
-    const refresh = newSecret(REFRESH_TOKEN_PREFIX);
-    const insert = this.#db.prepare(
-      `INSERT INTO auth_tokens (token_hash, kind, family_id, client_id, user_id, scopes, resource, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const scopes = grant.scopes.join(' ');
-    const row = [grant.familyId, grant.clientId, grant.userId, scopes, grant.resource] as const;
-    insert.run(hashSecret(access), 'access', ...row, now + this.#lifetimes.accessSeconds);
-    insert.run(hashSecret(refresh), 'refresh', ...row, now + this.#lifetimes.refreshSeconds);
-    return {
-      access_token: access,
-      token_type: 'Bearer',
-      expires_in: this.#lifetimes.accessSeconds,
-      refresh_token: refresh,
-      ...(scopes ? { scope: scopes } : {}),
-    };
+  issue(grant: GrantSubject): Promise<OAuthTokens> {
+    return this.#issueWith(this.#db, grant);
   }
 
-  refresh(clientId: string, refreshToken: string, resource: URL | undefined): OAuthTokens {
-    const outcome = this.#db.transaction((): { replayedFamily: string } | { tokens: OAuthTokens } => {
-      const row = this.#find(refreshToken);
+  async refresh(clientId: string, refreshToken: string, resource: URL | undefined): Promise<OAuthTokens> {
+    const outcome = await this.#db.transaction(async (tx): Promise<{ replayedFamily: string } | { tokens: OAuthTokens }> => {
+      const row = await this.#find(tx, refreshToken);
       if (!row || row.kind !== 'refresh' || row.client_id !== clientId) throw new InvalidGrantError('unknown refresh token');
       if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null) return { replayedFamily: row.family_id };
       if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('refresh token expired');
       if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
         throw new InvalidTargetError('resource differs from the one this authorization was granted for');
       }
-      this.#db.prepare('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?').run(nowSeconds(), hashSecret(refreshToken));
-      const tokens = this.issue({
+      await tx.run('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?', [nowSeconds(), hashSecret(refreshToken)]);
+      const tokens = await this.#issueWith(tx, {
         familyId: row.family_id,
         clientId: row.client_id,
         userId: row.user_id,
@@ -90,32 +73,32 @@ export class TokenStore {
         resource: row.resource,
       });
       return { tokens };
-    })();
+    });
     // Revoked outside the transaction above: a throw inside it would roll the revocation back.
     if ('replayedFamily' in outcome) {
-      this.revokeFamily(outcome.replayedFamily);
+      await this.revokeFamily(outcome.replayedFamily);
       throw new InvalidGrantError('refresh token was already used; every token of this authorization is revoked');
     }
     return outcome.tokens;
   }
 
   /** RFC 7009: unknown tokens and other clients' tokens are ignored silently. */
-  revoke(clientId: string, token: string): void {
-    const row = this.#find(token);
+  async revoke(clientId: string, token: string): Promise<void> {
+    const row = await this.#find(this.#db, token);
     if (!row || row.client_id !== clientId) return;
-    if (row.kind === 'refresh') this.revokeFamily(row.family_id);
-    else this.#db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?').run(nowSeconds(), hashSecret(token));
+    if (row.kind === 'refresh') await this.revokeFamily(row.family_id);
+    else await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?', [nowSeconds(), hashSecret(token)]);
   }
 
-  revokeFamily(familyId: string): void {
+  async revokeFamily(familyId: string): Promise<void> {
     const now = nowSeconds();
-    this.#db.prepare('INSERT OR IGNORE INTO auth_revoked_families (family_id, revoked_at) VALUES (?, ?)').run(familyId, now);
-    this.#db.prepare('UPDATE auth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(now, familyId);
+    await this.#db.run('INSERT INTO auth_revoked_families (family_id, revoked_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [familyId, now]);
+    await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
   }
 
-  verify(token: string, resource: URL): AuthenticatedUser | undefined {
+  async verify(token: string, resource: URL): Promise<AuthenticatedUser | undefined> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
-    const row = this.#find(token);
+    const row = await this.#find(this.#db, token);
     if (!row || row.kind !== 'access' || row.revoked_at !== null || row.family_revoked !== null) return undefined;
     if (row.expires_at <= nowSeconds()) return undefined;
     const wanted = this.#family.familyOf(resource);
@@ -129,14 +112,32 @@ export class TokenStore {
     };
   }
 
-  #find(token: string): TokenRow | undefined {
-    return this.#db
-      .prepare<[string], TokenRow>(
-        `SELECT t.kind, t.family_id, t.client_id, t.user_id, t.scopes, t.resource, t.expires_at, t.used_at,
-                t.revoked_at, f.revoked_at AS family_revoked
-           FROM auth_tokens t LEFT JOIN auth_revoked_families f ON f.family_id = t.family_id
-          WHERE t.token_hash = ?`,
-      )
-      .get(hashSecret(token));
+  async #issueWith(q: SqlQueries, grant: GrantSubject): Promise<OAuthTokens> {
+    const now = nowSeconds();
+    const access = newSecret(ACCESS_TOKEN_PREFIX);
+    const refresh = newSecret(REFRESH_TOKEN_PREFIX);
+    const insert = `INSERT INTO auth_tokens (token_hash, kind, family_id, client_id, user_id, scopes, resource, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+    const scopes = grant.scopes.join(' ');
+    const row = [grant.familyId, grant.clientId, grant.userId, scopes, grant.resource] as const;
+    await q.run(insert, [hashSecret(access), 'access', ...row, now + this.#lifetimes.accessSeconds]);
+    await q.run(insert, [hashSecret(refresh), 'refresh', ...row, now + this.#lifetimes.refreshSeconds]);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.#lifetimes.accessSeconds,
+      refresh_token: refresh,
+      ...(scopes ? { scope: scopes } : {}),
+    };
+  }
+
+  #find(q: SqlQueries, token: string): Promise<TokenRow | undefined> {
+    return q.get<TokenRow>(
+      `SELECT t.kind, t.family_id, t.client_id, t.user_id, t.scopes, t.resource, t.expires_at, t.used_at,
+              t.revoked_at, f.revoked_at AS family_revoked
+         FROM auth_tokens t LEFT JOIN auth_revoked_families f ON f.family_id = t.family_id
+        WHERE t.token_hash = ?`,
+      [hashSecret(token)],
+    );
   }
 }

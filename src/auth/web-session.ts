@@ -1,5 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Request, RequestHandler, Response } from 'express';
+import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
@@ -8,28 +8,28 @@ const SESSION_SECONDS = 7 * 86_400;
 
 /** Browser sessions: the cookie holds a random secret, the database its digest. */
 export class WebSessions {
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqlDatabase;
   readonly #control: ControlPlane;
   readonly #baseUrl: string;
 
-  constructor(db: BetterSqlite3.Database, control: ControlPlane, baseUrl: string) {
+  constructor(db: SqlDatabase, control: ControlPlane, baseUrl: string) {
     this.#db = db;
     this.#control = control;
     this.#baseUrl = baseUrl;
   }
 
-  start(res: Response, userId: string): void {
+  async start(res: Response, userId: string): Promise<void> {
     const secret = newSecret('');
     const now = nowSeconds();
-    this.#db
-      .prepare('INSERT INTO auth_sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-      .run(hashSecret(secret), userId, now, now + SESSION_SECONDS);
+    await this.#db.run('INSERT INTO auth_sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
+      hashSecret(secret), userId, now, now + SESSION_SECONDS,
+    ]);
     setCookie(res, this.#baseUrl, SESSION_COOKIE, secret, { maxAge: SESSION_SECONDS * 1000 });
   }
 
-  end(req: Request, res: Response): void {
+  async end(req: Request, res: Response): Promise<void> {
     const secret = readCookie(req, SESSION_COOKIE);
-    if (secret) this.#db.prepare('DELETE FROM auth_sessions WHERE id_hash = ?').run(hashSecret(secret));
+    if (secret) await this.#db.run('DELETE FROM auth_sessions WHERE id_hash = ?', [hashSecret(secret)]);
     clearCookie(res, this.#baseUrl, SESSION_COOKIE);
   }
 
@@ -37,9 +37,9 @@ export class WebSessions {
     try {
       const secret = req.user ? undefined : readCookie(req, SESSION_COOKIE);
       if (secret) {
-        const row = this.#db
-          .prepare<[string, number], { user_id: string }>('SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?')
-          .get(hashSecret(secret), nowSeconds());
+        const row = await this.#db.get<{ user_id: string }>('SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?', [
+          hashSecret(secret), nowSeconds(),
+        ]);
         const user = row ? await this.#control.users.get(row.user_id) : undefined;
         if (user) req.user = user;
       }

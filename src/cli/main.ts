@@ -10,7 +10,7 @@ const EXIT_USAGE = 2;
 class UsageError extends Error {}
 
 const usage = (): string =>
-  ['Usage: specbase <command> [options] [--json] [--data-dir DIR]', '', ...COMMANDS.map((c) => `  specbase ${c.usage}`)].join('\n');
+  ['Usage: specbase <command> [options] [--json] [--data-dir DIR] [--database-url postgres://…]', '', ...COMMANDS.map((c) => `  specbase ${c.usage}`)].join('\n');
 
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } {
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
@@ -39,7 +39,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { command, rest } = findCommand(argv);
     const { values } = parseArgs({
       args: rest,
-      options: { ...command.flags, json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+      options: { ...command.flags, json: { type: 'boolean' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } },
       strict: true,
       allowPositionals: false,
     });
@@ -47,7 +47,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const flags = values as Record<string, string | boolean | undefined>;
     const missing = (command.required ?? []).filter((flag) => typeof flags[flag] !== 'string' || !String(flags[flag]).trim());
     if (missing.length) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}\n  specbase ${command.usage}`);
-    const env = values['data-dir'] ? { ...process.env, SPECBASE_DATA_DIR: String(values['data-dir']) } : process.env;
+    const env = {
+      ...process.env,
+      ...(values['data-dir'] ? { SPECBASE_DATA_DIR: String(values['data-dir']) } : {}),
+      ...(values['database-url'] !== undefined ? { SPECBASE_DATABASE_URL: String(values['database-url']) } : {}),
+    };
     const services = await openServices(loadConfig(env));
     try {
       const result = await command.run(services, flags);

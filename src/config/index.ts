@@ -13,6 +13,11 @@ const EnvSchema = z.object({
   SPECBASE_OIDC_CLIENT_SECRET: optionalText,
   SPECBASE_TLS_CERT: optionalText,
   SPECBASE_TLS_KEY: optionalText,
+  SPECBASE_DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   SPECBASE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SPECBASE_FSYNC: z.enum(['on', 'off']).default('on'),
 });
@@ -27,6 +32,8 @@ export interface Config {
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
   /** External OpenID Connect issuer; the embedded provider is used when absent. */
   readonly oidc?: { readonly issuer: string; readonly clientId: string; readonly clientSecret?: string };
+  /** PostgreSQL control plane shared by replicas; the SQLite file in the data directory when absent. */
+  readonly databaseUrl?: string;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Acknowledge a commit only once its objects and `main` are flushed to disk. */
   readonly fsync: boolean;
@@ -83,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }),
         }
       : {}),
+    ...(e.SPECBASE_DATABASE_URL ? { databaseUrl: e.SPECBASE_DATABASE_URL } : {}),
     logLevel: e.SPECBASE_LOG_LEVEL,
     fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,

@@ -1,7 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
 import { requiredText } from './input.js';
+import type { SqlDatabase } from './sql/types.js';
 import type { AuditEntry, ControlPlane } from './types.js';
 
 interface AuditRow {
@@ -44,46 +44,43 @@ function timestamp(value: string | undefined, clock: Clock): string {
   return new Date(time).toISOString();
 }
 
-export function sqliteAudit(db: BetterSqlite3.Database, clock: Clock): ControlPlane['audit'] {
-  const insert = db.prepare(
-    `INSERT INTO audit_log (at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail)
-     VALUES (@at, @userId, @orgId, @kind, @action, @artifactId, @commit, @client, @durationMs, @outcome, @detail)`,
-  );
-  // One statement per filter combination, so that each can use its own index.
-  const listing = (where: string) =>
-    db.prepare<{ orgId?: string; userId?: string; limit: number }, AuditRow>(
-      `SELECT * FROM audit_log ${where} ORDER BY at DESC, id DESC LIMIT @limit`,
-    );
-  const lists = {
-    all: listing(''),
-    org: listing('WHERE org_id = @orgId'),
-    user: listing('WHERE user_id = @userId'),
-    both: listing('WHERE org_id = @orgId AND user_id = @userId'),
-  };
+const INSERT = `INSERT INTO audit_log (at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const COLUMNS = 'id, at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail';
+// One statement per filter combination, so that each can use its own index.
+const listing = (where: string) => `SELECT ${COLUMNS} FROM audit_log ${where} ORDER BY at DESC, id DESC LIMIT ?`;
+const LISTS = {
+  all: listing(''),
+  org: listing('WHERE org_id = ?'),
+  user: listing('WHERE user_id = ?'),
+  both: listing('WHERE org_id = ? AND user_id = ?'),
+};
 
+export function sqlAudit(db: SqlDatabase, clock: Clock): ControlPlane['audit'] {
   return {
     async record(entry) {
       if (entry.outcome !== 'ok' && entry.outcome !== 'error') {
         throw new InvalidInputError(`audit outcome must be ok or error, got ${String(entry.outcome)}`);
       }
-      insert.run({
-        at: timestamp(entry.at, clock),
-        userId: entry.userId ?? null,
-        orgId: entry.orgId ?? null,
-        kind: requiredText(entry.kind, 'audit kind', 50),
-        action: requiredText(entry.action, 'audit action', 200),
-        artifactId: entry.artifactId ?? null,
-        commit: entry.commit ?? null,
-        client: entry.client ?? null,
-        durationMs: entry.durationMs == null ? null : Math.max(0, Math.round(entry.durationMs)),
-        outcome: entry.outcome,
-        detail: entry.detail == null ? null : entry.detail.slice(0, MAX_DETAIL),
-      });
+      await db.run(INSERT, [
+        timestamp(entry.at, clock),
+        entry.userId ?? null,
+        entry.orgId ?? null,
+        requiredText(entry.kind, 'audit kind', 50),
+        requiredText(entry.action, 'audit action', 200),
+        entry.artifactId ?? null,
+        entry.commit ?? null,
+        entry.client ?? null,
+        entry.durationMs == null ? null : Math.max(0, Math.round(entry.durationMs)),
+        entry.outcome,
+        entry.detail == null ? null : entry.detail.slice(0, MAX_DETAIL),
+      ]);
     },
     async list({ orgId, userId, limit }) {
       const bounded = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST) : MAX_LIST;
-      const statement = orgId && userId ? lists.both : orgId ? lists.org : userId ? lists.user : lists.all;
-      return statement.all({ ...(orgId ? { orgId } : {}), ...(userId ? { userId } : {}), limit: bounded }).map(toEntry);
+      const [statement, params] =
+        orgId && userId ? [LISTS.both, [orgId, userId]] : orgId ? [LISTS.org, [orgId]] : userId ? [LISTS.user, [userId]] : [LISTS.all, []];
+      return (await db.all<AuditRow>(statement, [...params, bounded])).map(toEntry);
     },
   };
 }

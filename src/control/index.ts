@@ -1,6 +1,10 @@
-export { openControlPlane, SqliteControlPlane, CONTROL_NAMESPACE, type ControlPlaneOptions } from './open-control-plane.js';
-export { applyMigrations, type Migration } from './migrations.js';
+export { openControlPlane, SqlControlPlane, CONTROL_NAMESPACE, type ControlPlaneOptions } from './open-control-plane.js';
+export { applyMigrations } from './sqlite/migrations.js';
+export { SqliteDatabase } from './sqlite/database.js';
+export { PostgresDatabase } from './postgres/database.js';
+export { commitChannel, type CommitChannel, type CommitNotice } from './postgres/commit-channel.js';
 export { DEFAULT_WORKSPACE_NAME } from './orgs.js';
 export { PERSONAL_ACCESS_TOKEN_PREFIX } from './tokens.js';
 export type { Clock } from './clock.js';
+export type { DialectMigrations, Migration, SqlDatabase, SqlQueries, SqlValue } from './sql/types.js';
 export type * from './types.js';

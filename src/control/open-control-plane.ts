@@ -1,30 +1,29 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { sqliteAudit } from './audit.js';
+import { sqlAudit } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
-import { sqliteMembers } from './members.js';
-import { applyMigrations } from './migrations.js';
-import { sqliteOrgs } from './orgs.js';
+import { sqlMembers } from './members.js';
+import { sqlOrgs } from './orgs.js';
+import { openPostgresDatabase } from './postgres/database.js';
 import { CONTROL_MIGRATIONS } from './schema.js';
-import { sqlitePersonalAccessTokens } from './tokens.js';
+import type { SqlDatabase } from './sql/types.js';
+import { openSqliteDatabase } from './sqlite/database.js';
+import { sqlPersonalAccessTokens } from './tokens.js';
 import type { ControlPlane } from './types.js';
-import { sqliteUsers } from './users.js';
-import { sqliteWorkspaces } from './workspaces.js';
+import { sqlUsers } from './users.js';
+import { sqlWorkspaces } from './workspaces.js';
 
 export const CONTROL_NAMESPACE = 'control';
 
-/** How long a writer waits for another process's lock before SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 5_000;
-
-export interface ControlPlaneOptions {
-  /** Database file, created with its directory when missing (`data/specbase.db` in production). */
-  readonly file: string;
+export type ControlPlaneOptions = {
   readonly clock?: Clock;
-}
+} & (
+  | /** Database file, created with its directory when missing (`data/specbase.db` by default). */
+  { readonly file: string; readonly databaseUrl?: undefined }
+  /** `postgres://…`: the control plane shared by every replica. */
+  | { readonly databaseUrl: string; readonly file?: undefined }
+);
 
-/** The control plane over one SQLite file; `db` is shared with concerns that own their own tables (auth). */
-export class SqliteControlPlane implements ControlPlane {
+/** The control plane over either backend; `db` is shared with concerns that own their own tables (auth). */
+export class SqlControlPlane implements ControlPlane {
   readonly users: ControlPlane['users'];
   readonly orgs: ControlPlane['orgs'];
   readonly workspaces: ControlPlane['workspaces'];
@@ -33,33 +32,30 @@ export class SqliteControlPlane implements ControlPlane {
   readonly audit: ControlPlane['audit'];
 
   constructor(
-    readonly db: Database.Database,
+    readonly db: SqlDatabase,
     clock: Clock = systemClock,
   ) {
-    this.users = sqliteUsers(db, clock);
-    this.orgs = sqliteOrgs(db, clock);
-    this.workspaces = sqliteWorkspaces(db, clock);
-    this.members = sqliteMembers(db, clock);
-    this.tokens = sqlitePersonalAccessTokens(db, clock);
-    this.audit = sqliteAudit(db, clock);
+    this.users = sqlUsers(db, clock);
+    this.orgs = sqlOrgs(db, clock);
+    this.workspaces = sqlWorkspaces(db, clock);
+    this.members = sqlMembers(db, clock);
+    this.tokens = sqlPersonalAccessTokens(db, clock);
+    this.audit = sqlAudit(db, clock);
   }
 
-  async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+  close(): Promise<void> {
+    return this.db.close();
   }
 }
 
-export async function openControlPlane(options: ControlPlaneOptions): Promise<SqliteControlPlane> {
-  mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
-  const db = new Database(options.file, { timeout: BUSY_TIMEOUT_MS });
+/** Opens the database named by the options and brings the control plane's tables up to date. */
+export async function openControlPlane(options: ControlPlaneOptions): Promise<SqlControlPlane> {
+  const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl) : openSqliteDatabase(options.file!);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    applyMigrations(db, CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
-    return new SqliteControlPlane(db, options.clock);
+    await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
+    return new SqlControlPlane(db, options.clock);
   } catch (error) {
-    db.close();
+    await db.close();
     throw error;
   }
 }

@@ -1,83 +1,173 @@
-import type { Migration } from './migrations.js';
+import type { DialectMigrations } from './sql/types.js';
 
-/** Timestamps are ISO-8601 UTC strings, which sort in time order as text. */
-export const CONTROL_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        issuer TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        email TEXT NOT NULL,
-        name TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        UNIQUE (issuer, subject));
-      CREATE INDEX users_email ON users (email);
+/**
+ * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
+ * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
+ * that order by `rowid` are then the same on both backends.
+ */
+export const CONTROL_MIGRATIONS: DialectMigrations = {
+  sqlite: [
+    {
+      version: 1,
+      sql: `
+        CREATE TABLE users (
+          id TEXT PRIMARY KEY,
+          issuer TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          email TEXT NOT NULL,
+          name TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          UNIQUE (issuer, subject));
+        CREATE INDEX users_email ON users (email);
 
-      CREATE TABLE user_passwords (
-        user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
-        hash TEXT NOT NULL,
-        updated_at TEXT NOT NULL);
+        CREATE TABLE user_passwords (
+          user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+          hash TEXT NOT NULL,
+          updated_at TEXT NOT NULL);
 
-      CREATE TABLE organizations (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        created_at TEXT NOT NULL);
+        CREATE TABLE organizations (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          created_at TEXT NOT NULL);
 
-      CREATE TABLE workspaces (
-        id TEXT PRIMARY KEY,
-        org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
-        name TEXT NOT NULL,
-        is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
-        created_at TEXT NOT NULL);
-      CREATE UNIQUE INDEX workspaces_name ON workspaces (org_id, name COLLATE NOCASE);
-      CREATE UNIQUE INDEX workspaces_one_default ON workspaces (org_id) WHERE is_default = 1;
+        CREATE TABLE workspaces (
+          id TEXT PRIMARY KEY,
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+          created_at TEXT NOT NULL);
+        CREATE UNIQUE INDEX workspaces_name ON workspaces (org_id, name COLLATE NOCASE);
+        CREATE UNIQUE INDEX workspaces_one_default ON workspaces (org_id) WHERE is_default = 1;
 
-      CREATE TABLE memberships (
-        org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
-        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-        is_owner INTEGER NOT NULL DEFAULT 0 CHECK (is_owner IN (0, 1)),
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (org_id, user_id));
-      CREATE INDEX memberships_user ON memberships (user_id);
+        CREATE TABLE memberships (
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          is_owner INTEGER NOT NULL DEFAULT 0 CHECK (is_owner IN (0, 1)),
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (org_id, user_id));
+        CREATE INDEX memberships_user ON memberships (user_id);
 
-      CREATE TABLE workspace_roles (
-        workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
-        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-        role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'admin')),
-        granted_at TEXT NOT NULL,
-        PRIMARY KEY (workspace_id, user_id));
-      CREATE INDEX workspace_roles_user ON workspace_roles (user_id);
+        CREATE TABLE workspace_roles (
+          workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'admin')),
+          granted_at TEXT NOT NULL,
+          PRIMARY KEY (workspace_id, user_id));
+        CREATE INDEX workspace_roles_user ON workspace_roles (user_id);
 
-      CREATE TABLE personal_access_tokens (
-        id TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-        name TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        created_at TEXT NOT NULL,
-        expires_at TEXT,
-        last_used_at TEXT,
-        revoked_at TEXT);
-      CREATE INDEX personal_access_tokens_user ON personal_access_tokens (user_id);
+        CREATE TABLE personal_access_tokens (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          token_hash TEXT NOT NULL UNIQUE,
+          created_at TEXT NOT NULL,
+          expires_at TEXT,
+          last_used_at TEXT,
+          revoked_at TEXT);
+        CREATE INDEX personal_access_tokens_user ON personal_access_tokens (user_id);
 
-      -- No foreign keys: the audit trail outlives the users and organizations it mentions.
-      CREATE TABLE audit_log (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        at TEXT NOT NULL,
-        user_id TEXT,
-        org_id TEXT,
-        kind TEXT NOT NULL,
-        action TEXT NOT NULL,
-        artifact_id TEXT,
-        commit_sha TEXT,
-        client TEXT,
-        duration_ms INTEGER,
-        outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'error')),
-        detail TEXT);
-      CREATE INDEX audit_log_at ON audit_log (at, id);
-      CREATE INDEX audit_log_org ON audit_log (org_id, at, id);
-      CREATE INDEX audit_log_user ON audit_log (user_id, at, id);
-    `,
-  },
-];
+        -- No foreign keys: the audit trail outlives the users and organizations it mentions.
+        CREATE TABLE audit_log (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          at TEXT NOT NULL,
+          user_id TEXT,
+          org_id TEXT,
+          kind TEXT NOT NULL,
+          action TEXT NOT NULL,
+          artifact_id TEXT,
+          commit_sha TEXT,
+          client TEXT,
+          duration_ms INTEGER,
+          outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'error')),
+          detail TEXT);
+        CREATE INDEX audit_log_at ON audit_log (at, id);
+        CREATE INDEX audit_log_org ON audit_log (org_id, at, id);
+        CREATE INDEX audit_log_user ON audit_log (user_id, at, id);
+      `,
+    },
+  ],
+  postgres: [
+    {
+      version: 1,
+      sql: `
+        CREATE TABLE users (
+          id TEXT PRIMARY KEY,
+          rowid BIGSERIAL NOT NULL,
+          issuer TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          email TEXT NOT NULL,
+          name TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          UNIQUE (issuer, subject));
+        CREATE INDEX users_email ON users (email);
+
+        CREATE TABLE user_passwords (
+          user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+          hash TEXT NOT NULL,
+          updated_at TEXT NOT NULL);
+
+        CREATE TABLE organizations (
+          id TEXT PRIMARY KEY,
+          rowid BIGSERIAL NOT NULL,
+          name TEXT NOT NULL,
+          created_at TEXT NOT NULL);
+
+        CREATE TABLE workspaces (
+          id TEXT PRIMARY KEY,
+          rowid BIGSERIAL NOT NULL,
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+          created_at TEXT NOT NULL);
+        CREATE UNIQUE INDEX workspaces_name ON workspaces (org_id, lower(name));
+        CREATE UNIQUE INDEX workspaces_one_default ON workspaces (org_id) WHERE is_default = 1;
+
+        CREATE TABLE memberships (
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          is_owner INTEGER NOT NULL DEFAULT 0 CHECK (is_owner IN (0, 1)),
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (org_id, user_id));
+        CREATE INDEX memberships_user ON memberships (user_id);
+
+        CREATE TABLE workspace_roles (
+          workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'admin')),
+          granted_at TEXT NOT NULL,
+          PRIMARY KEY (workspace_id, user_id));
+        CREATE INDEX workspace_roles_user ON workspace_roles (user_id);
+
+        CREATE TABLE personal_access_tokens (
+          id TEXT PRIMARY KEY,
+          rowid BIGSERIAL NOT NULL,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          token_hash TEXT NOT NULL UNIQUE,
+          created_at TEXT NOT NULL,
+          expires_at TEXT,
+          last_used_at TEXT,
+          revoked_at TEXT);
+        CREATE INDEX personal_access_tokens_user ON personal_access_tokens (user_id);
+
+        -- No foreign keys: the audit trail outlives the users and organizations it mentions.
+        CREATE TABLE audit_log (
+          id BIGSERIAL PRIMARY KEY,
+          at TEXT NOT NULL,
+          user_id TEXT,
+          org_id TEXT,
+          kind TEXT NOT NULL,
+          action TEXT NOT NULL,
+          artifact_id TEXT,
+          commit_sha TEXT,
+          client TEXT,
+          duration_ms INTEGER,
+          outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'error')),
+          detail TEXT);
+        CREATE INDEX audit_log_at ON audit_log (at, id);
+        CREATE INDEX audit_log_org ON audit_log (org_id, at, id);
+        CREATE INDEX audit_log_user ON audit_log (user_id, at, id);
+      `,
+    },
+  ],
+};

@@ -1,35 +1,28 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { requiredText } from './input.js';
 import { USER_COLUMNS, toToken, toUser, type TokenRow, type UserRow } from './rows.js';
+import type { SqlDatabase } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 /** Recognisable in logs and by secret scanners. */
 export const PERSONAL_ACCESS_TOKEN_PREFIX = 'sbp_';
 
 const TOKEN_COLUMNS = 't.id, t.user_id, t.name, t.created_at, t.expires_at, t.last_used_at, t.revoked_at';
+const USER_ROW = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
+const INSERT = 'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)';
+const BY_ID = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.id = ?`;
+const BY_HASH = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.token_hash = ?`;
+const TOUCH = 'UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?';
+const REVOKE = 'UPDATE personal_access_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL';
+const LIST = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.user_id = ? ORDER BY t.created_at DESC, t.rowid DESC`;
 
 /** 32 random bytes need no slow hash: sha256 is enough to make a leaked table useless. */
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function sqlitePersonalAccessTokens(db: BetterSqlite3.Database, clock: Clock): ControlPlane['tokens'] {
-  const userRow = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`);
-  const insert = db.prepare<[string, string, string, string, string, string | null]>(
-    'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const byId = db.prepare<[string], TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.id = ?`);
-  const byHash = db.prepare<[string], TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.token_hash = ?`);
-  const touch = db.prepare<[string, string]>('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?');
-  const revoke = db.prepare<[string, string, string]>(
-    'UPDATE personal_access_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
-  );
-  const list = db.prepare<[string], TokenRow>(
-    `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.user_id = ? ORDER BY t.created_at DESC, t.rowid DESC`,
-  );
-
+export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock): ControlPlane['tokens'] {
   return {
     async create({ userId, name, expiresAt }) {
       const label = requiredText(name, 'token name', 100);
@@ -37,29 +30,29 @@ export function sqlitePersonalAccessTokens(db: BetterSqlite3.Database, clock: Cl
       if (expiresAt != null && !(expiresAt instanceof Date && expiresAt.getTime() > now.getTime())) {
         throw new InvalidInputError('a token must expire in the future');
       }
-      if (!userRow.get(userId)) throw new NotFoundError('user');
+      if (!(await db.get(USER_ROW, [userId]))) throw new NotFoundError('user');
       const secret = PERSONAL_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
       const id = newId();
-      insert.run(id, userId, label, digest(secret), now.toISOString(), expiresAt ? expiresAt.toISOString() : null);
-      return { secret, token: toToken(byId.get(id)!) };
+      await db.run(INSERT, [id, userId, label, digest(secret), now.toISOString(), expiresAt ? expiresAt.toISOString() : null]);
+      return { secret, token: toToken((await db.get<TokenRow>(BY_ID, [id]))!) };
     },
     async verify(secret) {
       if (typeof secret !== 'string' || !secret.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX)) return undefined;
-      const row = byHash.get(digest(secret));
+      const row = await db.get<TokenRow>(BY_HASH, [digest(secret)]);
       if (!row || row.revoked_at) return undefined;
       const now = clock();
       if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return undefined;
-      const user = userRow.get(row.user_id);
+      const user = await db.get<UserRow>(USER_ROW, [row.user_id]);
       if (!user) return undefined;
       const lastUsedAt = now.toISOString();
-      touch.run(lastUsedAt, row.id);
+      await db.run(TOUCH, [lastUsedAt, row.id]);
       return { user: toUser(user), token: toToken({ ...row, last_used_at: lastUsedAt }) };
     },
     async revoke(tokenId, userId) {
-      return revoke.run(clock().toISOString(), tokenId, userId).changes > 0;
+      return (await db.run(REVOKE, [clock().toISOString(), tokenId, userId])) > 0;
     },
     async list(userId) {
-      return list.all(userId).map(toToken);
+      return (await db.all<TokenRow>(LIST, [userId])).map(toToken);
     },
   };
 }

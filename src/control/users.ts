@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -6,32 +5,24 @@ import type { Clock } from './clock.js';
 import { normalizedEmail, requiredText } from './input.js';
 import { hashPassword, verifyPasswordHash } from './password-hash.js';
 import { USER_COLUMNS, toUser, type UserRow } from './rows.js';
+import type { SqlDatabase } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;
 
-export function sqliteUsers(db: BetterSqlite3.Database, clock: Clock): ControlPlane['users'] {
-  const byId = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`);
-  const bySubject = db.prepare<[string, string], UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users u WHERE u.issuer = ? AND u.subject = ?`,
-  );
-  // Several identity providers may vouch for one address; the oldest account answers to it.
-  const byEmail = db.prepare<[string], UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ? ORDER BY u.created_at, u.rowid LIMIT 1`,
-  );
-  const upsert = db.prepare<[string, string, string, string, string, string]>(
-    `INSERT INTO users (id, issuer, subject, email, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (issuer, subject) DO UPDATE SET email = excluded.email, name = excluded.name`,
-  );
-  const setPassword = db.prepare<[string, string, string]>(
-    `INSERT INTO user_passwords (user_id, hash, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at`,
-  );
-  const withPassword = db.prepare<[string], UserRow & { hash: string }>(
-    `SELECT ${USER_COLUMNS}, p.hash FROM users u JOIN user_passwords p ON p.user_id = u.id
-     WHERE u.email = ? ORDER BY u.created_at, u.rowid LIMIT 1`,
-  );
+const BY_ID = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
+const BY_SUBJECT = `SELECT ${USER_COLUMNS} FROM users u WHERE u.issuer = ? AND u.subject = ?`;
+// Several identity providers may vouch for one address; the oldest account answers to it.
+const BY_EMAIL = `SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ? ORDER BY u.created_at, u.rowid LIMIT 1`;
+const UPSERT = `INSERT INTO users (id, issuer, subject, email, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (issuer, subject) DO UPDATE SET email = excluded.email, name = excluded.name`;
+const SET_PASSWORD = `INSERT INTO user_passwords (user_id, hash, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at`;
+const WITH_PASSWORD = `SELECT ${USER_COLUMNS}, p.hash FROM users u JOIN user_passwords p ON p.user_id = u.id
+  WHERE u.email = ? ORDER BY u.created_at, u.rowid LIMIT 1`;
+
+export function sqlUsers(db: SqlDatabase, clock: Clock): ControlPlane['users'] {
   let decoy: Promise<string> | undefined;
 
   return {
@@ -40,19 +31,19 @@ export function sqliteUsers(db: BetterSqlite3.Database, clock: Clock): ControlPl
       const subject = requiredText(input.subject, 'subject', 500);
       const email = normalizedEmail(input.email);
       const name = typeof input.name === 'string' && input.name.trim() ? requiredText(input.name, 'name') : email;
-      upsert.run(newId(), issuer, subject, email, name, clock().toISOString());
-      return toUser(bySubject.get(issuer, subject)!);
+      await db.run(UPSERT, [newId(), issuer, subject, email, name, clock().toISOString()]);
+      return toUser((await db.get<UserRow>(BY_SUBJECT, [issuer, subject]))!);
     },
     async get(id) {
-      const row = byId.get(id);
+      const row = await db.get<UserRow>(BY_ID, [id]);
       return row && toUser(row);
     },
     async bySubject(issuer, subject) {
-      const row = bySubject.get(issuer, subject);
+      const row = await db.get<UserRow>(BY_SUBJECT, [issuer, subject]);
       return row && toUser(row);
     },
     async byEmail(email) {
-      const row = byEmail.get(String(email).trim().toLowerCase());
+      const row = await db.get<UserRow>(BY_EMAIL, [String(email).trim().toLowerCase()]);
       return row && toUser(row);
     },
     async setPassword(userId, password) {
@@ -62,12 +53,12 @@ export function sqliteUsers(db: BetterSqlite3.Database, clock: Clock): ControlPl
       if (password.length > MAX_PASSWORD_LENGTH) {
         throw new InvalidInputError(`a password may have at most ${MAX_PASSWORD_LENGTH} characters`);
       }
-      if (!byId.get(userId)) throw new NotFoundError('user');
-      setPassword.run(userId, await hashPassword(password), clock().toISOString());
+      if (!(await db.get(BY_ID, [userId]))) throw new NotFoundError('user');
+      await db.run(SET_PASSWORD, [userId, await hashPassword(password), clock().toISOString()]);
     },
     async verifyPassword(email, password) {
       if (typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH) return undefined;
-      const row = withPassword.get(String(email).trim().toLowerCase());
+      const row = await db.get<UserRow & { hash: string }>(WITH_PASSWORD, [String(email).trim().toLowerCase()]);
       if (!row) {
         // Spend the same time as a real check so that response times do not reveal which emails exist.
         await verifyPasswordHash(password, await (decoy ??= hashPassword(randomBytes(16).toString('base64url'))));

@@ -1,47 +1,44 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { optionalUuid, requiredText } from './input.js';
 import { toWorkspace, type WorkspaceRow } from './rows.js';
+import type { SqlDatabase } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
-export function sqliteWorkspaces(db: BetterSqlite3.Database, clock: Clock): ControlPlane['workspaces'] {
-  const get = db.prepare<[string], WorkspaceRow>('SELECT id, org_id, name, is_default FROM workspaces WHERE id = ?');
-  const list = db.prepare<[string], WorkspaceRow>(
-    'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? ORDER BY is_default DESC, created_at, rowid',
-  );
-  const defaultOf = db.prepare<[string], WorkspaceRow>(
-    'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? AND is_default = 1',
-  );
-  const orgExists = db.prepare<[string], 1>('SELECT 1 FROM organizations WHERE id = ?');
-  const nameTaken = db.prepare<[string, string], 1>('SELECT 1 FROM workspaces WHERE org_id = ? AND name = ? COLLATE NOCASE');
-  const insert = db.prepare<[string, string, string, string]>(
-    'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 0, ?)',
-  );
+const GET = 'SELECT id, org_id, name, is_default FROM workspaces WHERE id = ?';
+const LIST = 'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? ORDER BY is_default DESC, created_at, rowid';
+const DEFAULT_OF = 'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? AND is_default = 1';
+const ORG_EXISTS = 'SELECT 1 FROM organizations WHERE id = ?';
+// lower() folds ASCII only on SQLite, like the NOCASE collation of its unique index.
+const NAME_TAKEN = 'SELECT 1 FROM workspaces WHERE org_id = ? AND lower(name) = lower(?)';
+const INSERT = 'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 0, ?)';
 
-  const create = db.transaction((id: string, orgId: string, name: string, createdAt: string) => {
-    if (!orgExists.get(orgId)) throw new NotFoundError('organization');
-    if (nameTaken.get(orgId, name)) throw new InvalidInputError(`this organization already has a workspace named ${name}`);
-    if (get.get(id)) throw new InvalidInputError(`a workspace with id ${id} already exists`);
-    insert.run(id, orgId, name, createdAt);
-    return toWorkspace(get.get(id)!);
-  });
-
+export function sqlWorkspaces(db: SqlDatabase, clock: Clock): ControlPlane['workspaces'] {
   return {
     async create(input) {
       const id = optionalUuid(input.id, 'workspace id') ?? newId();
-      return create.immediate(id, input.orgId, requiredText(input.name, 'workspace name'), clock().toISOString());
+      const name = requiredText(input.name, 'workspace name');
+      const createdAt = clock().toISOString();
+      return db.transaction(async (tx) => {
+        if (!(await tx.get(ORG_EXISTS, [input.orgId]))) throw new NotFoundError('organization');
+        if (await tx.get(NAME_TAKEN, [input.orgId, name])) {
+          throw new InvalidInputError(`this organization already has a workspace named ${name}`);
+        }
+        if (await tx.get(GET, [id])) throw new InvalidInputError(`a workspace with id ${id} already exists`);
+        await tx.run(INSERT, [id, input.orgId, name, createdAt]);
+        return toWorkspace((await tx.get<WorkspaceRow>(GET, [id]))!);
+      });
     },
     async get(id) {
-      const row = get.get(id);
+      const row = await db.get<WorkspaceRow>(GET, [id]);
       return row && toWorkspace(row);
     },
     async list(orgId) {
-      return list.all(orgId).map(toWorkspace);
+      return (await db.all<WorkspaceRow>(LIST, [orgId])).map(toWorkspace);
     },
     async defaultOf(orgId) {
-      const row = defaultOf.get(orgId);
+      const row = await db.get<WorkspaceRow>(DEFAULT_OF, [orgId]);
       if (!row) throw new NotFoundError('organization');
       return toWorkspace(row);
     },

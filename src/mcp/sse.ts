@@ -14,10 +14,16 @@ export interface SseDeps {
   messagesPath(scope: RequestScope, orgInPath: boolean): string;
 }
 
+/** Response header of `GET /sse` naming the session, as Streamable HTTP does. */
+export const SSE_SESSION_HEADER = 'Mcp-Session-Id';
+
 /** GET: the legacy SSE stream; the session lives as long as the stream (or until idle expiry). */
 export const sseOpen = (deps: SseDeps): RequestHandler => async (req, res) => {
   const scope = res.locals.scope as RequestScope;
   const transport = new SSEServerTransport(deps.messagesPath(scope, req.params.orgId !== undefined), res);
+  // The id is otherwise only inside the stream's first event; a load balancer learns it from
+  // this header and sends the matching `POST …/messages?sessionId=` to this replica.
+  res.setHeader(SSE_SESSION_HEADER, transport.sessionId);
   const server = deps.openServer(scope);
   deps.sessions.add({
     id: transport.sessionId,

@@ -1,9 +1,14 @@
 import { promises as fsp } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConflictError } from '../errors.js';
 import { MAIN_REF } from './refs.js';
 
-/** A lock without a pid (native git writes the new value into it) is stale after this long. */
+/**
+ * A lock without a pid of this machine (native git writes the new value into it; a replica on
+ * another machine writes its pid and host name) is stale after this long: a pid says nothing
+ * about whether a process elsewhere is alive.
+ */
 const FOREIGN_LOCK_STALE_MS = 60_000;
 /** An empty lock is one whose writer died between creating it and writing its pid. */
 const EMPTY_LOCK_STALE_MS = 2_000;
@@ -18,15 +23,19 @@ const pidIsAlive = (pid: number): boolean => {
   }
 };
 
+/** Names this machine in our locks, for replicas that share the repositories over a network file system. */
+const HOST = os.hostname().replace(/\s/g, '_') || 'localhost';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Removes the lock if its holder is gone; true when the caller may try again at once. */
 async function removeIfStale(lockPath: string): Promise<boolean> {
   try {
     const [content, stat] = await Promise.all([fsp.readFile(lockPath, 'utf8'), fsp.stat(lockPath)]);
-    const pid = /^(\d+)\n?$/.exec(content)?.[1];
+    const [, pid, host] = /^(\d+)(?: (\S+))?\n?$/.exec(content) ?? [];
     const age = Date.now() - stat.mtimeMs;
-    const stale = pid ? !pidIsAlive(Number(pid)) : age > (content ? FOREIGN_LOCK_STALE_MS : EMPTY_LOCK_STALE_MS);
+    const local = pid !== undefined && (host === undefined || host === HOST);
+    const stale = local ? !pidIsAlive(Number(pid)) : age > (content ? FOREIGN_LOCK_STALE_MS : EMPTY_LOCK_STALE_MS);
     if (!stale) return false;
     // Another process may have replaced the stale lock meanwhile; only remove the one inspected.
     if ((await fsp.stat(lockPath)).ino !== stat.ino) return true;
@@ -40,8 +49,9 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
 
 /**
  * Takes `refs/heads/main.lock` exactly like git does (O_EXCL create), so this service, the CLI
- * and native git never move `main` at the same time. The lock holds our pid so that a lock
- * left by a killed process is recognised and removed. Returns the release function.
+ * and native git never move `main` at the same time. The lock holds our pid and host name so
+ * that a lock left by a killed process of this machine is recognised and removed at once.
+ * Returns the release function.
  */
 export async function lockMain(gitdir: string): Promise<() => Promise<void>> {
   const lockPath = path.join(gitdir, `${MAIN_REF}.lock`);
@@ -50,7 +60,7 @@ export async function lockMain(gitdir: string): Promise<() => Promise<void>> {
     try {
       const handle = await fsp.open(lockPath, 'wx');
       try {
-        await handle.writeFile(`${process.pid}\n`);
+        await handle.writeFile(`${process.pid} ${HOST}\n`);
       } finally {
         await handle.close();
       }

@@ -1,5 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
+import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { applyAuthSchema } from '../schema.js';
 import { interactionRouter } from './interactions.js';
@@ -24,15 +24,15 @@ function asPublicUrl(baseUrl: string): express.RequestHandler {
 }
 
 /** The embedded OpenID Connect provider at `${baseUrl}/oidc` with its sign-in page under `/idp`. */
-export function embeddedIdentityProvider(deps: {
+export async function embeddedIdentityProvider(deps: {
   baseUrl: string;
   control: ControlPlane;
-  db: BetterSqlite3.Database;
+  db: SqlDatabase;
   dataDir: string;
   /** Extra relying parties besides our own (`specbase-web`), e.g. another Specbase. */
   clients?: readonly IdpClient[];
-}): { router: express.Router; issuer: string; ownClient: IdpClient } {
-  applyAuthSchema(deps.db);
+}): Promise<{ router: express.Router; issuer: string; ownClient: IdpClient }> {
+  await applyAuthSchema(deps.db);
   const keys = loadOrCreateKeys(deps.dataDir);
   const issuer = `${deps.baseUrl}${IDP_MOUNT_PATH}`;
   const ownClient: IdpClient = {

@@ -1,7 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import Provider, { type KoaLikeContext } from 'oidc-provider';
+import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
-import { sqliteIdpAdapter } from './adapter.js';
+import { sqlIdpAdapter } from './adapter.js';
 import type { IdpKeys } from './keys.js';
 
 export const LOCAL_ISSUER = 'local';
@@ -22,13 +22,13 @@ export interface IdpClient {
 export function createIdentityProvider(deps: {
   issuer: string;
   control: ControlPlane;
-  db: BetterSqlite3.Database;
+  db: SqlDatabase;
   keys: IdpKeys;
   clients: readonly IdpClient[];
 }): Provider {
   const { issuer, control, db, keys, clients } = deps;
   const provider = new Provider(issuer, {
-    adapter: sqliteIdpAdapter(db),
+    adapter: sqlIdpAdapter(db),
     clients: clients.map((client) => ({
       client_id: client.clientId,
       client_secret: client.clientSecret,

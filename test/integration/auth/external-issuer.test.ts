@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedIdentityProvider } from '../../../src/auth/index.js';
-import { openControlPlane, type SqliteControlPlane } from '../../../src/control/index.js';
+import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
 import { authorizeInBrowser, HttpBrowser } from './browser.js';
 import { addLocalUser, closeServer, listenLoopback, startAuthApp, type AuthApp } from './fixture.js';
 import { callMcp, exchangeCode, pkce, REDIRECT, registeredClientId, authorizationUrl } from './raw-oauth.js';
@@ -12,7 +12,7 @@ import { callMcp, exchangeCode, pkce, REDIRECT, registeredClientId, authorizatio
 /** A second oidc-provider on another port plays an external OpenID provider (Keycloak, Okta …). */
 describe('sign-in through an external OpenID Connect issuer', () => {
   let app: AuthApp;
-  let external: { issuer: string; control: SqliteControlPlane; close(): Promise<void> };
+  let external: { issuer: string; control: SqlControlPlane; close(): Promise<void> };
 
   beforeAll(async () => {
     const { server, port } = await listenLoopback();
@@ -22,7 +22,7 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     app = await startAuthApp({
       env: { SPECBASE_OIDC_ISSUER: `${externalBase}/oidc`, SPECBASE_OIDC_CLIENT_ID: 'specbase', SPECBASE_OIDC_CLIENT_SECRET: 'external-secret-0123456789' },
     });
-    const idp = embeddedIdentityProvider({
+    const idp = await embeddedIdentityProvider({
       baseUrl: externalBase,
       control,
       db: control.db,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAuth, type Auth, type TokenLifetimes } from '../../../src/auth/index.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
-import { openControlPlane, type SqliteControlPlane } from '../../../src/control/index.js';
+import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
 import type { User } from '../../../src/control/types.js';
 import { newId } from '../../../src/ids.js';
 
@@ -15,7 +15,7 @@ export interface AuthApp {
   readonly mcpUrl: string;
   readonly dataDir: string;
   readonly config: Config;
-  readonly control: SqliteControlPlane;
+  readonly control: SqlControlPlane;
   readonly auth: Auth;
   readonly server: http.Server;
   close(): Promise<void>;
@@ -37,7 +37,9 @@ export async function closeServer(server: http.Server): Promise<void> {
  * Our auth router on a real express app with the real control plane, plus stand-ins for the
  * MCP routes that answer like the real ones: 401 with the metadata pointer, or who is calling.
  */
-export async function startAuthApp(options: { env?: Record<string, string>; tokenLifetimes?: Partial<TokenLifetimes> } = {}): Promise<AuthApp> {
+export async function startAuthApp(
+  options: { env?: Record<string, string>; tokenLifetimes?: Partial<TokenLifetimes>; /** PostgreSQL instead of SQLite. */ databaseUrl?: string } = {},
+): Promise<AuthApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'specbase-auth-'));
   const { server, port } = await listenLoopback();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -48,7 +50,7 @@ export async function startAuthApp(options: { env?: Record<string, string>; toke
     SPECBASE_DATA_DIR: dataDir,
     SPECBASE_BASE_URL: baseUrl,
   });
-  const control = await openControlPlane({ file: path.join(dataDir, 'specbase.db') });
+  const control = await openControlPlane(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { file: path.join(dataDir, 'specbase.db') });
   const auth = await createAuth({ config, control, db: control.db, dataDir, ...(options.tokenLifetimes ? { tokenLifetimes: options.tokenLifetimes } : {}) });
   const app = express();
   app.use(auth.webSession);
@@ -90,7 +92,7 @@ export async function startAuthApp(options: { env?: Record<string, string>; toke
   };
 }
 
-export async function addLocalUser(control: SqliteControlPlane, email: string, name: string, password: string): Promise<User> {
+export async function addLocalUser(control: SqlControlPlane, email: string, name: string, password: string): Promise<User> {
   const user = await control.users.upsert({ issuer: 'local', subject: newId(), email, name });
   await control.users.setPassword(user.id, password);
   return user;

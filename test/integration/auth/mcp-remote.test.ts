@@ -31,8 +31,8 @@ describe('mcp-remote end to end', () => {
     if (configDir) await rm(configDir, { recursive: true, force: true });
   });
 
-  const refreshTokensUsed = () =>
-    (harness.services.control.db.prepare("SELECT COUNT(*) AS n FROM auth_tokens WHERE kind = 'refresh' AND used_at IS NOT NULL").get() as { n: number }).n;
+  const refreshTokensUsed = async () =>
+    (await harness.services.control.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM auth_tokens WHERE kind = 'refresh' AND used_at IS NOT NULL"))!.n;
 
   async function run(expectBrowser: boolean): Promise<{ tools: string[]; productText: string; stderr: string }> {
     await rm(urlFile, { force: true });
@@ -82,12 +82,12 @@ describe('mcp-remote end to end', () => {
     expect(second.stderr).not.toContain('Please authorize this client');
     expect(second.tools).toHaveLength(31);
 
-    const usedBefore = refreshTokensUsed();
-    harness.services.control.db.prepare("UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'").run();
+    const usedBefore = await refreshTokensUsed();
+    await harness.services.control.db.run("UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'");
     const third = await run(false);
     expect(third.stderr).not.toContain('Please authorize this client');
     expect(third.tools).toHaveLength(31);
-    expect(refreshTokensUsed()).toBeGreaterThan(usedBefore);
+    expect(await refreshTokensUsed()).toBeGreaterThan(usedBefore);
   }, 180_000);
 });
 

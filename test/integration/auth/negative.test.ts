@@ -4,21 +4,28 @@ import path from 'node:path';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeInBrowser, formField, HttpBrowser } from './browser.js';
+import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 import { addLocalUser, startAuthApp, type AuthApp } from './fixture.js';
 import { authorizationUrl, callMcp, exchangeCode, obtainCode, pkce, REDIRECT, refresh, register, registeredClientId, tokenRequest } from './raw-oauth.js';
 
-describe('the authorization server refuses what it must', () => {
+// The auth tables' contract: the same refusals whichever backend holds them.
+describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses what it must (%s)', (backend) => {
   let app: AuthApp;
   let browser: HttpBrowser;
   let clientId: string;
+  let postgres: TestPostgres | undefined;
 
   beforeAll(async () => {
-    app = await startAuthApp();
+    postgres = backend === 'postgres' ? await startTestPostgres() : undefined;
+    app = await startAuthApp(postgres ? { databaseUrl: await postgres.freshDatabase() } : {});
     await addLocalUser(app.control, 'grace@example.com', 'Grace Hopper', 'hopper-password');
     browser = new HttpBrowser();
     clientId = await registeredClientId(app);
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await postgres?.stop();
+  });
 
   async function tokens(extra: Record<string, string> = {}) {
     const { verifier, challenge } = pkce();
@@ -31,7 +38,7 @@ describe('the authorization server refuses what it must', () => {
   it('stores token material only as hashes', async () => {
     const { access_token, refresh_token, code } = await tokens();
     const dump = JSON.stringify(
-      ['auth_tokens', 'auth_codes', 'auth_sessions', 'auth_idp_store'].map((table) => app.control.db.prepare(`SELECT * FROM ${table}`).all()),
+      await Promise.all(['auth_tokens', 'auth_codes', 'auth_sessions', 'auth_idp_store'].map((table) => app.control.db.all(`SELECT * FROM ${table}`))),
     );
     for (const secret of [access_token, refresh_token, code, browser.cookie('specbase_session')!]) {
       expect(secret.length).toBeGreaterThan(20);
@@ -64,11 +71,11 @@ describe('the authorization server refuses what it must', () => {
 
   it('expired: an expired access token and an expired code are refused', async () => {
     const { access_token } = await tokens();
-    app.control.db.prepare("UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'").run();
+    await app.control.db.run("UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'");
     expect(await callMcp(app, access_token)).toBe(401);
     const { verifier, challenge } = pkce();
     const code = await obtainCode(app, browser, clientId, challenge);
-    app.control.db.prepare('UPDATE auth_codes SET expires_at = expires_at - 61 WHERE used_at IS NULL').run();
+    await app.control.db.run('UPDATE auth_codes SET expires_at = expires_at - 61 WHERE used_at IS NULL');
     const late = await exchangeCode(app, clientId, code, verifier);
     expect(late).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
@@ -162,7 +169,7 @@ describe('the authorization server refuses what it must', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_name: 'Bounded', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
       });
-    const before = app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get() as { n: number };
+    const before = await app.control.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM auth_clients');
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ client_name: 'x'.repeat(201) }, /client_name is 201 characters/],
       [{ redirect_uris: Array.from({ length: 11 }, (_, i) => `http://127.0.0.1:9/cb${i}`) }, /11 redirect URIs/],
@@ -174,7 +181,7 @@ describe('the authorization server refuses what it must', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(message) });
     }
-    expect(app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_clients').get()).toEqual(before);
+    expect(await app.control.db.get('SELECT COUNT(*) AS n FROM auth_clients')).toEqual(before);
     expect((await post({ client_name: 'x'.repeat(200), redirect_uris: Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:9/cb${i}`) })).status).toBe(201);
   });
 
@@ -217,7 +224,7 @@ describe('the authorization server refuses what it must', () => {
       redirect: 'manual',
     });
     expect(noCookie.status).toBe(403);
-    expect(app.control.db.prepare('SELECT COUNT(*) AS n FROM auth_requests').get()).toMatchObject({ n: 1 });
+    expect(await app.control.db.get('SELECT COUNT(*) AS n FROM auth_requests')).toMatchObject({ n: 1 });
 
     const denied = await browser.post(consentUrl, { request, csrf, decision: 'deny' });
     expect(denied.status).toBe(303);

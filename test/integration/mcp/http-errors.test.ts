@@ -194,6 +194,22 @@ describe('sessions', () => {
     expect(post.status).toBe(403);
     controller.abort();
   });
+
+  it('of the SSE transport are named in a response header of the stream, for a load balancer to stick to', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(new URL('/api/mcp/sse', h.baseUrl), {
+      headers: { Authorization: `Bearer ${h.users.owner.token}`, 'X-Organization-Id': h.orgId },
+      signal: controller.signal,
+    });
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('sessionId=')) text += new TextDecoder().decode((await reader.read()).value);
+    const fromEvent = /sessionId=([\w-]+)/.exec(text)![1];
+    expect(stream.headers.get('mcp-session-id')).toBe(fromEvent);
+    controller.abort();
+    // A session this process never opened (say, one of a replica that died) is 404, as the specification requires.
+    expect((await raw({ path: `/api/mcp/messages?sessionId=${newId()}`, body: INITIALIZE })).status).toBe(404);
+  });
 });
 
 describe('POST on the SSE URL (mcp-remote tries Streamable HTTP first)', () => {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canManage, canRead, canReadAll, canWrite } from '../../../src/access/index.js';
 import type { WorkspaceRole } from '../../../src/access/principal.js';
-import { openControlPlane, type SqliteControlPlane } from '../../../src/control/index.js';
+import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
 
 /** The same questions asked of principals the control plane builds from a real database. */
 describe('access with principals from the control plane', () => {
   let dir: string;
-  let control: SqliteControlPlane;
+  let control: SqlControlPlane;
   let orgId: string;
   let workspaces: string[];
   const users = new Map<string, string>();

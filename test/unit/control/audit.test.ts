@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewAuditEntry } from '../../../src/control/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
-import { controlFixture, later, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, later, type ControlFixture } from './fixture.js';
 
 const entry = (over: Partial<NewAuditEntry> = {}): NewAuditEntry => ({
   userId: null,
@@ -18,10 +18,11 @@ const entry = (over: Partial<NewAuditEntry> = {}): NewAuditEntry => ({
   ...over,
 });
 
-describe('audit log', () => {
+describe.each(BACKENDS)('audit log (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
   });
   afterEach(async () => f.cleanup());
 

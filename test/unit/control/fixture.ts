@@ -1,37 +1,58 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openControlPlane, type SqliteControlPlane } from '../../../src/control/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
+import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 
-/** A control plane on a fresh SQLite file, with a clock the test can move. */
+/** Every contract test runs once per backend: the same behaviour is the contract. */
+export const BACKENDS = ['sqlite', 'postgres'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+/** A control plane on a fresh database of one backend, with a clock the test can move. */
 export interface ControlFixture {
-  readonly file: string;
-  readonly control: SqliteControlPlane;
+  readonly backend: Backend;
+  readonly control: SqlControlPlane;
   readonly clock: { now: Date };
-  /** Another connection to the same file, as after a restart. */
-  reopen(): Promise<SqliteControlPlane>;
+  /** Another connection to the same database, as after a restart. */
+  reopen(): Promise<SqlControlPlane>;
   cleanup(): Promise<void>;
 }
 
-export async function controlFixture(): Promise<ControlFixture> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'specbase-control-'));
-  const file = path.join(dir, 'data', 'specbase.db');
-  const clock = { now: new Date('2030-01-01T00:00:00.000Z') };
-  const opened: SqliteControlPlane[] = [];
-  const reopen = async () => {
-    const control = await openControlPlane({ file, clock: () => clock.now });
-    opened.push(control);
-    return control;
-  };
-  const control = await reopen();
+/**
+ * Call inside a `describe` of one backend: starts PostgreSQL for that block when needed and
+ * returns the factory of fresh fixtures.
+ */
+export function controlBackend(backend: Backend): { fixture(): Promise<ControlFixture> } {
+  let server: TestPostgres | undefined;
+  if (backend === 'postgres') {
+    beforeAll(async () => {
+      server = await startTestPostgres();
+    });
+    afterAll(async () => server?.stop());
+  }
   return {
-    file,
-    control,
-    clock,
-    reopen,
-    async cleanup() {
-      for (const each of opened) await each.close();
-      await rm(dir, { recursive: true, force: true });
+    async fixture() {
+      const dir = await mkdtemp(path.join(tmpdir(), 'specbase-control-'));
+      const where = server ? { databaseUrl: await server.freshDatabase() } : { file: path.join(dir, 'data', 'specbase.db') };
+      const clock = { now: new Date('2030-01-01T00:00:00.000Z') };
+      const opened: SqlControlPlane[] = [];
+      const reopen = async () => {
+        const control = await openControlPlane({ ...where, clock: () => clock.now });
+        opened.push(control);
+        return control;
+      };
+      const control = await reopen();
+      return {
+        backend,
+        control,
+        clock,
+        reopen,
+        async cleanup() {
+          for (const each of opened) await each.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
     },
   };
 }

@@ -3,9 +3,10 @@ import type { WorkspaceRole } from '../../../src/access/principal.js';
 import type { Organization, User, Workspace } from '../../../src/control/index.js';
 import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
-import { controlFixture, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
-describe('members and roles', () => {
+describe.each(BACKENDS)('members and roles (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   let org: Organization;
   let main: Workspace;
@@ -14,7 +15,7 @@ describe('members and roles', () => {
   let bob: User;
 
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
     const created = await f.control.orgs.create({ name: 'Acme' });
     org = created.org;
     main = created.defaultWorkspace;

@@ -1,48 +1,63 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, CONTROL_NAMESPACE } from '../../../src/control/index.js';
+import { applyMigrations, CONTROL_NAMESPACE, SqliteDatabase } from '../../../src/control/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
-import { controlFixture, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
-describe('openControlPlane', () => {
+describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
   });
   afterEach(async () => f.cleanup());
-
-  it('creates the file in WAL mode with foreign keys and a busy timeout', () => {
-    expect(f.control.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(f.control.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(f.control.db.pragma('busy_timeout', { simple: true })).toBe(5000);
-  });
 
   it('applies its migrations once and keeps data across a restart', async () => {
     const user = await f.control.users.upsert({ issuer: 'local', subject: 's1', email: 'A@Example.com', name: 'Ann' });
     await f.control.close();
-    const again = await f.reopen();
-    const again2 = await f.reopen();
+    const [again, again2] = await Promise.all([f.reopen(), f.reopen()]);
     expect(await again.users.get(user.id)).toEqual(user);
-    const versions = again2.db
-      .prepare('SELECT version FROM schema_migrations WHERE namespace = ?')
-      .pluck()
-      .all(CONTROL_NAMESPACE);
-    expect(versions).toEqual([1]);
+    const versions = await again2.db.all<{ version: number }>('SELECT version FROM schema_migrations WHERE namespace = ?', [CONTROL_NAMESPACE]);
+    expect(versions).toEqual([{ version: 1 }]);
+  });
+
+  it('replicas opening a fresh database together apply each migration exactly once', async () => {
+    const opened = await Promise.all(Array.from({ length: 4 }, () => f.reopen()));
+    const migrations = { sqlite: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }], postgres: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }] };
+    const applied = await Promise.all(opened.map((control) => control.db.migrate('raced', migrations)));
+    expect(applied.flat()).toEqual([1]);
+  });
+
+  it('runs a transaction entirely or not at all', async () => {
+    const failing = f.control.db.transaction(async (tx) => {
+      await tx.run("INSERT INTO organizations (id, name, created_at) VALUES ('o1', 'Acme', 'now')");
+      throw new Error('changed my mind');
+    });
+    await expect(failing).rejects.toThrow('changed my mind');
+    expect(await f.control.db.get("SELECT id FROM organizations WHERE id = 'o1'")).toBeUndefined();
   });
 
   it('close is idempotent', async () => {
     await f.control.close();
     await f.control.close();
-    expect(f.control.db.open).toBe(false);
+    await expect(f.control.db.ping()).rejects.toThrow();
   });
 });
 
-describe('applyMigrations', () => {
+describe('the SQLite file', () => {
+  const backendOf = controlBackend('sqlite');
   let f: ControlFixture;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
   });
   afterEach(async () => f.cleanup());
+  const raw = () => (f.control.db as SqliteDatabase).handle;
+
+  it('is in WAL mode with foreign keys and a busy timeout', () => {
+    expect(raw().pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw().pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(raw().pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
 
   const auth = [
     { version: 1, sql: 'CREATE TABLE auth_things (id TEXT PRIMARY KEY)' },
@@ -50,11 +65,11 @@ describe('applyMigrations', () => {
   ];
 
   it('keeps versions per namespace and applies only what is new', () => {
-    expect(applyMigrations(f.control.db, 'auth', auth.slice(0, 1))).toEqual([1]);
-    expect(applyMigrations(f.control.db, 'auth', auth)).toEqual([2]);
-    expect(applyMigrations(f.control.db, 'auth', auth)).toEqual([]);
-    f.control.db.prepare("INSERT INTO auth_things (id, label) VALUES ('x', 'y')").run();
-    const other = new Database(f.file);
+    expect(applyMigrations(raw(), 'auth', auth.slice(0, 1))).toEqual([1]);
+    expect(applyMigrations(raw(), 'auth', auth)).toEqual([2]);
+    expect(applyMigrations(raw(), 'auth', auth)).toEqual([]);
+    raw().prepare("INSERT INTO auth_things (id, label) VALUES ('x', 'y')").run();
+    const other = new Database(raw().name);
     try {
       expect(applyMigrations(other, 'auth', auth)).toEqual([]);
       expect(other.prepare('SELECT label FROM auth_things').pluck().get()).toBe('y');
@@ -65,20 +80,37 @@ describe('applyMigrations', () => {
 
   it('rolls back a failing migration entirely and records nothing', () => {
     const broken = [{ version: 1, sql: 'CREATE TABLE half (id TEXT); CREATE TABLE half (id TEXT);' }];
-    expect(() => applyMigrations(f.control.db, 'broken', broken)).toThrow(/already exists/);
-    const tables = f.control.db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").all();
+    expect(() => applyMigrations(raw(), 'broken', broken)).toThrow(/already exists/);
+    const tables = raw().prepare("SELECT name FROM sqlite_master WHERE name = 'half'").all();
     expect(tables).toEqual([]);
-    expect(f.control.db.prepare("SELECT count(*) FROM schema_migrations WHERE namespace = 'broken'").pluck().get()).toBe(0);
+    expect(raw().prepare("SELECT count(*) FROM schema_migrations WHERE namespace = 'broken'").pluck().get()).toBe(0);
   });
 
   it('rejects malformed migration lists', () => {
-    expect(() => applyMigrations(f.control.db, 'x', [{ version: 0, sql: '' }])).toThrow(InvalidInputError);
+    expect(() => applyMigrations(raw(), 'x', [{ version: 0, sql: '' }])).toThrow(InvalidInputError);
     expect(() =>
-      applyMigrations(f.control.db, 'x', [
+      applyMigrations(raw(), 'x', [
         { version: 1, sql: '' },
         { version: 1, sql: '' },
       ]),
     ).toThrow(InvalidInputError);
-    expect(() => applyMigrations(f.control.db, ' ', [])).toThrow(InvalidInputError);
+    expect(() => applyMigrations(raw(), ' ', [])).toThrow(InvalidInputError);
+  });
+});
+
+describe('PostgreSQL migrations', () => {
+  const backendOf = controlBackend('postgres');
+  let f: ControlFixture;
+  beforeEach(async () => {
+    f = await backendOf.fixture();
+  });
+  afterEach(async () => f.cleanup());
+
+  it('roll back a failing migration entirely and record nothing', async () => {
+    const broken = { sqlite: [], postgres: [{ version: 1, sql: 'CREATE TABLE half (id TEXT); CREATE TABLE half (id TEXT);' }] };
+    await expect(f.control.db.migrate('broken', broken)).rejects.toThrow(/already exists/);
+    expect(await f.control.db.get("SELECT 1 FROM pg_tables WHERE tablename = 'half'")).toBeUndefined();
+    expect(await f.control.db.get("SELECT 1 FROM schema_migrations WHERE namespace = 'broken'")).toBeUndefined();
+    await expect(f.control.db.migrate(' ', broken)).rejects.toThrow(InvalidInputError);
   });
 });

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_WORKSPACE_NAME } from '../../../src/control/index.js';
 import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
-import { controlFixture, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
-describe('organizations and workspaces', () => {
+describe.each(BACKENDS)('organizations and workspaces (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
   });
   afterEach(async () => f.cleanup());
 
@@ -60,9 +61,10 @@ describe('organizations and workspaces', () => {
 
   it('keeps one default workspace per organization in the schema itself', async () => {
     const { org } = await f.control.orgs.create({ name: 'Acme' });
-    const insert = f.control.db.prepare(
+    const insert = f.control.db.run(
       "INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, 'Second', 1, 'now')",
+      [newId(), org.id],
     );
-    expect(() => insert.run(newId(), org.id)).toThrow(/UNIQUE/);
+    await expect(insert).rejects.toThrow(/UNIQUE|unique constraint/);
   });
 });

@@ -3,15 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../../src/control/index.js';
 import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
-import { controlFixture, later, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, later, type ControlFixture } from './fixture.js';
 
 const DAY = 86_400_000;
 
-describe('personal access tokens', () => {
+describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   let ann: User;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
     ann = await f.control.users.upsert({ issuer: 'local', subject: 'ann', email: 'ann@example.com', name: 'Ann' });
   });
   afterEach(async () => f.cleanup());
@@ -38,7 +39,7 @@ describe('personal access tokens', () => {
 
   it('stores only the sha256 of the secret', async () => {
     const { secret } = await f.control.tokens.create({ userId: ann.id, name: 'ci' });
-    const rows = f.control.db.prepare('SELECT * FROM personal_access_tokens').all();
+    const rows = await f.control.db.all('SELECT * FROM personal_access_tokens');
     const raw = JSON.stringify(rows);
     expect(raw).not.toContain(secret);
     expect(raw).not.toContain(secret.slice(4));

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
-import { controlFixture, type ControlFixture } from './fixture.js';
+import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
-describe('users', () => {
+describe.each(BACKENDS)('users (%s)', (backend) => {
+  const backendOf = controlBackend(backend);
   let f: ControlFixture;
   beforeEach(async () => {
-    f = await controlFixture();
+    f = await backendOf.fixture();
   });
   afterEach(async () => f.cleanup());
 
@@ -48,13 +49,15 @@ describe('users', () => {
     expect(await f.control.users.verifyPassword('pw@example.com', 'correct horse batterY')).toBeUndefined();
     expect(await f.control.users.verifyPassword('nobody@example.com', 'correct horse battery')).toBeUndefined();
 
-    const stored = f.control.db.prepare('SELECT hash FROM user_passwords WHERE user_id = ?').pluck().get(user.id) as string;
+    const hashOf = async (userId: string) =>
+      (await f.control.db.get<{ hash: string }>('SELECT hash FROM user_passwords WHERE user_id = ?', [userId]))!.hash;
+    const stored = await hashOf(user.id);
     expect(stored).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
     expect(stored).not.toContain('correct horse');
 
     const other = await f.control.users.upsert({ issuer: 'local', subject: 't', email: 'pw2@example.com', name: 'Pw2' });
     await f.control.users.setPassword(other.id, 'correct horse battery');
-    const otherStored = f.control.db.prepare('SELECT hash FROM user_passwords WHERE user_id = ?').pluck().get(other.id);
+    const otherStored = await hashOf(other.id);
     expect(otherStored).not.toBe(stored);
   });
 

@@ -1,10 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { InvalidInputError } from '../errors.js';
-
-export interface Migration {
-  readonly version: number;
-  readonly sql: string;
-}
+import type { Migration } from '../sql/types.js';
+import { assertWellFormed, inVersionOrder } from '../sql/well-formed.js';
 
 /**
  * Brings one namespace of the shared database up to date. Several concerns (control, auth)
@@ -28,8 +24,7 @@ export function applyMigrations(
     'INSERT INTO schema_migrations (namespace, version, applied_at) VALUES (?, ?, ?)',
   );
   const applied: number[] = [];
-  const ordered = [...migrations].sort((a, b) => a.version - b.version);
-  for (const migration of ordered) {
+  for (const migration of inVersionOrder(migrations)) {
     const apply = db.transaction(() => {
       if (isApplied.get(namespace, migration.version)) return false;
       db.exec(migration.sql);
@@ -39,16 +34,4 @@ export function applyMigrations(
     if (apply.immediate()) applied.push(migration.version);
   }
   return applied;
-}
-
-function assertWellFormed(namespace: string, migrations: readonly Migration[]): void {
-  if (!namespace.trim()) throw new InvalidInputError('a migration namespace must not be empty');
-  const seen = new Set<number>();
-  for (const { version } of migrations) {
-    if (!Number.isInteger(version) || version < 1) {
-      throw new InvalidInputError(`migration versions are positive integers, got ${version}`);
-    }
-    if (seen.has(version)) throw new InvalidInputError(`migration version ${version} appears twice in ${namespace}`);
-    seen.add(version);
-  }
 }

@@ -1,0 +1,104 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
+import { applyMigrations } from './migrations.js';
+
+/** How long a writer waits for another process's lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+function queriesOn(db: Database.Database): SqlQueries {
+  return {
+    async all<T>(sql: string, params: readonly SqlValue[] = []) {
+      return db.prepare(sql).all(...params) as T[];
+    },
+    async get<T>(sql: string, params: readonly SqlValue[] = []) {
+      return db.prepare(sql).get(...params) as T | undefined;
+    },
+    async run(sql: string, params: readonly SqlValue[] = []) {
+      return db.prepare(sql).run(...params).changes;
+    },
+  };
+}
+
+/**
+ * The embedded backend: one better-sqlite3 connection to `specbase.db`. Statements run
+ * synchronously, but a transaction's work is async, so other callers wait at the gate while
+ * one is open instead of slipping their statements into it.
+ */
+export class SqliteDatabase implements SqlDatabase {
+  readonly dialect = 'sqlite' as const;
+  readonly #direct: SqlQueries;
+  #gate: Promise<void> = Promise.resolve();
+
+  constructor(readonly handle: Database.Database) {
+    this.#direct = queriesOn(handle);
+  }
+
+  async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    await this.#gate;
+    return this.#direct.all<T>(sql, params);
+  }
+
+  async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    await this.#gate;
+    return this.#direct.get<T>(sql, params);
+  }
+
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    await this.#gate;
+    return this.#direct.run(sql, params);
+  }
+
+  async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
+    const previous = this.#gate;
+    let open!: () => void;
+    this.#gate = previous.then(() => new Promise<void>((resolve) => (open = resolve)));
+    await previous;
+    try {
+      this.handle.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this.#direct);
+        this.handle.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.handle.inTransaction) this.handle.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      open();
+    }
+  }
+
+  async migrate(namespace: string, migrations: DialectMigrations): Promise<number[]> {
+    await this.#gate;
+    return applyMigrations(this.handle, namespace, migrations.sqlite);
+  }
+
+  async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  async ping(): Promise<void> {
+    await this.get('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.handle.open) this.handle.close();
+  }
+}
+
+/** Opens (creating it and its directory when missing) the database file in WAL mode. */
+export function openSqliteDatabase(file: string): SqliteDatabase {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const handle = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('foreign_keys = ON');
+    return new SqliteDatabase(handle);
+  } catch (error) {
+    handle.close();
+    throw error;
+  }
+}

@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+const HOW_TO_INSTALL =
+  'PostgreSQL is needed for these tests. Install it (Debian: `apt-get install postgresql`; `.ci/run` does this) ' +
+  'or set SPECBASE_TEST_DATABASE_URL=postgres://user:password@127.0.0.1:5432/postgres to a server where that user may create databases.';
+
+/** A PostgreSQL server for tests: each `freshDatabase()` is an empty database of its own. */
+export interface TestPostgres {
+  /** Connection URL of an empty database created for the caller. */
+  freshDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server named by SPECBASE_TEST_DATABASE_URL, else a throwaway cluster from the installed
+ * PostgreSQL binaries in a temporary directory: loopback only, unix sockets inside that
+ * directory, run as the `postgres` user when we are root (initdb refuses root). Never skips:
+ * without PostgreSQL it throws with instructions.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const given = process.env.SPECBASE_TEST_DATABASE_URL;
+  if (given) return onServer(given, async () => undefined);
+  const bin = postgresBinDir();
+  if (!bin) throw new Error(`no PostgreSQL binaries found (looked in /usr/lib/postgresql/*/bin and PATH). ${HOW_TO_INSTALL}`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres']).catch(() => {
+      throw new Error(`running as root but there is no postgres user to run the server as. ${HOW_TO_INSTALL}`);
+    });
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const as = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  try {
+    await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`could not start a throwaway PostgreSQL with ${bin}: ${(error as Error).message}. ${HOW_TO_INSTALL}`);
+  }
+  return onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
+    await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+
+function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions.length) return path.join(root, versions[0]!, 'bin');
+  }
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  }
+  return undefined;
+}
+
+async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promise<TestPostgres> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  try {
+    await admin.connect();
+  } catch (error) {
+    await shutdown();
+    throw new Error(`could not connect to PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')}: ${(error as Error).message}. ${HOW_TO_INSTALL}`);
+  }
+  const created: string[] = [];
+  return {
+    async freshDatabase() {
+      const name = `specbase_test_${process.pid}_${created.length}_${Math.random().toString(36).slice(2, 8)}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      created.push(name);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.href;
+    },
+    async stop() {
+      for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+      await shutdown();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
