@@ -17,7 +17,7 @@ export const FOLDERS_DIR = 'folders';
 /**
  * Two directory levels from the id's first four hex digits. Ids are random, so each level holds
  * at most 256 entries and a leaf a handful of files whatever the organization's size: a commit
- * that changes one file rewrites five small trees (leaf, two shard levels, type directory, root),
+ * that changes one file rewrites four small trees (the two shard levels, the type directory, the root),
  * never a directory that lists every artifact of its type.
  */
 export const shardDir = (dir: string, id: string): string => `${dir}/${id.slice(0, 2)}/${id.slice(2, 4)}`;
