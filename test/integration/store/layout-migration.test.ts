@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,23 @@ describe('a repository in the first layout, opened by this version', () => {
       'Alice Author', 'Specbase', 'Bob Builder', 'Alice Author',
     ]);
     git(gitdir, 'fsck', '--strict', '--no-dangling');
+  });
+
+  it('follows a file that another writer moved and changed in one commit as an edit of the same artifact', async () => {
+    const store = openStore();
+    const created = (await store.history(ORG, CAP)).at(-1)!;
+    const elsewhere = 'capabilities/by-hand/payments.md';
+    const content = git(gitdir, 'show', `main:${NEW.cap}`).replace('Pay by bank transfer.', 'Pay by bank transfer or card.');
+    const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+    execFileSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], {
+      input: `commit refs/heads/main\nauthor Carol <carol@example.com> 1800000000 +0000\ncommitter Carol <carol@example.com> 1800000000 +0000\n${data('Tidy by hand\n')}from refs/heads/main^0\nD ${NEW.cap}\nM 100644 inline ${elsewhere}\n${data(`${content}\n`)}`,
+    });
+    const history = await store.history(ORG, CAP);
+    expect(history.map((h) => [h.verb, h.author.name, h.added, h.removed])).toEqual([
+      ['edit', 'Carol', 1, 1], ['edit', 'Bob Builder', 1, 0], ['create', 'Alice Author', 3, 0],
+    ]);
+    expect(await store.meta(ORG, CAP)).toMatchObject({ path: elsewhere, formerPaths: [NEW.cap, OLD.cap] });
+    expect(await store.bodyAt(ORG, CAP, created.commit)).toBe(capBody);
   });
 
   it('is migrated once: a second open, a rebuilt index and a concurrent opener do nothing more', async () => {
