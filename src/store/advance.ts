@@ -68,7 +68,8 @@ async function applyFileChange(
   if (!change.after) {
     // A record that moved in this commit no longer has this path and stays.
     if (knownId && state.metas.get(knownId)?.path === change.path) state.removeArtifact(knownId);
-    if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
+    else if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
+    else state.idOfPath.delete(change.path);
     return undefined;
   }
   const file = await files.parsed(change.after, change.path);
