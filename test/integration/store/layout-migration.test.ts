@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitStore } from '../../../src/store/index.js';
 import { artifactCommit, folderCommit, writeFirstLayoutRepository } from './first-layout.js';
-import { alice, bob, git, ORG } from './fixture.js';
+import { alice, bob, git, ORG, WORKSPACE } from './fixture.js';
 
 const PRODUCT = '11111111-aaaa-4aaa-8aaa-000000000001';
 const CAP = '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12';
@@ -96,7 +96,7 @@ describe('a repository in the first layout, opened by this version', () => {
     expect(await store.bodyAt(ORG, CAP, before[1]!.commit)).toBe(capBody);
     expect((await store.folders(ORG)).map((f) => [f.id, f.path, f.parentId])).toEqual([[GUIDES, NEW.guides, null], [SETUP, NEW.setup, GUIDES]]);
     expect(await store.meta(ORG, PAGE)).toMatchObject({ path: NEW.page, parentId: SETUP });
-    const feed = await store.activity(ORG, { limit: 50 });
+    const feed = await store.activity(ORG, { limit: 50, workspaceIds: new Set([WORKSPACE]) });
     expect(feed).toHaveLength(7);
     expect(feed.map((h) => h.commit)).not.toContain(git(gitdir, 'rev-parse', 'main'));
 
@@ -159,13 +159,13 @@ describe('a repository in the first layout, opened by this version', () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
 
     expect(await openStore().migrateLayout(ORG)).toBeUndefined();
-    await rm(path.join(gitdir, 'specbase', 'index.json'));
+    for (const suffix of ['', '-wal', '-shm']) await rm(path.join(gitdir, 'specbase', `state.db${suffix}`), { force: true });
     const rebuilt = openStore();
     expect(await rebuilt.migrateLayout(ORG)).toBeUndefined();
     expect(git(gitdir, 'rev-parse', 'main')).toBe(head);
     // Rebuilt from history alone: the migration's renames are moves of the same artifacts.
     expect((await rebuilt.history(ORG, CAP)).map((h) => [h.verb, h.author.name])).toEqual([['edit', 'Bob Builder'], ['create', 'Alice Author']]);
-    expect((await rebuilt.activity(ORG, { limit: 50 })).map((h) => h.commit)).not.toContain(head);
+    expect((await rebuilt.activity(ORG, { limit: 50, workspaceIds: new Set([WORKSPACE]) })).map((h) => h.commit)).not.toContain(head);
     expect((await rebuilt.catalog(ORG)).map((m) => m.path).sort()).toEqual(['product.md', NEW.cap, NEW.feature, NEW.page, NEW.faq].sort());
     expect((await rebuilt.folders(ORG)).map((f) => f.path)).toEqual([NEW.guides, NEW.setup]);
     const created = (await rebuilt.history(ORG, PAGE)).at(-1)!;
