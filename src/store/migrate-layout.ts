@@ -13,8 +13,8 @@ import { readMain, writeMain } from './refs.js';
 import type { Repo } from './repo.js';
 import type { LayoutMigration } from './types.js';
 
-export const LAYOUT_MIGRATION_TRAILER = 'Specbase-Migration';
-export const LAYOUT_V2 = 'layout-v2';
+const LAYOUT_MIGRATION_TRAILER = 'Specbase-Migration';
+const LAYOUT_V2 = 'layout-v2';
 
 export interface LayoutMove {
   readonly id: string;
@@ -32,10 +32,10 @@ const NO_OBJECT = '0'.repeat(40);
  */
 export function layoutMoves(state: OrgState): LayoutMove[] {
   const moves: LayoutMove[] = [];
-  const taken = new Set(state.idOfPath.keys());
+  const planned = new Set<string>();
   const plan = (id: string, from: string, to: string) => {
-    if (to === from || taken.has(to)) return;
-    taken.add(to);
+    if (to === from || planned.has(to) || state.idOfPath.has(to)) return;
+    planned.add(to);
     moves.push({ id, from, to });
   };
   for (const meta of state.metas.values()) plan(meta.id, meta.path, shardedArtifactPath(artifactType(meta.type), meta.id, meta.path));
