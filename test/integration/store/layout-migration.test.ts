@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitStore } from '../../../src/store/index.js';
-import { artifactCommit, folderCommit, writeFirstLayoutRepository } from './first-layout.js';
+import { artifactCommit, artifactFile, folderCommit, writeFirstLayoutRepository } from './first-layout.js';
 import { alice, bob, git, ORG, WORKSPACE } from './fixture.js';
 
 const PRODUCT = '11111111-aaaa-4aaa-8aaa-000000000001';
@@ -145,6 +145,28 @@ describe('a repository in the first layout, opened by this version', () => {
     ]);
     expect(await store.meta(ORG, CAP)).toMatchObject({ path: elsewhere, formerPaths: [NEW.cap, OLD.cap] });
     expect(await store.bodyAt(ORG, CAP, created.commit)).toBe(capBody);
+  });
+
+  it('is followed by a process that already had the organization open, as moves that emit nothing', async () => {
+    const running = openStore();
+    await running.migrateLayout(ORG);
+    // A writer of the previous version (a replica not yet upgraded) adds a file in the first layout.
+    const late = 'b7c8d9e0-0000-4000-8000-000000000008';
+    const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+    const file = artifactFile({ id: late, type: 'capability', parent: PRODUCT, title: 'Refunds', body: '# Refunds\n' });
+    execFileSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], {
+      input: `commit refs/heads/main\nauthor Alice Author <alice@example.com> 1800000000 +0000\ncommitter Specbase <specbase@localhost> 1800000000 +0000\n${data('Create capability: Refunds\n')}from refs/heads/main^0\nM 100644 inline capabilities/refunds-b7c8d9e0.md\n${data(file)}`,
+    });
+    expect(await running.meta(ORG, late)).toMatchObject({ path: 'capabilities/refunds-b7c8d9e0.md' });
+    const seen: string[] = [];
+    running.onCommit((_, result) => seen.push(result.artifact.id));
+    expect(await openStore().migrateLayout(ORG)).toMatchObject({ moved: 1 });
+    await running.refresh(ORG);
+    expect(seen).toEqual([]);
+    expect(await running.meta(ORG, late)).toMatchObject({ path: 'capabilities/b7/c8/refunds-b7c8d9e0.md', formerPaths: ['capabilities/refunds-b7c8d9e0.md'] });
+    expect((await running.history(ORG, late)).map((h) => h.verb)).toEqual(['create']);
+    const edit = await running.update(ORG, late, { body: '# Refunds\n\nWithin 30 days.\n', verb: 'edit' }, bob);
+    expect(edit.artifact.path).toBe('capabilities/b7/c8/refunds-b7c8d9e0.md');
   });
 
   it('is migrated once: a second open, a rebuilt index and a concurrent opener do nothing more', async () => {
