@@ -1,9 +1,11 @@
 /**
  * Store benchmark: commit latency of an edit through GitStore against a raw isomorphic-git write
- * of the same change and against native `git add` + `git commit`, at 1,000 and 10,000 artifacts;
- * then history() of one artifact after 1,000 commits. Run: npx tsx bench/store.ts
+ * of the same change and against native `git add` + `git commit`, at 1,000 and 10,000 artifacts
+ * (BENCH_STORE_SIZES=1000,100000 for others), with the bytes of new objects per edit; then
+ * history() of one artifact after 1,000 commits. Run: npx tsx bench/store.ts
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,11 @@ const SHARE: [ArtifactType, number][] = [
 
 interface SeedFile { readonly id: string; readonly path: string; readonly content: string; readonly type: ArtifactType; readonly title: string; body: string }
 
-const uuid = (n: number, kind: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+/** Deterministic ids spread like random ones, so that the sharded directories fill as they do in use. */
+const uuid = (n: number, kind: number) => {
+  const hex = createHash('sha1').update(`${kind}:${n}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
 
 function seedFiles(total: number): SeedFile[] {
   const files: SeedFile[] = [];
@@ -77,19 +83,33 @@ async function timed(runs: number, step: (i: number) => Promise<void>): Promise<
 
 const edited = (body: string, i: number) => `${body}- edit ${i}\n`;
 
-/** The same change with isomorphic-git alone: read the trees, write blob, trees, commit, ref. */
+/** The same change with isomorphic-git alone: read the trees on the file's path, write blob, trees, commit, ref. */
 async function rawIsomorphicEdit(gitdir: string, file: SeedFile, body: string, cache: object): Promise<void> {
   const head = await git.resolveRef({ fs, gitdir, ref: 'refs/heads/main' });
   const { commit } = await git.readCommit({ fs, gitdir, oid: head, cache });
-  const dir = path.posix.dirname(file.path);
-  const root = (await git.readTree({ fs, gitdir, oid: commit.tree, cache })).tree;
-  const sub = (await git.readTree({ fs, gitdir, oid: root.find((e) => e.path === dir)!.oid, cache })).tree;
-  const blob = await git.writeBlob({ fs, gitdir, blob: Buffer.from(renderArtifactFile({ id: file.id, type: file.type, parent: null, workspace: WORKSPACE, title: file.title, created: '2024-01-01T00:00:00.000Z' }, body)) });
-  const subOid = await git.writeTree({ fs, gitdir, tree: sub.map((e) => (e.path === path.posix.basename(file.path) ? { ...e, oid: blob } : e)) });
-  const rootOid = await git.writeTree({ fs, gitdir, tree: root.map((e) => (e.path === dir ? { ...e, oid: subOid } : e)) });
+  const names = file.path.split('/');
+  const trees = [(await git.readTree({ fs, gitdir, oid: commit.tree, cache })).tree];
+  for (const name of names.slice(0, -1)) {
+    trees.push((await git.readTree({ fs, gitdir, oid: trees.at(-1)!.find((e) => e.path === name)!.oid, cache })).tree);
+  }
+  let oid = await git.writeBlob({ fs, gitdir, blob: Buffer.from(renderArtifactFile({ id: file.id, type: file.type, parent: null, workspace: WORKSPACE, title: file.title, created: '2024-01-01T00:00:00.000Z' }, body)) });
+  for (let depth = names.length - 1; depth >= 0; depth--) {
+    const name = names[depth]!;
+    oid = await git.writeTree({ fs, gitdir, tree: trees[depth]!.map((e) => (e.path === name ? { ...e, oid } : e)) });
+  }
   const person = { ...CTX.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const oid = await git.writeCommit({ fs, gitdir, commit: { message: `Edit ${file.title}\n`, tree: rootOid, parent: [head], author: person, committer: person } });
-  await git.writeRef({ fs, gitdir, ref: 'refs/heads/main', value: oid, force: true });
+  const newCommit = await git.writeCommit({ fs, gitdir, commit: { message: `Edit ${file.title}\n`, tree: oid, parent: [head], author: person, committer: person } });
+  await git.writeRef({ fs, gitdir, ref: 'refs/heads/main', value: newCommit, force: true });
+}
+
+/** Total size of a repository's loose objects: what edits have written since a fast-import pack. */
+function looseObjectBytes(gitdir: string): number {
+  const objects = path.join(gitdir, 'objects');
+  let bytes = 0;
+  for (const dir of fs.readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
+    for (const file of fs.readdirSync(path.join(objects, dir))) bytes += fs.statSync(path.join(objects, dir, file)).size;
+  }
+  return bytes;
 }
 
 async function editLatency(total: number, work: string): Promise<Record<string, number>> {
@@ -111,9 +131,11 @@ async function editLatency(total: number, work: string): Promise<Record<string, 
   const indexBuildMs = performance.now() - start;
   let body = target.body;
   await store.update(ORG, target.id, { body: (body = edited(body, -1)), verb: 'edit' }, CTX);
+  const bytesBefore = looseObjectBytes(path.join(dataDir, 'orgs', `${ORG}.git`));
   const storeMs = await timed(EDITS, async (i) => {
     await store.update(ORG, target.id, { body: (body = edited(body, i)), verb: 'edit' }, CTX);
   });
+  const bytesPerEdit = (looseObjectBytes(path.join(dataDir, 'orgs', `${ORG}.git`)) - bytesBefore) / EDITS;
   await store.close();
 
   const cache = {};
@@ -135,7 +157,7 @@ async function editLatency(total: number, work: string): Promise<Record<string, 
   execFileSync('git', ['--git-dir', path.join(dataDir, 'orgs', `${ORG}.git`), 'fsck', '--strict', '--no-dangling']);
   const fsckMs = performance.now() - start;
   return {
-    indexBuildMs, fsckMs,
+    indexBuildMs, fsckMs, bytesPerEdit,
     storeP50: percentile(storeMs, 0.5), storeP95: percentile(storeMs, 0.95),
     rawP50: percentile(rawMs, 0.5), rawP95: percentile(rawMs, 0.95),
     nativeP50: percentile(nativeMs, 0.5), nativeP95: percentile(nativeMs, 0.95),
@@ -174,13 +196,17 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 export async function runStoreBench(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'specbase-bench-store-'));
   try {
-    for (const total of [1000, 10000]) {
+    const sizes = (process.env.BENCH_STORE_SIZES ?? '1000,10000').split(',').map(Number);
+    const results = [];
+    for (const total of sizes) {
       const r = await editLatency(total, work);
+      results.push(r);
       console.log(`edit at ${total} artifacts (${EDITS} edits of one acceptance criterion; index build ${ms(r.indexBuildMs!)})`);
       console.log(`  GitStore.update        p50 ${ms(r.storeP50!)}  p95 ${ms(r.storeP95!)}`);
       console.log(`  raw isomorphic-git     p50 ${ms(r.rawP50!)}  p95 ${ms(r.rawP95!)}   store/raw p50 ${(r.storeP50! / r.rawP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.rawP95!).toFixed(2)}x`);
       console.log(`  native git add+commit  p50 ${ms(r.nativeP50!)}  p95 ${ms(r.nativeP95!)}   store/native p50 ${(r.storeP50! / r.nativeP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.nativeP95!).toFixed(2)}x`);
       console.log(`  git fsck --strict after the edits: clean (${ms(r.fsckMs!)})`);
+      console.log(`  new objects per edit   ${(r.bytesPerEdit! / 1024).toFixed(1)} KB   vs ${sizes[0]} artifacts ${(r.bytesPerEdit! / results[0]!.bytesPerEdit!).toFixed(2)}x, p50 ${(r.storeP50! / results[0]!.storeP50!).toFixed(2)}x`);
     }
     const h = await historyLatency(work);
     console.log('history() of one artifact after 1,000 commits (1,000 artifacts)');

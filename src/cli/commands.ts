@@ -145,6 +145,22 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'migrate-layout',
+    usage: 'migrate-layout --org ORG_ID | --all   move repositories in the first layout to the sharded one (also done on first open)',
+    flags: { org: { type: 'string' }, all: { type: 'boolean' } },
+    run: async (services, flags) => {
+      const one = text(flags, 'org');
+      if (Boolean(one) === (flags.all === true)) throw new InvalidInputError('name one organization with --org ORG_ID, or all of them with --all');
+      const orgIds = one ? [(await orgOf(services, one)).id] : (await services.control.orgs.list()).map((org) => org.id);
+      const organizations = [];
+      for (const orgId of orgIds) {
+        const migration = await services.store.migrateLayout(orgId);
+        organizations.push({ orgId, migrated: migration !== undefined, commit: migration?.commit ?? null, moved: migration?.moved ?? 0 });
+      }
+      return { organizations };
+    },
+  },
+  {
     name: 'demo',
     usage: 'demo                          create (once) and show the demo organization and account',
     flags: {},

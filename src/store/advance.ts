@@ -5,6 +5,7 @@ import type { OrgState } from './org-state.js';
 import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { readBlobText, readCommitObject, type CommitObject, type Repo } from './repo.js';
 import type { BodyCache } from './org-handle.js';
+import { recordMove, renamesIn } from './record-move.js';
 import { changedFiles, TreeCache, type FileChange } from './tree-diff.js';
 import type { CommitResult } from './types.js';
 
@@ -61,11 +62,14 @@ async function applyFileChange(
   oid: string,
   commit: CommitObject,
   change: FileChange,
+  deleted: ReadonlySet<string>,
 ): Promise<CommitResult | undefined> {
   const knownId = state.idOfPath.get(change.path);
   if (!change.after) {
-    if (knownId) state.removeArtifact(knownId);
-    if (knownId) state.removeFolder(knownId);
+    // A record that moved in this commit no longer has this path and stays.
+    if (knownId && state.metas.get(knownId)?.path === change.path) state.removeArtifact(knownId);
+    else if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
+    else state.idOfPath.delete(change.path);
     return undefined;
   }
   const file = await files.parsed(change.after, change.path);
@@ -80,8 +84,14 @@ async function applyFileChange(
     return undefined;
   }
   const previous = state.metas.get(fm.id);
-  if (previous && previous.path !== change.path) return undefined;
-  const before = previous && change.before ? await files.body(change.before, change.path) : '';
+  const earlierBlob = previous && previous.path !== change.path ? state.blobs.get(fm.id) : change.before;
+  if (previous && previous.path !== change.path) {
+    // Moved and changed in one commit: a move, then an edit. A second file with a known id
+    // whose first file stays is not that artifact.
+    if (!deleted.has(previous.path)) return undefined;
+    recordMove(state, fm.id, previous.path, change.path);
+  }
+  const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
   const message = parseCommitMessage(commit.message);
   const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
   const client = message.trailers.get('Client');
@@ -131,9 +141,15 @@ export async function advanceTo(
   const files = new FileReader(repo, options.bodies);
   for (const { oid: commitOid, commit } of chain.reverse()) {
     const changes = (await changedFiles(repo, state.rootTree, commit.tree, trees)).filter((c) => c.path.endsWith('.md'));
-    await files.prefetch(changes.flatMap((c) => (c.after ? [c.after] : [])));
+    // Files are added before any is deleted, so that a file that moved is seen as one record.
+    changes.sort((a, b) => Number(!a.after) - Number(!b.after));
+    const renames = renamesIn(state, changes);
+    const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
+    await files.prefetch(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
     for (const change of changes) {
-      const result = await applyFileChange(files, state, commitOid, commit, change);
+      const from = change.after ? renames.get(change.after) : undefined;
+      const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
+      const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
       if (result && options.collect) results.push(result);
     }
     state.moveTo(commitOid, commit.tree);

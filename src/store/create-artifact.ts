@@ -2,7 +2,7 @@ import { artifactType, DEFAULT_REQUIREMENT_TYPE, isArtifactType } from '../artif
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import { isUuid, newId } from '../ids.js';
 import { checkDocumentSize, type OrgHandle, type WriteEnv } from './org-handle.js';
-import { artifactPath, dirnameOf } from './paths.js';
+import { artifactPath } from './paths.js';
 import { checkedTitle, headingTitle } from './title.js';
 import type { ChangeContext, CommitResult, NewArtifact } from './types.js';
 import { writeArtifactFile } from './write-artifact.js';
@@ -19,23 +19,21 @@ export function validateNewArtifact(input: NewArtifact, env: WriteEnv): { id: st
   return { id: (input.id ?? newId()).toLowerCase(), title: checkedTitle(headingTitle(input.body) ?? given) };
 }
 
-/** Where the parent is and, for pages, the folder directory; NotFoundError when it is not there. */
-function placement(handle: OrgHandle, input: NewArtifact): { parentId: string | null; folderDir?: string } {
+/** The parent's id, checked; NotFoundError when it is not there. */
+function checkedParentId(handle: OrgHandle, input: NewArtifact): string | null {
   const def = artifactType(input.type);
   const parentId = input.parentId?.toLowerCase() ?? null;
   if (def.parent === 'folder') {
-    if (parentId === null) return { parentId };
-    const folder = isUuid(parentId) ? handle.state.folders.get(parentId) : undefined;
-    if (!folder) throw new NotFoundError('folder');
-    return { parentId, folderDir: dirnameOf(folder.path) };
+    if (parentId !== null && !(isUuid(parentId) && handle.state.folders.has(parentId))) throw new NotFoundError('folder');
+    return parentId;
   }
   const parent = parentId && isUuid(parentId) ? handle.state.metas.get(parentId) : undefined;
   if (def.parent === null) {
     if (parentId !== null) throw new InvalidInputError(`a ${def.name.toLowerCase()} has no parent`);
-    return { parentId };
+    return parentId;
   }
   if (!parent || parent.type !== def.parent) throw new NotFoundError('artifact');
-  return { parentId };
+  return parentId;
 }
 
 /** Runs under the organization's lock, with the state at `main`. */
@@ -51,8 +49,8 @@ export async function createArtifact(
   if (def.type === 'product' && [...handle.state.metas.values()].some((m) => m.type === 'product')) {
     throw new InvalidInputError('an organization has exactly one product');
   }
-  const { parentId, folderDir } = placement(handle, input);
-  const path = artifactPath(def, id, title, folderDir);
+  const parentId = checkedParentId(handle, input);
+  const path = artifactPath(def, id, title);
   if (handle.state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
   const requirementType = def.type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
   return writeArtifactFile(handle, env, ctx, {

@@ -4,7 +4,7 @@ import { commitFile } from './commit-file.js';
 import { renderFolderFile } from './frontmatter.js';
 import { folderCommitMessage } from './message.js';
 import type { OrgHandle, WriteEnv } from './org-handle.js';
-import { dirnameOf, FOLDER_FILE, folderDirectory, PAGES_DIR } from './paths.js';
+import { folderPath } from './paths.js';
 import { checkedTitle } from './title.js';
 import type { ChangeContext, FolderRecord, NewFolder } from './types.js';
 
@@ -23,10 +23,10 @@ export async function createFolder(handle: OrgHandle, input: NewFolder, ctx: Cha
   const parentId = input.parentId?.toLowerCase() ?? null;
   const parent = parentId === null ? undefined : state.folders.get(parentId);
   if (parentId !== null && !parent) throw new NotFoundError('folder');
-  const taken = new Set([...state.folders.values()].map((folder) => dirnameOf(folder.path)));
-  const dir = folderDirectory(parent ? dirnameOf(parent.path) : PAGES_DIR, name, id, taken);
+  const path = folderPath(id, name);
+  if (state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
   const createdAt = new Date().toISOString();
-  const record: FolderRecord = { id, name, parentId, workspaceId: input.workspaceId, path: `${dir}/${FOLDER_FILE}`, createdAt };
+  const record: FolderRecord = { id, name, parentId, workspaceId: input.workspaceId, path, createdAt };
   await commitFile(handle.repo, state, {
     path: record.path,
     content: renderFolderFile({ id, type: 'folder', name, parent: parentId, workspace: input.workspaceId, created: createdAt }),

@@ -8,17 +8,17 @@ import { advanceTo } from './advance.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
+import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
-import { BodyCache, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
+import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
-import { initBareRepo, openRepo, readFileAt } from './repo.js';
+import { initBareRepo, openRepo } from './repo.js';
 import { SavedState, savedStateFile } from './saved-state.js';
-import { parseRepositoryFile } from './frontmatter.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, NewArtifact, NewFolder,
+  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
 
@@ -115,10 +115,7 @@ export class GitStore {
     const meta = await this.meta(orgId, id);
     if (!meta) throw new NotFoundError('artifact');
     if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
-    const text = await readFileAt((await this.fresh(orgId)).repo, commit, meta.path);
-    if (text === undefined) return undefined;
-    const file = parseRepositoryFile(text, meta.path);
-    return file.kind === 'artifact' && file.frontmatter.id === meta.id ? file.body : undefined;
+    return readBodyAt((await this.fresh(orgId)).repo, meta, commit);
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
@@ -166,6 +163,14 @@ export class GitStore {
     return [...(await this.fresh(orgId)).state.folders.values()];
   }
 
+  /**
+   * Opens the organization, which moves a repository in the first layout to the sharded one
+   * (see migrate-layout.ts); the migration this process made, undefined when there was none.
+   */
+  async migrateLayout(orgId: string): Promise<LayoutMigration | undefined> {
+    return (await this.handle(orgId)).layoutMigration;
+  }
+
   /** Called after `main` moved, for our commits and for commits of other processes once seen. */
   onCommit(listener: CommitListener): () => void {
     this.listeners.add(listener);
@@ -209,6 +214,9 @@ export class GitStore {
         const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
         if (!state) saved?.replaceOnNextSave();
         await this.exclusive(loaded, () => this.catchUp(loaded, false));
+        if (layoutMoves(loaded.state).length > 0) {
+          loaded.layoutMigration = await this.exclusive(loaded, () => this.locked(loaded, () => migrateLayout(loaded, this.env)));
+        }
         return loaded;
       })();
       this.handles.set(key, handle);

@@ -2,8 +2,8 @@ import { NotFoundError, PayloadTooLargeError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type { OrgState } from './org-state.js';
 import type { SavedState } from './saved-state.js';
-import { readBlobText, type Repo } from './repo.js';
-import type { ArtifactRecord, Author } from './types.js';
+import { readBlobText, readFileAt, type Repo } from './repo.js';
+import type { ArtifactMeta, ArtifactRecord, Author, LayoutMigration } from './types.js';
 
 /** One organization as the store holds it: its repository and the state as of `state.head`. */
 export interface OrgHandle {
@@ -12,6 +12,8 @@ export interface OrgHandle {
   state: OrgState;
   /** Where the state is saved; undefined when it cannot be (the store works without it). */
   saved?: SavedState | undefined;
+  /** The move to the sharded layout this process made when it opened the organization. */
+  layoutMigration?: LayoutMigration;
   /** mainStamp() when `state` was last known to match `main`; null forces a read of the ref. */
   refStamp?: string | null;
 }
@@ -55,6 +57,20 @@ export async function readRecord(handle: OrgHandle, id: string, bodies: BodyCach
     bodies.set(blob, body);
   }
   return { ...meta, body };
+}
+
+/**
+ * An artifact's body as of a commit, undefined when it did not exist then. Commits older than a
+ * move of its file (the layout migration) have it at a former path.
+ */
+export async function readBodyAt(repo: Repo, meta: ArtifactMeta, commit: string): Promise<string | undefined> {
+  for (const path of [meta.path, ...(meta.formerPaths ?? [])]) {
+    const text = await readFileAt(repo, commit, path);
+    if (text === undefined) continue;
+    const file = parseRepositoryFile(text, path);
+    return file.kind === 'artifact' && file.frontmatter.id === meta.id ? file.body : undefined;
+  }
+  return undefined;
 }
 
 export function checkDocumentSize(body: string, env: WriteEnv): void {

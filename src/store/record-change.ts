@@ -21,6 +21,7 @@ export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedA
 export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
   const { added, removed } = countLineChanges(change.before, change.body, false);
   const author = headerSafe(change.author);
+  const formerPaths = state.metas.get(change.id)?.formerPaths;
   const meta = {
     id: change.id,
     type: change.type,
@@ -29,6 +30,7 @@ export function recordArtifactChange(state: OrgState, change: ArtifactChange): C
     title: change.title,
     ...(change.requirementType ? { requirementType: change.requirementType } : {}),
     path: change.path,
+    ...(formerPaths ? { formerPaths } : {}),
     createdAt: change.createdAt,
     version: change.commit,
     updatedAt: change.authoredAt,

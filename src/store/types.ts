@@ -21,8 +21,13 @@ export interface ArtifactMeta {
   readonly workspaceId: string;
   readonly title: string;
   readonly requirementType?: RequirementType;
-  /** Path of the markdown file inside the repository; never changes after creation. */
+  /**
+   * Path of the markdown file inside the repository; fixed at creation, moved only by the one
+   * layout migration (see migrate-layout.ts).
+   */
   readonly path: string;
+  /** Where the file was before it moved, newest first: versions older than the move are there. */
+  readonly formerPaths?: readonly string[];
   readonly createdAt: string;
   /** Id of the last commit that changed the artifact. */
   readonly version: string;
@@ -115,4 +120,10 @@ export interface CatalogView {
   ofType(type: ArtifactType, workspaceIds: ReadonlySet<string>): ArtifactMeta[];
   /** The latest changes to artifacts of the given workspaces, newest first. */
   recentChanges(workspaceIds: ReadonlySet<string>, limit: number): HistoryEntry[];
+}
+
+/** What the move to the sharded layout did: its one commit and how many files it moved. */
+export interface LayoutMigration {
+  readonly commit: string;
+  readonly moved: number;
 }

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../../support/git.js';
+import { artifactCommit, writeFirstLayoutRepository } from '../store/first-layout.js';
+import { alice } from '../store/fixture.js';
 
 const exec = promisify(execFile);
 const BIN = path.resolve('bin/specbase.js');
@@ -80,6 +82,27 @@ describe('specbase CLI', () => {
     const log = await git(path.join(dataDir, 'orgs', `${first.orgId as string}.git`), 'log', '--format=%s', 'main');
     expect(log).toMatch(/^Create requirement: /m);
     expect(log).toMatch(/^Create folder: Leadership$/m);
+  });
+
+  it('moves an organization\'s repository in the first layout to the sharded one, once', async () => {
+    const orgId = (await json('org', 'create', '--name', 'Legacy', '--owner', 'ana@example.com')).orgId as string;
+    const gitdir = path.join(dataDir, 'orgs', `${orgId}.git`);
+    await rm(gitdir, { recursive: true });
+    const capability = { id: '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12', type: 'capability' as const, parent: null, title: 'Payments', body: '# Payments\n' };
+    writeFirstLayoutRepository(gitdir, [
+      artifactCommit(alice, 'create', { ...capability, path: 'capabilities/payments-3f2c9a1e.md' }),
+    ]);
+    const first = (await json('migrate-layout', '--org', orgId)).organizations as Record<string, unknown>[];
+    expect(first).toEqual([{ orgId, migrated: true, commit: (await git(gitdir, 'rev-parse', 'main')).trim(), moved: 1 }]);
+    expect(await git(gitdir, 'ls-tree', '-r', '--name-only', 'main')).toBe('capabilities/3f/2c/payments-3f2c9a1e.md\n');
+    const all = (await json('migrate-layout', '--all')).organizations as Record<string, unknown>[];
+    expect(all.map((o) => o.migrated)).not.toContain(true);
+    expect(all.map((o) => o.orgId)).toContain(orgId);
+    for (const args of [['migrate-layout'], ['migrate-layout', '--org', orgId, '--all']]) {
+      const run = await specbase(...args);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/name one organization with --org ORG_ID, or all of them with --all/);
+    }
   });
 
   it('rejects bad input with a specific message, a non-zero exit and no change', async () => {

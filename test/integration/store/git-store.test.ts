@@ -28,11 +28,12 @@ describe('GitStore writes real Git history', () => {
     const feature = await fx.store.create(ORG, { type: 'feature', parentId: cap.artifact.id, workspaceId: WORKSPACE, title: 'Saved cards', body: '# Saved cards\n' }, alice);
     const req = await fx.store.create(ORG, { type: 'requirement', parentId: feature.artifact.id, workspaceId: WORKSPACE, title: 'Tokenize', body: '# Tokenize\n', requirementType: 'CONSTRAINT' }, alice);
     const ac = await fx.store.create(ORG, { type: 'acceptance_criterion', parentId: req.artifact.id, workspaceId: WORKSPACE, title: 'Pays with saved card', body: '# Pays with saved card\n\n**Given** a card\n' }, alice);
+    const shard = (r: CommitResult) => `${r.artifact.id.slice(0, 2)}/${r.artifact.id.slice(2, 4)}`;
     const id8 = (r: CommitResult) => r.artifact.id.slice(0, 8);
-    expect(cap.artifact.path).toBe(`capabilities/payments-billing-${id8(cap)}.md`);
-    expect(feature.artifact.path).toBe(`features/saved-cards-${id8(feature)}.md`);
-    expect(req.artifact.path).toBe(`requirements/tokenize-${id8(req)}.md`);
-    expect(ac.artifact.path).toBe(`acceptance-criteria/pays-with-saved-card-${id8(ac)}.md`);
+    expect(cap.artifact.path).toBe(`capabilities/${shard(cap)}/payments-billing-${id8(cap)}.md`);
+    expect(feature.artifact.path).toBe(`features/${shard(feature)}/saved-cards-${id8(feature)}.md`);
+    expect(req.artifact.path).toBe(`requirements/${shard(req)}/tokenize-${id8(req)}.md`);
+    expect(ac.artifact.path).toBe(`acceptance-criteria/${shard(ac)}/pays-with-saved-card-${id8(ac)}.md`);
     const file = git(fx.gitdir, 'cat-file', '-p', `main:${req.artifact.path}`);
     expect(file).toBe(
       [
@@ -116,17 +117,20 @@ describe('GitStore writes real Git history', () => {
     expect(await fx.store.bodyAt(ORG, a.artifact.id, 'not-a-commit')).toBeUndefined();
   });
 
-  it('keeps folders as records and nests page paths under them', async () => {
+  it('keeps folders as records in their shards, and pages in theirs with the folder in the frontmatter', async () => {
     const guides = await fx.store.createFolder(ORG, { name: 'Guides', parentId: null, workspaceId: WORKSPACE }, alice);
     const twin = await fx.store.createFolder(ORG, { name: 'guides!', parentId: null, workspaceId: WORKSPACE }, alice);
     const setup = await fx.store.createFolder(ORG, { name: 'Set-up notes', parentId: guides.id, workspaceId: WORKSPACE }, alice);
     const page = await fx.store.create(ORG, { type: 'page', parentId: setup.id, workspaceId: WORKSPACE, title: 'Install', body: '# Install\n' }, alice);
     const root = await fx.store.create(ORG, { type: 'page', parentId: null, workspaceId: WORKSPACE, title: 'Untitled page', body: '' }, alice);
-    expect(guides.path).toBe('pages/guides/_folder.md');
-    expect(twin.path).toBe(`pages/guides-${twin.id.slice(0, 8)}/_folder.md`);
-    expect(setup.path).toBe('pages/guides/set-up-notes/_folder.md');
-    expect(page.artifact.path).toBe(`pages/guides/set-up-notes/install-${page.artifact.id.slice(0, 8)}.md`);
-    expect(root.artifact).toMatchObject({ path: `pages/untitled-page-${root.artifact.id.slice(0, 8)}.md`, body: '', title: 'Untitled page' });
+    const shard = (id: string) => `${id.slice(0, 2)}/${id.slice(2, 4)}`;
+    expect(guides.path).toBe(`folders/${shard(guides.id)}/guides-${guides.id.slice(0, 8)}.md`);
+    expect(twin.path).toBe(`folders/${shard(twin.id)}/guides-${twin.id.slice(0, 8)}.md`);
+    expect(setup.path).toBe(`folders/${shard(setup.id)}/set-up-notes-${setup.id.slice(0, 8)}.md`);
+    expect(page.artifact).toMatchObject({ parentId: setup.id, path: `pages/${shard(page.artifact.id)}/install-${page.artifact.id.slice(0, 8)}.md` });
+    expect(git(fx.gitdir, 'cat-file', '-p', `main:${page.artifact.path}`)).toContain(`\nparent: ${setup.id}\n`);
+    const rootPath = `pages/${shard(root.artifact.id)}/untitled-page-${root.artifact.id.slice(0, 8)}.md`;
+    expect(root.artifact).toMatchObject({ path: rootPath, parentId: null, body: '', title: 'Untitled page' });
     expect(await fx.store.folders(ORG)).toEqual([guides, twin, setup]);
     expect(git(fx.gitdir, 'cat-file', '-p', `main:${setup.path}`)).toBe(
       `---\nid: ${setup.id}\ntype: folder\nname: "Set-up notes"\nparent: ${guides.id}\nworkspace: ${WORKSPACE}\ncreated: "${setup.createdAt}"\n---`,
