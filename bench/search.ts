@@ -18,7 +18,7 @@ const LIMIT = 10;
 const CANDIDATES = candidateLimits(LIMIT);
 const WORKSPACES = ['ws-product', 'ws-platform', 'ws-internal'];
 
-const QUERIES = [
+export const QUERIES = [
   'checkout', 'payment', 'refund', 'notifications', 'onboarding', 'invoice', 'subscription', 'search',
   'guest checkout', 'payment method', 'refund policy', 'email notification', 'password reset',
   'order confirmation email', 'saved card payment', 'mobile push notification opt-in',
