@@ -14,10 +14,10 @@ import { QUERIES } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
 import { startBareServer, startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
-import { fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
+import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
 
-const SIZES = QUICK ? [1_000] : [10_000, 100_000];
+const SIZES = benchSizes([10_000, 100_000], [1_000]);
 const CLIENTS = QUICK ? 4 : 10;
 const ROUNDS = QUICK ? 2 : 4;
 const WARMUP_MS = QUICK ? 300 : 1_000;

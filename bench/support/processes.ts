@@ -17,9 +17,9 @@ export interface BenchProcess {
 }
 
 /** Every child is TypeScript run through tsx, the same process kind for servers and baselines. */
-async function startChild(script: string, env: Record<string, string> = {}): Promise<BenchProcess> {
+async function startChild(script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchProcess> {
   const child = fork(path.join(HERE, script), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeArgs],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -68,9 +68,13 @@ function asServer(proc: BenchProcess, mcpPath: string): ServerProcess {
   };
 }
 
+/** SPECBASE_BENCH_CPU_PROF=dir writes a V8 CPU profile of every Specbase server process into dir. */
+const PROFILE_DIR = process.env.SPECBASE_BENCH_CPU_PROF;
+
 /** Specbase over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
 export async function startSpecbase(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }), '/api/mcp/mcp');
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, profile), '/api/mcp/mcp');
 }
 
 export async function startBareServer(): Promise<ServerProcess> {
