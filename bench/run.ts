@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in one run, each reporting ratios against a baseline it
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
+import { runColdStartBench } from './coldstart.js';
 import { runMcpBench } from './mcp.js';
 import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
@@ -10,6 +11,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   search: runSearchBench,
   mcp: runMcpBench,
   replicas: async () => console.log(await runReplicasBench()),
+  coldstart: runColdStartBench,
 };
 
 const requested = process.argv.slice(2);

@@ -103,3 +103,13 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
     },
   };
 }
+
+/** A raw FlexSearch build of a seeded organization's documents, timed in a fresh process. */
+export async function rawFlexBuildMs(total: number, workspaceId: string): Promise<number> {
+  const proc = await startChild('flex-build.ts');
+  try {
+    return (await proc.ask<{ ms: number }>({ kind: 'build', total, workspaceId })).ms;
+  } finally {
+    proc.child.kill('SIGTERM');
+  }
+}
