@@ -1,6 +1,8 @@
 // `npm run bench`: every benchmark in one run, each reporting ratios against a baseline it
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
 import { runColdStartBench } from './coldstart.js';
+import { runEditBench } from './edit.js';
+import { runFsyncBench } from './fsync.js';
 import { runMcpBench } from './mcp.js';
 import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
@@ -12,6 +14,8 @@ const SUITES: Record<string, () => Promise<void>> = {
   mcp: runMcpBench,
   replicas: async () => console.log(await runReplicasBench()),
   coldstart: runColdStartBench,
+  edit: runEditBench,
+  fsync: runFsyncBench,
 };
 
 const requested = process.argv.slice(2);
