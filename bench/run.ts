@@ -4,6 +4,7 @@ import { runColdStartBench } from './coldstart.js';
 import { runEditBench } from './edit.js';
 import { runFsyncBench } from './fsync.js';
 import { runMcpBench } from './mcp.js';
+import { runStormBench } from './storm.js';
 import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
 import { runStoreBench } from './store.js';
@@ -16,6 +17,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   coldstart: runColdStartBench,
   edit: runEditBench,
   fsync: runFsyncBench,
+  storm: runStormBench,
 };
 
 const requested = process.argv.slice(2);

@@ -113,3 +113,12 @@ export async function rawFlexBuildMs(total: number, workspaceId: string): Promis
     proc.child.kill('SIGTERM');
   }
 }
+
+/** The raw isomorphic-git commit loop, kept in one process across rounds like the server it is compared with. */
+export async function startRawGitLoop(): Promise<{ run(gitdir: string, filepath: string, ms: number): Promise<number>; stop(): void }> {
+  const proc = await startChild('raw-git-loop.ts');
+  return {
+    run: async (gitdir, filepath, ms) => (await proc.ask<{ perSecond: number }>({ kind: 'loop', gitdir, filepath, ms })).perSecond,
+    stop: () => void proc.child.kill('SIGTERM'),
+  };
+}
