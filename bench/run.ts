@@ -4,6 +4,7 @@ import { runColdStartBench } from './coldstart.js';
 import { runEditBench } from './edit.js';
 import { runFsyncBench } from './fsync.js';
 import { runMcpBench } from './mcp.js';
+import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
 import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
@@ -18,6 +19,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   edit: runEditBench,
   fsync: runFsyncBench,
   storm: runStormBench,
+  'saved-state': runSavedStateBench,
 };
 
 const requested = process.argv.slice(2);
