@@ -15,6 +15,7 @@ export type ProbeRequest = { kind: 'loop-start' } | { kind: 'loop-read' } | { ki
  */
 export function serveProbeRequests(stop: () => Promise<void>): void {
   let histogram: IntervalHistogram | undefined;
+  exitWithParent();
   process.on('message', (message: ProbeRequest) => {
     if (message.kind === 'loop-start') {
       histogram?.disable();
@@ -34,4 +35,9 @@ export function serveProbeRequests(stop: () => Promise<void>): void {
       );
     }
   });
+}
+
+/** A benchmark child never outlives the runner that forked it (a killed or crashed run). */
+export function exitWithParent(): void {
+  process.on('disconnect', () => process.exit(0));
 }

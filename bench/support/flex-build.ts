@@ -6,6 +6,7 @@
 import { createTextEncoder } from '../../src/search/encoder.js';
 import { createFlexIndex } from '../../src/search/flex-index.js';
 import { organizationArtifacts } from './org-shape.js';
+import { exitWithParent } from './child-ipc.js';
 
 process.on('message', (request: { kind: 'build'; total: number; workspaceId: string }) => {
   const docs = organizationArtifacts(request.total, request.workspaceId);
@@ -14,4 +15,5 @@ process.on('message', (request: { kind: 'build'; total: number; workspaceId: str
   for (const doc of docs) index.add({ id: doc.id, title: doc.title, body: doc.body });
   process.send!({ kind: 'answer', value: { ms: performance.now() - started } });
 });
+exitWithParent();
 process.send!({ kind: 'ready' });

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import { callTool, closeSession, openSession, type WireSession } from './mcp-wire.js';
+import { exitWithParent } from './child-ipc.js';
 
 export interface ToolCall {
   readonly tool: string;
@@ -112,4 +113,5 @@ process.on('message', (request: LoadRequest) => {
     (error: unknown) => process.send!({ kind: 'failed', message: error instanceof Error ? error.stack ?? error.message : String(error) }),
   );
 });
+exitWithParent();
 process.send!({ kind: 'ready' });

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
+import { exitWithParent } from './child-ipc.js';
 
 interface LoopRequest {
   readonly kind: 'loop';
@@ -48,4 +49,5 @@ process.on('message', (request: LoopRequest) => {
     process.send!({ kind: 'answer', value: { perSecond: commits / (request.ms / 1000) } });
   })().catch((error: unknown) => process.send!({ kind: 'failed', message: String(error) }));
 });
+exitWithParent();
 process.send!({ kind: 'ready' });
