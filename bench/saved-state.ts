@@ -1,9 +1,9 @@
 /**
  * Saved store state (issue 10): its size on disk as commits accumulate, and the longest
- * event-loop stall while it is written. Edits go through GitStore in this process in steps;
- * after each step the bench waits for the store's own save (whatever form it takes under
- * `<gitdir>/specbase/`) with perf_hooks.monitorEventLoopDelay running. Targets: no stall over
- * 20 ms; size grows with the number of artifacts, not with commits times artifacts.
+ * event-loop stall while it is written. Edits go through GitStore in this process in steps,
+ * with perf_hooks.monitorEventLoopDelay running while they commit and while the store's own
+ * delayed saves (whatever form they take under `<gitdir>/specbase/`) land after them. Targets:
+ * no stall over 20 ms; size grows with the number of artifacts, not with commits times artifacts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,9 @@ import { benchSizes, fmt, QUICK } from './support/stats.js';
 const [SIZE] = benchSizes([10_000], [1_000]);
 const STEPS = QUICK ? 3 : 4;
 const EDITS_PER_STEP = QUICK ? 20 : 100;
-const SAVE_WAIT_MS = 10_000;
+/** Saves due after a write (the store's own delay) land within this; a quiet folder ends the wait early. */
+const SETTLE_MS = 4_000;
+const QUIET_MS = 2_500;
 const CTX = { author: { name: 'Bench User', email: 'bench@example.com' }, client: 'bench' };
 
 /** Size and newest modification time of the saved state; both zero when there is none. */
@@ -47,35 +49,35 @@ export async function runSavedStateBench(): Promise<void> {
     const opened = stateStamp(stateDir).bytes;
     rows.push(`  after opening      ${fmt(opened / 1024, 0).padStart(8)} KB`);
     for (let step = 1; step <= STEPS; step++) {
+      // A store may save as it commits or a little later: the stall is looked for in both windows.
+      const during = monitorEventLoopDelay({ resolution: 1 });
+      during.enable();
       for (let i = 0; i < EDITS_PER_STEP; i++) {
         const id = ids[commits % ids.length]!;
         const { body } = await store.read(m.orgId, id);
         await store.update(m.orgId, id, { body: `${body.trimEnd()}\n- saved-state edit ${commits}\n`, verb: 'edit' }, CTX);
         commits += 1;
       }
-      const before = stateStamp(stateDir);
-      const histogram = monitorEventLoopDelay({ resolution: 1 });
-      histogram.enable();
-      const waitStart = performance.now();
-      let after = before;
-      while (performance.now() - waitStart < SAVE_WAIT_MS) {
-        await sleep(50);
-        after = stateStamp(stateDir);
-        if (after.mtimeMs !== before.mtimeMs || after.bytes !== before.bytes) break;
+      during.disable();
+      const after = monitorEventLoopDelay({ resolution: 1 });
+      after.enable();
+      const settleStart = performance.now();
+      let stamp = stateStamp(stateDir);
+      while (performance.now() - settleStart < SETTLE_MS) {
+        await sleep(100);
+        const next = stateStamp(stateDir);
+        if (next.mtimeMs !== stamp.mtimeMs || next.bytes !== stamp.bytes) stamp = next;
+        else if (performance.now() - settleStart > QUIET_MS) break;
       }
-      await sleep(200);
-      histogram.disable();
-      after = stateStamp(stateDir);
-      const saved = after.mtimeMs !== before.mtimeMs || after.bytes !== before.bytes;
+      after.disable();
       // The same window with nothing to save: what this shared machine adds to any stall.
       const idle = monitorEventLoopDelay({ resolution: 1 });
       idle.enable();
-      await sleep(performance.now() - waitStart);
+      await sleep(performance.now() - settleStart);
       idle.disable();
       rows.push(
-        `  after ${String(commits).padStart(4)} commits ${fmt(after.bytes / 1024, 0).padStart(8)} KB   ` +
-          (saved ? `longest event-loop stall around the save ${fmt(histogram.max / 1e6, 1)} ms (target <= 20 ms)` : `no save seen within ${SAVE_WAIT_MS / 1000} s`) +
-          `; same window idle ${fmt(idle.max / 1e6, 1)} ms`,
+        `  after ${String(commits).padStart(4)} commits ${fmt(stamp.bytes / 1024, 0).padStart(8)} KB   longest stall: while committing ${fmt(during.max / 1e6, 1)} ms, ` +
+          `after (delayed saves) ${fmt(after.max / 1e6, 1)} ms (target <= 20 ms), idle ${fmt(idle.max / 1e6, 1)} ms`,
       );
     }
     const last = stateStamp(stateDir).bytes;
