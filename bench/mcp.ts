@@ -1,170 +1,116 @@
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
-import { randomUUID } from 'node:crypto';
+/**
+ * MCP search and read against a bare SDK server, at 10,000 and 100,000 artifacts. Each server
+ * runs in its own process, the load generator in a third; both servers are warmed up, and the
+ * rounds alternate between them so drift hits both alike. Targets (issue 10): search >= 0.6x,
+ * read >= 0.8x the bare server's calls/s.
+ */
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import express from 'express';
-import { z } from 'zod';
-import { startHarness } from '../test/support/harness.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
+import { QUERIES } from './search.js';
+import type { ToolCall } from './support/load-generator.js';
+import { startBareServer, startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
+import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
+import type { RunStats } from './support/load-generator.js';
 
-/**
- * Specbase's MCP surface against a bare SDK server with one trivial tool, same transport
- * (stateful Streamable HTTP over loopback), same 10 concurrent clients, same run.
- * Targets: read at least 0.8x and search at least 0.6x of the bare server's throughput.
- */
-const CLIENTS = 10;
-const WARMUP_MS = 1_000;
-const MEASURE_MS = 5_000;
+const SIZES = benchSizes([10_000, 100_000], [1_000]);
+const CLIENTS = QUICK ? 4 : 10;
+const ROUNDS = QUICK ? 2 : 4;
+const WARMUP_MS = QUICK ? 300 : 1_000;
+const MEASURE_MS = QUICK ? 1_000 : 3_000;
+const READ_TYPES: ArtifactType[] = ['acceptance_criterion', 'requirement', 'feature', 'capability', 'page'];
 
-export interface Measurement {
-  readonly name: string;
-  readonly calls: number;
-  readonly perSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-}
+export const authHeaders = (m: SeedManifest): Record<string, string> => ({
+  authorization: `Bearer ${m.token}`,
+  'x-organization-id': m.orgId,
+});
 
-export interface McpBenchResult {
-  readonly bare: Measurement;
-  readonly read: Measurement;
-  readonly search: Measurement;
-  readonly readRatio: number;
-  readonly searchRatio: number;
-  readonly toolsListBytes: number;
-  readonly conciseReadChars: number;
-}
-
-/** The baseline: what the SDK alone costs per call. */
-async function startBareServer(): Promise<{ url: URL; close(): Promise<void> }> {
-  const app = express();
-  app.use(express.json());
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  app.post('/mcp', async (req, res) => {
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (!transport && isInitializeRequest(req.body)) {
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
-      });
-      const server = new McpServer({ name: 'bare', version: '1.0.0' });
-      server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
-        content: [{ type: 'text', text }],
-      }));
-      await server.connect(created);
-      transport = created;
-    }
-    if (!transport) {
-      res.status(400).end();
-      return;
-    }
-    await transport.handleRequest(req, res, req.body);
+/** Reads of one artifact of each of several types, in full, as an assistant reads before editing. */
+export function readCalls(m: SeedManifest): ToolCall[] {
+  return READ_TYPES.filter((type) => m.sample[type]).map((type) => {
+    const def = artifactType(type);
+    return { tool: `specbase_read_${def.singular}`, args: { [def.idParam]: m.sample[type]!.id, mode: 'full' } };
   });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
 }
 
-async function connectClients(url: URL, headers: Record<string, string>): Promise<Client[]> {
-  return Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      const client = new Client({ name: 'bench', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-      return client;
-    }),
-  );
+export const searchCalls = (): ToolCall[] => QUERIES.map((query) => ({ tool: 'specbase_search', args: { query } }));
+
+const ECHO: ToolCall[] = [{ tool: 'echo', args: { text: 'hello' } }];
+
+/** Figures the old in-process bench reported that still matter: the size of tools/list and of a concise read. */
+async function surfaceSizes(url: string, m: SeedManifest): Promise<{ toolsListBytes: number; conciseReadChars: number }> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: authHeaders(m) } }));
+  const toolsListBytes = Buffer.byteLength(JSON.stringify(await client.listTools()), 'utf8');
+  const feature = m.sample['feature']!;
+  const read = (await client.callTool({ name: 'specbase_read_feature', arguments: { featureId: feature.id } })) as CallToolResult;
+  await client.close();
+  return { toolsListBytes, conciseReadChars: (read.content[0] as { text: string }).text.length };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-
-/** Every client calls in a closed loop; only calls started after the warm-up are counted. */
-async function measure(name: string, clients: Client[], tool: string, args: Record<string, unknown>): Promise<Measurement> {
-  const latencies: number[] = [];
-  const start = performance.now();
-  const measureFrom = start + WARMUP_MS;
-  const end = measureFrom + MEASURE_MS;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < end) {
-        const began = performance.now();
-        const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-        if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
-        if (began >= measureFrom) latencies.push(performance.now() - began);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    calls: latencies.length,
-    perSecond: latencies.length / (MEASURE_MS / 1000),
-    p50Ms: percentile(latencies, 0.5),
-    p99Ms: percentile(latencies, 0.99),
-  };
+function failIfErrors(label: string, stats: RunStats): void {
+  if (stats.errors > 0) throw new Error(`${label}: ${stats.errors} of ${stats.calls} calls failed, first: ${stats.firstError}`);
 }
 
-export async function runMcpBench(): Promise<McpBenchResult> {
-  const harness = await startHarness();
-  const bareServer = await startBareServer();
+async function benchSize(total: number, load: LoadGenerator): Promise<string[]> {
+  const seed = await seededDataDir(total);
+  const dataDir = path.join(SCRATCH, 'run', `mcp-${total}`);
+  copyDataDir(seed.dir, dataDir);
+  const [specbase, bare] = await Promise.all([startSpecbase(dataDir), startBareServer()]);
   try {
-    const headers = { Authorization: `Bearer ${harness.users.owner.token}`, 'X-Organization-Id': harness.orgId };
-    const specbase = await connectClients(new URL('/api/mcp/mcp', harness.baseUrl), headers);
-    const bare = await connectClients(bareServer.url, {});
-    const probe = specbase[0]!;
-    const toolsListBytes = Buffer.byteLength(JSON.stringify(await probe.listTools()), 'utf8');
-    const capability = (await probe.callTool({ name: 'specbase_list_capabilities', arguments: { productId: harness.productId } }))
-      .structuredContent as { items: { id: string }[] };
-    const features = (await probe.callTool({ name: 'specbase_list_features', arguments: { capabilityId: capability.items[0]!.id } }))
-      .structuredContent as { items: { id: string }[] };
-    const featureId = features.items[0]!.id;
-    const concise = (await probe.callTool({ name: 'specbase_read_feature', arguments: { featureId } })) as CallToolResult;
-    const conciseReadChars = (concise.content[0] as { text: string }).text.length;
+    const m = seed.manifest;
+    await load.open('specbase', specbase.mcpUrl, authHeaders(m), CLIENTS);
+    await load.open('bare', bare.mcpUrl, {}, CLIENTS);
+    // Warm-up: builds the catalog and the search index, and lets both servers' JITs settle.
+    const warmStart = performance.now();
+    for (const calls of [readCalls(m), searchCalls()]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
+    const firstUseMs = performance.now() - warmStart;
+    await load.run('specbase', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2);
+    await load.run('bare', ECHO, 0, WARMUP_MS * 2);
 
-    const bareResult = await measure('bare SDK echo', bare, 'echo', { text: 'hello' });
-    const read = await measure('specbase_read_feature', specbase, 'specbase_read_feature', { featureId });
-    const search = await measure('specbase_search', specbase, 'specbase_search', { query: 'delivery slot' });
-    await Promise.all([...specbase, ...bare].map((client) => client.close()));
-    return {
-      bare: bareResult,
-      read,
-      search,
-      readRatio: read.perSecond / bareResult.perSecond,
-      searchRatio: search.perSecond / bareResult.perSecond,
-      toolsListBytes,
-      conciseReadChars,
-    };
+    const rounds = { bare: [] as number[], read: [] as number[], search: [] as number[], readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[] };
+    const segments: [keyof typeof rounds, string, ToolCall[], keyof typeof rounds][] = [
+      ['bare', 'bare', ECHO, 'bareP50'],
+      ['read', 'specbase', readCalls(m), 'readP50'],
+      ['search', 'specbase', searchCalls(), 'searchP50'],
+    ];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let s = 0; s < segments.length; s++) {
+        const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
+        const stats = await load.run(group, calls, WARMUP_MS, MEASURE_MS);
+        failIfErrors(name, stats);
+        rounds[name].push(stats.perSecond);
+        rounds[p50].push(stats.p50Ms);
+      }
+    }
+    const sizes = await surfaceSizes(specbase.mcpUrl, m);
+    await load.close();
+    return [
+      `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (first search and read ${fmt(firstUseMs / 1000)} s)`,
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
+      ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
+      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
+      `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
+    ];
   } finally {
-    await bareServer.close();
-    await harness.close();
+    await Promise.all([specbase.stop(), bare.stop()]);
   }
 }
 
-export function formatMcpBench(r: McpBenchResult): string {
-  const row = (m: Measurement) =>
-    `  ${m.name.padEnd(24)} ${m.perSecond.toFixed(0).padStart(6)} calls/s   p50 ${m.p50Ms.toFixed(2)} ms   p99 ${m.p99Ms.toFixed(2)} ms`;
-  return [
-    `MCP over Streamable HTTP, ${CLIENTS} concurrent clients, ${MEASURE_MS / 1000} s each after ${WARMUP_MS / 1000} s warm-up`,
-    row(r.bare),
-    row(r.read),
-    row(r.search),
-    `  read/bare ${r.readRatio.toFixed(2)}x (target >= 0.8x)   search/bare ${r.searchRatio.toFixed(2)}x (target >= 0.6x)`,
-    `  tools/list response ${r.toolsListBytes} bytes (target < 25 KB); concise read text ${r.conciseReadChars} chars (target about 600)`,
-  ].join('\n');
+export async function runMcpBench(): Promise<void> {
+  console.log('MCP over Streamable HTTP: Specbase vs a bare SDK server (echo tool), ratios of calls/s');
+  const load = await startLoadGenerator();
+  try {
+    for (const total of SIZES) console.log((await benchSize(total, load)).join('\n'));
+  } finally {
+    await load.stop();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(formatMcpBench(await runMcpBench()));
+  await runMcpBench();
 }

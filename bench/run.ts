@@ -1,6 +1,11 @@
 // `npm run bench`: every benchmark in one run, each reporting ratios against a baseline it
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
-import { formatMcpBench, runMcpBench } from './mcp.js';
+import { runColdStartBench } from './coldstart.js';
+import { runEditBench } from './edit.js';
+import { runFsyncBench } from './fsync.js';
+import { runMcpBench } from './mcp.js';
+import { runSavedStateBench } from './saved-state.js';
+import { runStormBench } from './storm.js';
 import { runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
 import { runStoreBench } from './store.js';
@@ -8,8 +13,13 @@ import { runStoreBench } from './store.js';
 const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
   search: runSearchBench,
-  mcp: async () => console.log(formatMcpBench(await runMcpBench())),
+  mcp: runMcpBench,
   replicas: async () => console.log(await runReplicasBench()),
+  coldstart: runColdStartBench,
+  edit: runEditBench,
+  fsync: runFsyncBench,
+  storm: runStormBench,
+  'saved-state': runSavedStateBench,
 };
 
 const requested = process.argv.slice(2);

@@ -2,8 +2,11 @@ import { pathToFileURL } from 'node:url';
 import { ARTIFACT_TYPES, type ArtifactType } from '../src/artifacts/index.js';
 import { createTextEncoder } from '../src/search/encoder.js';
 import { createFlexIndex, type FlexDocument } from '../src/search/flex-index.js';
+import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from '../src/search/analyze-document.js';
 import { OrgSearchIndex, type IndexedDocument } from '../src/search/index.js';
 import { candidateLimits } from '../src/search/org-search-index.js';
+import { parseQuery } from '../src/search/parse-query.js';
+import { scoreDocument } from '../src/search/score-document.js';
 
 /**
  * Our search (retrieval + scoring + filters + previews) against raw FlexSearch with the same
@@ -18,7 +21,7 @@ const LIMIT = 10;
 const CANDIDATES = candidateLimits(LIMIT);
 const WORKSPACES = ['ws-product', 'ws-platform', 'ws-internal'];
 
-const QUERIES = [
+export const QUERIES = [
   'checkout', 'payment', 'refund', 'notifications', 'onboarding', 'invoice', 'subscription', 'search',
   'guest checkout', 'payment method', 'refund policy', 'email notification', 'password reset',
   'order confirmation email', 'saved card payment', 'mobile push notification opt-in',
@@ -103,6 +106,29 @@ const summarize = (samples: number[]): Timings => {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
 };
 
+/**
+ * Ranking quality of candidate retrieval: for how many queries our top scores equal the top
+ * scores of scoring every document (no retrieval at all). Scores, not ids, are compared, so
+ * ties broken differently among equal scores do not count as a disagreement.
+ */
+export function exhaustiveAgreement(ours: OrgSearchIndex, docs: readonly IndexedDocument[], workspaceIds: ReadonlySet<string>): { agree: number; total: number; differing: string[] } {
+  const encoder = createTextEncoder();
+  const encodeWord = createWordEncoder(encoder);
+  const analyzed: AnalyzedDocument[] = docs.map((doc) => analyzeDocument(encoder, encodeWord, doc));
+  const differing: string[] = [];
+  for (const query of QUERIES) {
+    const parsed = parseQuery(encoder, { query, workspaceIds, limit: LIMIT });
+    const all = parsed.terms.length === 0 ? [] : analyzed
+      .filter((a) => workspaceIds.has(a.doc.workspaceId) && (a.titleTerms.some((t) => parsed.terms.some((q) => t.startsWith(q))) || a.bodyTerms.some((t) => parsed.terms.some((q) => t.startsWith(q)))))
+      .map((a) => scoreDocument(a, parsed))
+      .sort((a, b) => b - a)
+      .slice(0, LIMIT);
+    const got = ours.search({ query, workspaceIds, limit: LIMIT }).map((hit) => hit.score);
+    if (JSON.stringify(all) !== JSON.stringify(got)) differing.push(query);
+  }
+  return { agree: QUERIES.length - differing.length, total: QUERIES.length, differing };
+}
+
 export async function runSearchBench(): Promise<void> {
   const docs = generateCorpus();
   const workspaceIds = new Set(WORKSPACES);
@@ -149,6 +175,11 @@ export async function runSearchBench(): Promise<void> {
     `ratio ours / raw same retrieval: ${ratio(oursT, rawSameT)}  (target <= 1.5)`,
     `ratio ours / raw top ${LIMIT}:         ${ratio(oursT, rawTopT)}`,
   ];
+  const agreement = exhaustiveAgreement(ours, docs, workspaceIds);
+  lines.push(
+    `exhaustive top-${LIMIT} agreement: ${agreement.agree}/${agreement.total} queries have the same top scores as scoring every document` +
+      (agreement.differing.length ? ` (differ: ${agreement.differing.map((q) => JSON.stringify(q)).join(', ')})` : ''),
+  );
   console.log(lines.join('\n'));
 }
 

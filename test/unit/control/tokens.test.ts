@@ -54,6 +54,18 @@ describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
     expect((await f.control.tokens.list(ann.id)).find((t) => t.id === token.id)?.lastUsedAt).toBe(f.clock.now.toISOString());
   });
 
+  it('writes the last use at most once a minute', async () => {
+    const { secret, token } = await f.control.tokens.create({ userId: ann.id, name: 'ci' });
+    await f.control.tokens.verify(secret);
+    const first = f.clock.now.toISOString();
+    later(f.clock, 59_000);
+    expect((await f.control.tokens.verify(secret))?.token.lastUsedAt).toBe(first);
+    expect((await f.control.tokens.list(ann.id)).find((t) => t.id === token.id)?.lastUsedAt).toBe(first);
+    later(f.clock, 1_000);
+    expect((await f.control.tokens.verify(secret))?.token.lastUsedAt).toBe(f.clock.now.toISOString());
+    expect((await f.control.tokens.list(ann.id)).find((t) => t.id === token.id)?.lastUsedAt).toBe(f.clock.now.toISOString());
+  });
+
   it('rejects unknown, malformed and tampered secrets', async () => {
     const { secret } = await f.control.tokens.create({ userId: ann.id, name: 'ci' });
     const flipped = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A');

@@ -1,0 +1,98 @@
+/**
+ * Saved store state (issue 10): its size on disk as commits accumulate, and the longest
+ * event-loop stall while it is written. Edits go through GitStore in this process in steps,
+ * with perf_hooks.monitorEventLoopDelay running while they commit and while the store's own
+ * delayed saves (whatever form they take under `<gitdir>/specbase/`) land after them. Targets:
+ * no stall over 20 ms; size grows with the number of artifacts, not with commits times artifacts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { directoryBytes } from './support/seed.js';
+import { openEditTarget } from './support/store-edits.js';
+import { benchSizes, fmt, QUICK } from './support/stats.js';
+
+const [SIZE] = benchSizes([10_000], [1_000]);
+const STEPS = QUICK ? 3 : 4;
+const EDITS_PER_STEP = QUICK ? 20 : 100;
+/** Saves due after a write (the store's own delay) land within this; a quiet folder ends the wait early. */
+const SETTLE_MS = 4_000;
+const QUIET_MS = 2_500;
+const CTX = { author: { name: 'Bench User', email: 'bench@example.com' }, client: 'bench' };
+
+/** Size and newest modification time of the saved state; both zero when there is none. */
+function stateStamp(dir: string): { bytes: number; mtimeMs: number } {
+  if (!fs.existsSync(dir)) return { bytes: 0, mtimeMs: 0 };
+  let mtimeMs = 0;
+  const visit = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else mtimeMs = Math.max(mtimeMs, fs.statSync(full).mtimeMs);
+    }
+  };
+  visit(dir);
+  return { bytes: directoryBytes(dir), mtimeMs };
+}
+
+export async function runSavedStateBench(): Promise<void> {
+  const target = await openEditTarget(`saved-state-${SIZE}`, SIZE!);
+  const { store, manifest: m } = target;
+  const stateDir = path.join(target.gitdir, 'specbase');
+  const ids = (await store.catalog(m.orgId)).filter((a) => a.type === 'acceptance_criterion').slice(0, 200).map((a) => a.id);
+  const rows: string[] = [];
+  let commits = 0;
+  try {
+    await sleep(2_500);
+    const opened = stateStamp(stateDir).bytes;
+    rows.push(`  after opening      ${fmt(opened / 1024, 0).padStart(8)} KB`);
+    for (let step = 1; step <= STEPS; step++) {
+      // A store may save as it commits or a little later: the stall is looked for in both windows.
+      const during = monitorEventLoopDelay({ resolution: 1 });
+      during.enable();
+      for (let i = 0; i < EDITS_PER_STEP; i++) {
+        const id = ids[commits % ids.length]!;
+        const { body } = await store.read(m.orgId, id);
+        await store.update(m.orgId, id, { body: `${body.trimEnd()}\n- saved-state edit ${commits}\n`, verb: 'edit' }, CTX);
+        commits += 1;
+      }
+      during.disable();
+      const after = monitorEventLoopDelay({ resolution: 1 });
+      after.enable();
+      const settleStart = performance.now();
+      let stamp = stateStamp(stateDir);
+      while (performance.now() - settleStart < SETTLE_MS) {
+        await sleep(100);
+        const next = stateStamp(stateDir);
+        if (next.mtimeMs !== stamp.mtimeMs || next.bytes !== stamp.bytes) stamp = next;
+        else if (performance.now() - settleStart > QUIET_MS) break;
+      }
+      after.disable();
+      // The same window with nothing to save: what this shared machine adds to any stall.
+      const idle = monitorEventLoopDelay({ resolution: 1 });
+      idle.enable();
+      await sleep(performance.now() - settleStart);
+      idle.disable();
+      rows.push(
+        `  after ${String(commits).padStart(4)} commits ${fmt(stamp.bytes / 1024, 0).padStart(8)} KB   longest stall: while committing ${fmt(during.max / 1e6, 1)} ms, ` +
+          `after (delayed saves) ${fmt(after.max / 1e6, 1)} ms (target <= 20 ms), idle ${fmt(idle.max / 1e6, 1)} ms`,
+      );
+    }
+    const last = stateStamp(stateDir).bytes;
+    console.log(
+      [
+        `Saved state of an organization of ${SIZE} artifacts (<gitdir>/specbase/), ${EDITS_PER_STEP} edits per step`,
+        ...rows,
+        `  ${fmt(opened / 1024 / SIZE!, 2)} KB per artifact at opening; ${fmt((last - opened) / commits, 0)} bytes more per commit since`,
+      ].join('\n'),
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runSavedStateBench();
+}
