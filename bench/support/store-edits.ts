@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GitStore, type GitStoreOptions } from '../../src/store/index.js';
+import { FSYNC, GitStore, NO_FSYNC, type GitStoreOptions } from '../../src/store/index.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './seed.js';
 
 const CTX = { author: { name: 'Bench User', email: 'bench@example.com' }, client: 'bench' };
@@ -22,7 +22,8 @@ export async function openEditTarget(label: string, total: number, options: Part
   const m = seed.manifest;
   const dataDir = path.join(SCRATCH, 'run', `edit-${label}`);
   copyDataDir(seed.dir, dataDir);
-  const storeOptions: GitStoreOptions = { ...options, dataDir };
+  const { fsync, ...rest } = options;
+  const storeOptions: GitStoreOptions = { ...rest, ...(fsync === undefined ? {} : { durability: fsync ? FSYNC : NO_FSYNC }), dataDir };
   const store = new GitStore(storeOptions);
   const started = performance.now();
   await store.catalog(m.orgId);
