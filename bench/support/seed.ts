@@ -32,12 +32,13 @@ export interface SeededDataDir {
   readonly manifest: SeedManifest;
 }
 
-const MIGRATIONS = path.join(ROOT, 'src', 'control', 'migrations.ts');
+/** The control-plane schema the cached database was made with. */
+const SCHEMA_FILES = [path.join(ROOT, 'src', 'control', 'schema.ts'), path.join(ROOT, 'src', 'control', 'sqlite', 'migrations.ts')];
 
 function cacheKey(total: number, loose: boolean): string {
   const hash = createHash('sha1')
     .update(`${SEED_VERSION}\n${layoutFingerprint()}\n`)
-    .update(fs.readFileSync(MIGRATIONS))
+    .update(SCHEMA_FILES.map((file) => fs.readFileSync(file, 'utf8')).join('\n'))
     .digest('hex')
     .slice(0, 10);
   return `seed-${total}-${loose ? 'loose' : 'packed'}-${hash}`;
