@@ -7,6 +7,7 @@ import { DiffCache } from './diff-cache.js';
 import type { DomainContext, DomainDeps } from './ports.js';
 import { readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
+import { saveBody } from './save.js';
 import { Scope } from './scope.js';
 import { searchArtifacts } from './search.js';
 import { locateArtifact, readableTree } from './tree.js';
@@ -15,6 +16,7 @@ import type { Actor, SpecService } from './types.js';
 export type * from './types.js';
 export type { ArtifactSearch, ArtifactStore, DomainDeps } from './ports.js';
 export { artifactUrl, orgUrl } from './urls.js';
+export { CONFLICT_LABELS, editConflictOf } from './save.js';
 export { conciseContent, CONCISE_LENGTH } from './views.js';
 
 export function createSpecService(ports: DomainDeps): SpecService {
@@ -30,6 +32,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     create: (actor, type, input) => createArtifact(deps, scope(actor), type, input),
     createFolder: (actor, input) => createFolder(deps, scope(actor), input),
     edit: (actor, type, id, input) => editArtifact(deps, scope(actor), type, id, input),
+    save: (actor, type, id, input) => saveBody(deps, scope(actor), type, id, input),
     tree: (actor) => readableTree(deps, scope(actor)),
     locate: (actor, id) => locateArtifact(deps, scope(actor), id),
     history: (actor, id) => artifactHistory(deps, scope(actor), id),

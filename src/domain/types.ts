@@ -72,6 +72,27 @@ export interface EditInput {
   readonly baseVersion?: string;
 }
 
+/** A whole new body typed by a person, guarded by the version their editor opened. */
+export interface SaveInput {
+  readonly body: string;
+  readonly baseVersion: string;
+  /** One line for the commit message; empty means none. */
+  readonly summary?: string;
+}
+
+/** What a save that collided with another change carries, so that nothing typed is lost. */
+export interface EditConflict {
+  readonly currentVersion: string;
+  readonly currentBody: string;
+  /** The text the person submitted. */
+  readonly mine: string;
+  /** Both texts merged, each conflicted passage between Git-style markers. */
+  readonly withMarkers: string;
+  /** Unified diffs from the text the editor opened to the current text, and to the submitted one. */
+  readonly theirChange: string;
+  readonly yourChange: string;
+}
+
 export interface TreeNode {
   readonly id: string;
   readonly type: ArtifactType;
@@ -118,6 +139,8 @@ export interface SpecService {
   create(actor: Actor, type: ArtifactType, input: CreateInput): Promise<ArtifactView>;
   createFolder(actor: Actor, input: { name: string; parentFolderId?: string; workspaceId?: string }): Promise<FolderView>;
   edit(actor: Actor, type: ArtifactType, id: string, input: EditInput): Promise<EditView>;
+  /** Saves a whole body typed in the web editor; ConflictError carrying an EditConflict when both changed one passage. */
+  save(actor: Actor, type: ArtifactType, id: string, input: SaveInput): Promise<EditView>;
 
   tree(actor: Actor): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
   /** Where an artifact sits in the tree the actor can read; undefined when it is not readable there. */
