@@ -13,6 +13,7 @@ import { artifactContext, commitParam } from './artifact-context.js';
 const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
   restore: 'The version was restored. The restore is a new change in the history.',
+  edit: 'Your changes were saved as a new change in the history.',
 };
 
 /** The artifact, its raw markdown, its history, each change's diff and comparisons. */
@@ -22,12 +23,16 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
 
   router.get('/o/:orgId/a/:id', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, history] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id, 'full'), specs.history(ctx.actor, ctx.id)]);
+    const [artifact, history, canWrite] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id, 'full'),
+      specs.history(ctx.actor, ctx.id),
+      specs.canWrite(ctx.actor, ctx.id),
+    ]);
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
-      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, artifact, ctx.crumbs, history[0], history.length)}`),
+      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children: ctx.children, tree: ctx.tree, latest: history[0], changeCount: history.length, canWrite })}`),
     );
   });
 

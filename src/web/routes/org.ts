@@ -1,7 +1,7 @@
 import express from 'express';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
-import { orgContext, sendHtml } from '../context.js';
+import { orgContext, sendHtml, writesSomewhere } from '../context.js';
 import { activityPage } from '../views/activity.js';
 import { homeView, orgListView, searchView } from '../views/home.js';
 import { layout } from '../views/layout.js';
@@ -23,7 +23,7 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
   router.get('/o/:orgId', async (req, res) => {
     const ctx = await orgContext(control, req);
     const tree = await specs.tree(ctx.actor);
-    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree)));
+    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree, writesSomewhere(ctx))));
   });
 
   router.get('/o/:orgId/search', async (req, res) => {

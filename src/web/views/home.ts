@@ -19,11 +19,11 @@ function folderList(orgId: string, folder: FolderTreeNode, root: boolean): SafeH
   return html`<ul class="tree">${folders}${pages}</ul>`;
 }
 
-function section(heading: string, id: string, body: SafeHtml, count: number): SafeHtml {
-  return html`<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${heading} <span class="count">${count}</span></h2>${body}</section>`;
+function section(heading: string, id: string, body: SafeHtml, count: number, action?: SafeHtml): SafeHtml {
+  return html`<section class="panel" aria-labelledby="${id}"><div class="child-head"><h2 id="${id}">${heading} <span class="count">${count}</span></h2>${action}</div>${body}</section>`;
 }
 
-export function homeView(org: Organization, tree: { product: TreeNode; pages: FolderTreeNode }): SafeHtml {
+export function homeView(org: Organization, tree: { product: TreeNode; pages: FolderTreeNode }, canCreate: boolean): SafeHtml {
   const { product } = tree;
   const ofType = (type: TreeNode['type']) => product.children.filter((c) => c.type === type);
   const capabilities = ofType('capability');
@@ -37,12 +37,12 @@ export function homeView(org: Organization, tree: { product: TreeNode; pages: Fo
 </div>
 <div class="home-grid">
   <div class="main-col">
-    ${section('Capabilities, features and requirements', 'h-capabilities', capabilities.length ? treeList(org.id, capabilities) : html`<p class="empty">No capabilities yet.</p>`, capabilities.length)}
+    ${section('Capabilities, features and requirements', 'h-capabilities', capabilities.length ? treeList(org.id, capabilities) : html`<p class="empty">No capabilities yet.</p>`, capabilities.length, canCreate ? html`<a class="button small secondary" href="${link(org.id, product.id)}/new?type=capability">+ New capability</a>` : undefined)}
   </div>
   <div class="side-col">
     ${section('User Types', 'h-user-types', userTypes.length ? treeList(org.id, userTypes) : html`<p class="empty">None yet.</p>`, userTypes.length)}
     ${section('Core Entities', 'h-core-entities', entities.length ? treeList(org.id, entities) : html`<p class="empty">None yet.</p>`, entities.length)}
-    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages))}
+    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages), canCreate ? html`<a class="button small secondary" href="/o/${org.id}/pages/new">+ New page or folder</a>` : undefined)}
   </div>
 </div>`;
 }
