@@ -59,8 +59,3 @@ export async function compareVersions(
     return unifiedDiff(from, to, meta.path);
   });
 }
-
-/** Recent changes across the organization, limited to what the actor may read. */
-export async function activity(deps: DomainDeps, scope: Scope, limit: number): Promise<HistoryEntry[]> {
-  return deps.store.activity(scope.orgId, { limit, workspaceIds: await scope.readableWorkspaceIds() });
-}

@@ -1,7 +1,9 @@
 import { canWrite } from '../access/index.js';
+import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
 import { editArtifact } from './edit.js';
-import { activity, artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
+import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
+import { activityPage, artifactHistoryPage } from './history-page.js';
 import { listChildren, listFolders, listPages } from './list.js';
 import { DiffCache } from './diff-cache.js';
 import type { DomainContext, DomainDeps } from './ports.js';
@@ -14,7 +16,7 @@ import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
 
 export type * from './types.js';
-export type { ArtifactSearch, ArtifactStore, DomainDeps } from './ports.js';
+export type { ArtifactSearch, ArtifactStore, BlameSource, DomainDeps } from './ports.js';
 export { artifactUrl, orgUrl } from './urls.js';
 export { CONFLICT_LABELS, editConflictOf } from './save.js';
 export { conciseContent, CONCISE_LENGTH } from './views.js';
@@ -41,7 +43,9 @@ export function createSpecService(ports: DomainDeps): SpecService {
     bodyAt: (actor, id, commit) => bodyAt(deps, scope(actor), id, commit),
     revert: (actor, id, commit) => revertChange(deps, scope(actor), id, commit),
     restore: (actor, id, commit) => restoreVersion(deps, scope(actor), id, commit),
-    activity: (actor, limit) => activity(deps, scope(actor), limit),
+    blame: (actor, id) => blameArtifact(deps, scope(actor), id),
+    historyPage: (actor, id, query) => artifactHistoryPage(deps, scope(actor), id, query),
+    activityPage: (actor, query) => activityPage(deps, scope(actor), query),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

@@ -120,6 +120,52 @@ export interface Located {
   readonly crumbs: readonly Crumb[];
 }
 
+/** Filters and cursor of a history or activity page; dates are `YYYY-MM-DD` in UTC, inclusive. */
+export interface HistoryQuery {
+  /** Part of the author's name or email, any case. */
+  readonly author?: string;
+  /** Client name ("web", an assistant's name), any case. */
+  readonly client?: string;
+  readonly since?: string;
+  readonly until?: string;
+  /** The last commit of the previous page. */
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export interface ChangeSummary extends HistoryEntry {
+  /** The first few added or removed lines of the change, cut to a readable length. */
+  readonly firstLines: readonly { readonly kind: 'add' | 'del'; readonly text: string }[];
+  /** The description the author gave, when they gave one. */
+  readonly summary?: string;
+  /** For a revert or a restore: the change it undid, or the version it brought back. */
+  readonly undoes?: { readonly kind: 'revert' | 'restore'; readonly commit: string };
+}
+
+export interface HistoryPage {
+  readonly entries: readonly ChangeSummary[];
+  /** Cursor of the next (older) page, when there is one. */
+  readonly next?: string;
+}
+
+export interface BlameLineView {
+  /** 1-based line number in the document (the body, frontmatter left out). */
+  readonly line: number;
+  readonly text: string;
+  readonly commit: string;
+  readonly author: Author;
+  readonly authoredAt: string;
+  readonly client?: string;
+  /** First line of the commit message, when the commit is in the artifact's history. */
+  readonly subject?: string;
+}
+
+export interface BlameView {
+  /** The version blamed: the artifact's current one. */
+  readonly version: string;
+  readonly lines: readonly BlameLineView[];
+}
+
 export interface ChangeView extends HistoryEntry {
   readonly diff: string;
 }
@@ -151,7 +197,9 @@ export interface SpecService {
   bodyAt(actor: Actor, id: string, commit: string): Promise<string>;
   revert(actor: Actor, id: string, commit: string): Promise<EditView>;
   restore(actor: Actor, id: string, commit: string): Promise<EditView>;
-  activity(actor: Actor, limit: number): Promise<HistoryEntry[]>;
+  historyPage(actor: Actor, id: string, query: HistoryQuery): Promise<HistoryPage>;
+  blame(actor: Actor, id: string): Promise<BlameView>;
+  activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
 }
 

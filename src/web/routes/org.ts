@@ -5,8 +5,8 @@ import { orgContext, sendHtml, writesSomewhere } from '../context.js';
 import { activityPage } from '../views/activity.js';
 import { homeView, orgListView, searchView } from '../views/home.js';
 import { layout } from '../views/layout.js';
+import { historyQuery } from './history-query.js';
 
-const ACTIVITY_LIMIT = 100;
 const SEARCH_LIMIT = 30;
 
 /** `/`, the organization home with its tree, search and the activity feed. */
@@ -38,8 +38,10 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
 
   router.get('/o/:orgId/activity', async (req, res) => {
     const ctx = await orgContext(control, req);
-    const entries = await specs.activity(ctx.actor, ACTIVITY_LIMIT);
-    sendHtml(res, layout({ title: 'Activity', user: ctx.user, org: { ...ctx.org, section: 'activity' } }, activityPage(ctx.org.id, entries)));
+    const { query, filters, onFirstPage } = historyQuery(req);
+    const page = await specs.activityPage(ctx.actor, query);
+    const view = activityPage(ctx.org.id, page, filters, onFirstPage);
+    sendHtml(res, layout({ title: 'Activity', user: ctx.user, org: { ...ctx.org, section: 'activity' } }, view));
   });
 
   return router;

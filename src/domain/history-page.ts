@@ -1,0 +1,93 @@
+import { unifiedDiff } from '../patch/index.js';
+import type { HistoryEntry } from '../store/types.js';
+import { bodyBefore } from './history.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import type { ChangeSummary, HistoryPage, HistoryQuery } from './types.js';
+
+const MAX_PAGE = 100;
+const FIRST_LINES = 3;
+const LINE_CHARS = 160;
+
+/** What a reviewer reads of a change in a list: its first changed lines, what it undid, the author's summary. */
+export async function changeSummary(deps: DomainDeps, scope: Scope, entry: HistoryEntry): Promise<ChangeSummary> {
+  const [before, after] = await Promise.all([
+    bodyBefore(deps, scope, entry),
+    deps.store.bodyAt(scope.orgId, entry.artifactId, entry.commit).then((body) => body ?? ''),
+  ]);
+  const firstLines: ChangeSummary['firstLines'][number][] = [];
+  for (const line of unifiedDiff(before, after, 'document').split('\n')) {
+    if (firstLines.length >= FIRST_LINES) break;
+    if (line.startsWith('+++') || line.startsWith('---')) continue;
+    const kind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
+    if (kind && line.slice(1).trim()) firstLines.push({ kind, text: line.slice(1, LINE_CHARS + 1) });
+  }
+  return { ...entry, firstLines, ...messageFacts(entry.message) };
+}
+
+/** The person's summary and the commit a revert or restore names, as written by the store's message. */
+function messageFacts(message: string): Pick<ChangeSummary, 'summary' | 'undoes'> {
+  const paragraphs = message.split(/\n\s*\n/).slice(1);
+  const source = /^This (reverts commit|restores the version of commit) ([0-9a-f]{40})\.$/m.exec(message);
+  const undoes = source ? { kind: source[1]!.startsWith('reverts') ? ('revert' as const) : ('restore' as const), commit: source[2]! } : undefined;
+  const prose = paragraphs.find((p) => !/^This (reverts|restores) /.test(p) && !/^[A-Za-z][A-Za-z0-9-]*: /m.test(p));
+  return { ...(prose ? { summary: prose.trim() } : {}), ...(undoes ? { undoes } : {}) };
+}
+
+function matches(entry: HistoryEntry, query: HistoryQuery): boolean {
+  const author = query.author?.trim().toLowerCase();
+  if (author && !entry.author.name.toLowerCase().includes(author) && !entry.author.email.toLowerCase().includes(author)) return false;
+  if (query.client && (entry.client ?? '').toLowerCase() !== query.client.trim().toLowerCase()) return false;
+  const day = entry.authoredAt.slice(0, 10);
+  if (query.since && day < query.since) return false;
+  if (query.until && day > query.until) return false;
+  return true;
+}
+
+/** One page of `entries` (newest first) after the cursor's commit; `next` when more match. */
+function pageOf(entries: readonly HistoryEntry[], query: HistoryQuery, exhausted: boolean): { page: HistoryEntry[]; next?: string; complete: boolean } {
+  const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_PAGE);
+  let start = 0;
+  if (query.cursor) {
+    const at = entries.findIndex((e) => e.commit === query.cursor);
+    if (at < 0) return { page: [], complete: exhausted };
+    start = at + 1;
+  }
+  const page: HistoryEntry[] = [];
+  for (let i = start; i < entries.length; i++) {
+    if (!matches(entries[i]!, query)) continue;
+    if (page.length === limit) return { page, next: page.at(-1)!.commit, complete: true };
+    page.push(entries[i]!);
+  }
+  return { page, complete: exhausted };
+}
+
+async function summarized(deps: DomainDeps, scope: Scope, page: readonly HistoryEntry[], next?: string): Promise<HistoryPage> {
+  const entries = await Promise.all(page.map((entry) => changeSummary(deps, scope, entry)));
+  return { entries, ...(next ? { next } : {}) };
+}
+
+/** An artifact's history, newest first, filtered and paginated by cursor. */
+export async function artifactHistoryPage(deps: DomainDeps, scope: Scope, id: string, query: HistoryQuery): Promise<HistoryPage> {
+  const meta = await scope.readable(id);
+  const { page, next } = pageOf(await deps.store.history(scope.orgId, meta.id), query, true);
+  return summarized(deps, scope, page, next);
+}
+
+/**
+ * The organization's readable changes, newest first, filtered and paginated by cursor. Reads a
+ * window of the newest entries and widens it only until the page is full or history ends.
+ */
+export async function activityPage(deps: DomainDeps, scope: Scope, query: HistoryQuery): Promise<HistoryPage> {
+  const workspaceOf = new Map((await deps.store.catalog(scope.orgId)).map((m) => [m.id, m.workspaceId]));
+  const readable = (e: HistoryEntry) => {
+    const workspaceId = workspaceOf.get(e.artifactId);
+    return workspaceId !== undefined && scope.canRead(workspaceId);
+  };
+  for (let window = Math.max(query.limit, 1) * 4; ; window *= 4) {
+    const newest = await deps.store.activity(scope.orgId, { limit: window });
+    const exhausted = newest.length < window;
+    const result = pageOf(newest.filter(readable), query, exhausted);
+    if (result.complete || exhausted) return summarized(deps, scope, result.page, result.next);
+  }
+}
