@@ -11,7 +11,7 @@ import { readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
 import { saveBody } from './save.js';
 import { Scope } from './scope.js';
-import { searchArtifacts } from './search.js';
+import { searchArtifacts, searchHighlighted } from './search.js';
 import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
 
@@ -26,6 +26,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
   const scope = (actor: Actor) => new Scope(deps, actor);
   return {
     search: (actor, input) => searchArtifacts(deps, scope(actor), input),
+    searchHighlighted: (actor, input) => searchHighlighted(deps, scope(actor), input),
     readProduct: (actor, mode) => readProduct(deps, scope(actor), mode),
     read: (actor, type, id, mode) => readArtifact(deps, scope(actor), type, id, mode),
     listChildren: (actor, childType, parentId) => listChildren(deps, scope(actor), childType, parentId),

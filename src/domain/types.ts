@@ -49,6 +49,12 @@ export interface SearchResultView {
   readonly score: number;
 }
 
+export interface HighlightedResultView extends SearchResultView {
+  /** Half-open [start, end) character ranges of matched words. */
+  readonly titleMatches: readonly (readonly [number, number])[];
+  readonly previewMatches: readonly (readonly [number, number])[];
+}
+
 export interface EditView {
   readonly id: string;
   readonly version: string;
@@ -176,6 +182,8 @@ export interface ChangeView extends HistoryEntry {
  */
 export interface SpecService {
   search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultView[]>;
+  /** As search, with the matched words of each title and preview, for the web application. */
+  searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultView[]>;
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
   /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
   read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;

@@ -1,10 +1,13 @@
 import express from 'express';
+import { isArtifactType } from '../../artifacts/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
 import { orgContext, sendHtml, writesSomewhere } from '../context.js';
+import { locate } from '../locate.js';
 import { activityPage } from '../views/activity.js';
-import { homeView, orgListView, searchView } from '../views/home.js';
+import { homeView, orgListView } from '../views/home.js';
 import { layout } from '../views/layout.js';
+import { searchView } from '../views/search.js';
 import { historyQuery } from './history-query.js';
 
 const SEARCH_LIMIT = 30;
@@ -29,10 +32,15 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
   router.get('/o/:orgId/search', async (req, res) => {
     const ctx = await orgContext(control, req);
     const query = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 500) : '';
-    const results = query ? await specs.search(ctx.actor, { query, limit: SEARCH_LIMIT }) : [];
+    const type = isArtifactType(req.query.type) ? req.query.type : undefined;
+    const [found, tree] = await Promise.all([
+      query ? specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : [],
+      specs.tree(ctx.actor),
+    ]);
+    const results = found.map((r) => ({ ...r, crumbs: locate(tree, r.id)?.crumbs ?? [] }));
     sendHtml(
       res,
-      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, results)),
+      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results)),
     );
   });
 

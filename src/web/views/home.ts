@@ -1,5 +1,5 @@
 import type { Organization } from '../../control/types.js';
-import type { FolderTreeNode, SearchResultView, TreeNode } from '../../domain/types.js';
+import type { FolderTreeNode, TreeNode } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { requirementBadge, typeBadge } from './format.js';
 
@@ -45,23 +45,6 @@ export function homeView(org: Organization, tree: { product: TreeNode; pages: Fo
     ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages), canCreate ? html`<a class="button small secondary" href="/o/${org.id}/pages/new">+ New page or folder</a>` : undefined)}
   </div>
 </div>`;
-}
-
-export function searchView(org: Organization, query: string, results: readonly SearchResultView[]): SafeHtml {
-  return html`<div class="page-head"><h1>Search</h1>
-<form class="search-large" role="search" action="/o/${org.id}/search" method="get">
-  <label for="q">Search titles and documents</label>
-  <div class="row"><input id="q" type="search" name="q" value="${query}" autofocus><button type="submit">Search</button></div>
-</form></div>
-${query
-    ? results.length
-      ? html`<p class="summary">${results.length} result${results.length === 1 ? '' : 's'} for “${query}”</p>
-<ol class="results">${results.map(
-          (r) => html`<li><a href="${link(org.id, r.id)}">${typeBadge(r.type)} <span class="title">${r.title}</span></a>
-<p class="preview">${r.preview}</p></li>`,
-        )}</ol>`
-      : html`<p class="empty">Nothing matches “${query}”.</p>`
-    : ''}`;
 }
 
 export function orgListView(orgs: readonly Organization[]): SafeHtml {

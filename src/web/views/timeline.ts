@@ -23,15 +23,18 @@ function undoLink(orgId: string, entry: ChangeSummary): SafeHtml {
     : html`<p class="undoes">Restores the version of <a class="mono" href="${b}/versions/${entry.undoes.commit}">${shortCommit(entry.undoes.commit)}</a></p>`;
 }
 
-/** One change in a history or the activity feed; `withArtifact` names the artifact it changed. */
+/**
+ * One change in a history or the activity feed; `withArtifact` names the artifact it changed.
+ * In one artifact's history the author's summary is the headline: rows of identical subjects say nothing.
+ */
 export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boolean): SafeHtml {
   const change = `/o/${orgId}/a/${e.artifactId}/changes/${e.commit}`;
   return html`<li class="change verb-${e.verb}">
   <div class="change-main">
     ${withArtifact
       ? html`<p><strong class="author">${e.author.name}</strong> ${verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
-      : html`<p><a class="subject" href="${change}">${messageSubject(e.message)}</a></p>`}
-    ${e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
+      : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`}
+    ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
     ${undoLink(orgId, e)}
     ${firstLines(e)}
     <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · <a class="mono" href="${change}">${shortCommit(e.commit)}</a></p>

@@ -82,7 +82,7 @@ describe('web: a long history a reviewer can read, and blame', () => {
     const newest = await owner.page.locator('ol.timeline > li').first().innerText();
     expect(newest).toMatch(/Revert page: Meeting notes/);
     const first = owner.page.locator('ol.timeline > li').nth(1);
-    expect(await first.locator('.change-summary').innerText()).toBe(`“Round ${EDITS - 1}”`);
+    expect(await first.locator('a.subject').innerText()).toBe(`Round ${EDITS - 1}`);
     expect(await first.locator('.first-lines').innerText()).toMatch(/−\s*Item 9: decided in round 109\s*\+\s*Item 9: decided in round 119/);
     expect(await first.locator('.counts').innerText()).toMatch(/\+1\s*−1/);
   });
