@@ -8,6 +8,10 @@ import type { ChangeSummary, HistoryPage, HistoryQuery } from './types.js';
 const MAX_PAGE = 100;
 const FIRST_LINES = 3;
 const LINE_CHARS = 160;
+/** How much of an unchanged start is kept before the first difference of a changed line. */
+const LEAD_CHARS = 24;
+/** Lines up to about this long are seen whole in a list, so they are never cut at the start. */
+const SHOWN_CHARS = 60;
 
 /** What a reviewer reads of a change in a list: its first changed lines, what it undid, the author's summary. */
 export async function changeSummary(deps: DomainDeps, scope: Scope, entry: HistoryEntry): Promise<ChangeSummary> {
@@ -20,9 +24,25 @@ export async function changeSummary(deps: DomainDeps, scope: Scope, entry: Histo
     if (firstLines.length >= FIRST_LINES) break;
     if (line.startsWith('+++') || line.startsWith('---')) continue;
     const kind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
-    if (kind && line.slice(1).trim()) firstLines.push({ kind, text: line.slice(1, LINE_CHARS + 1) });
+    if (kind && line.slice(1).trim()) firstLines.push({ kind, text: line.slice(1) });
   }
-  return { ...entry, firstLines, ...messageFacts(entry.message) };
+  return { ...entry, firstLines: aroundFirstDifference(firstLines), ...messageFacts(entry.message) };
+}
+
+/**
+ * A line changed in its middle reads the same as its old self for a whole excerpt's width: a
+ * removed line followed by its replacement both start a little before their first difference.
+ */
+function aroundFirstDifference(lines: ChangeSummary['firstLines'][number][]): ChangeSummary['firstLines'] {
+  const cut = (text: string, from: number) => (from > 0 ? `…${text.slice(from)}` : text).slice(0, LINE_CHARS);
+  return lines.map((line, i) => {
+    const other = line.kind === 'del' ? lines[i + 1] : lines[i - 1];
+    if (!other || other.kind === line.kind) return { ...line, text: cut(line.text, 0) };
+    let same = 0;
+    while (same < line.text.length && line.text[same] === other.text[same]) same++;
+    const from = same > LEAD_CHARS && line.text.length > SHOWN_CHARS ? line.text.lastIndexOf(' ', same - LEAD_CHARS / 2) + 1 : 0;
+    return { ...line, text: cut(line.text, from) };
+  });
 }
 
 /** The person's summary and the commit a revert or restore names, as written by the store's message. */

@@ -12,9 +12,13 @@ export const EDIT_CSS = `
 ul.nav-tree, ul.nav-tree ul { list-style: none; margin: 0; padding: 0; }
 ul.nav-tree ul { padding-left: .85rem; border-left: 1px solid var(--border); margin-left: .35rem; }
 ul.nav-tree li { margin: .05rem 0; }
-ul.nav-tree summary { cursor: pointer; }
-ul.nav-tree li.leaf { padding-left: .95rem; }
-ul.nav-tree a { color: var(--text); text-decoration: none; border-radius: 5px; padding: .05rem .3rem; display: inline-block; overflow-wrap: anywhere; }
+ul.nav-tree summary { cursor: pointer; list-style: none; display: flex; align-items: baseline; gap: .15rem; }
+ul.nav-tree summary::-webkit-details-marker { display: none; }
+ul.nav-tree summary::before { content: "▸"; flex: none; width: .85rem; color: var(--muted); font-size: .8rem; }
+ul.nav-tree details[open] > summary::before { content: "▾"; }
+ul.nav-tree li.leaf { padding-left: 1rem; }
+ul.nav-tree a { color: var(--text); text-decoration: none; border-radius: 5px; padding: .05rem .3rem; min-width: 0; overflow-wrap: anywhere; }
+ul.nav-tree .folder-name { padding: 0 .3rem; }
 ul.nav-tree a:hover { color: var(--accent); }
 ul.nav-tree a[aria-current="page"] { background: var(--accent-soft); color: var(--accent-text); font-weight: 600; }
 
@@ -36,8 +40,8 @@ form.editor { display: grid; gap: 1rem; }
 .pane-label { margin: 0; font-weight: 600; font-size: .92rem; }
 form.editor textarea { width: 100%; min-height: 60vh; resize: vertical; font: .92rem/1.55 var(--mono); padding: .8rem .9rem; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); color: var(--text); tab-size: 4; }
 form.editor textarea:focus { border-color: var(--accent); outline: none; box-shadow: 0 0 0 3px var(--accent-soft); }
-.preview { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: .9rem 1.2rem; min-height: 60vh; max-height: 75vh; overflow: auto; }
-@media (max-width: 900px) { form.editor textarea { min-height: 40vh; } .preview { min-height: 0; max-height: none; } }
+.editor-preview { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: .9rem 1.2rem; min-height: 60vh; max-height: 75vh; overflow: auto; }
+@media (max-width: 900px) { form.editor textarea { min-height: 40vh; } .editor-preview { min-height: 0; max-height: none; } }
 .summary-field { display: grid; gap: .3rem; margin: 0; max-width: 640px; }
 .optional { color: var(--muted); font-weight: 400; }
 .form-actions { display: flex; gap: .6rem; align-items: center; margin: 0; flex-wrap: wrap; }

@@ -19,7 +19,7 @@ ol.timeline li { align-items: flex-start; }
 table.diff ins { background: color-mix(in srgb, var(--add-mark) 28%, transparent); text-decoration: none; border-radius: 3px; }
 table.diff del { background: color-mix(in srgb, var(--del-mark) 26%, transparent); text-decoration: none; border-radius: 3px; }
 table.diff.split { table-layout: fixed; }
-table.diff.split td.ln { width: 3.2rem; }
+table.diff.split col.ln-col { width: 3.2rem; }
 table.diff.split td.code.add { background: var(--add-bg); }
 table.diff.split td.code.del { background: var(--del-bg); }
 table.diff.split td.code.blank { background: repeating-linear-gradient(135deg, transparent 0 6px, var(--bg) 6px 12px); }
@@ -43,4 +43,5 @@ ol.results mark, .crumbs-line mark { background: #fde68a; color: inherit; border
 @media (prefers-color-scheme: dark) { ol.results mark { background: #6b5313; } }
 .crumbs-line { margin: .2rem 0 0; font-size: .82rem; color: var(--muted); }
 .search-large .row select { flex: 0 0 auto; }
+@media (max-width: 600px) { .search-large .row { flex-wrap: wrap; } .search-large .row input { flex-basis: 100%; } }
 `;

@@ -56,6 +56,7 @@ export function diffTable(diff: string, caption: string, layout: DiffLayout = 'i
   if (layout === 'split') {
     return html`<div class="diff-wrap"><table class="diff split">
 <caption class="visually-hidden">${caption}</caption>
+<colgroup><col class="ln-col"><col><col class="ln-col"><col></colgroup>
 <thead class="visually-hidden"><tr><th scope="col">Old line</th><th scope="col">Old text</th><th scope="col">New line</th><th scope="col">New text</th></tr></thead>
 <tbody>${splitRows(list)}</tbody>
 </table></div>`;
