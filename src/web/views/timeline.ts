@@ -37,7 +37,7 @@ export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boo
     ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
     ${undoLink(orgId, e)}
     ${firstLines(e)}
-    <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · <a class="mono" href="${change}">${shortCommit(e.commit)}</a></p>
+    <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · ${withArtifact ? html`<a class="mono" href="${change}">${shortCommit(e.commit)}</a>` : html`<span class="mono">${shortCommit(e.commit)}</span>`}</p>
   </div>
   ${lineCounts(e)}
 </li>`;

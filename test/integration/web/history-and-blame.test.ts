@@ -27,7 +27,7 @@ describe('web: a long history a reviewer can read, and blame', () => {
   const base = () => `${harness.baseUrl}/o/${harness.orgId}/a/${pageId}`;
   const timelineCommits = async (url: string): Promise<{ commits: string[]; next?: string }> => {
     await owner.page.goto(url);
-    const hrefs = await owner.page.locator('ol.timeline > li p.meta a.mono').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    const hrefs = await owner.page.locator('ol.timeline > li a.subject, ol.timeline > li p.meta a.mono').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     const next = (await owner.page.locator('a[rel="next"]').count()) ? await owner.page.locator('a[rel="next"]').getAttribute('href') : undefined;
     return { commits: hrefs.map((h) => h.split('/').at(-1)!), ...(next ? { next: harness.baseUrl + next } : {}) };
   };
