@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.js';
+import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.js';
 import { launchBrowser, screenshot, signIn, type SignedIn } from './support.js';
 
 const noHorizontalScroll = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
 
-describe('web: navigation through children and the side tree, search that shows why, local times', () => {
+describe('web: navigation through children and the side tree, search that shows why, local times, consent', () => {
   let harness: Harness;
   let browser: Browser;
   let owner: SignedIn;
@@ -85,5 +86,21 @@ describe('web: navigation through children and the side tree, search that shows 
     expect(title).toMatch(/UTC$/);
     const expected = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(datetime!));
     expect(text).toBe(expected);
+  });
+
+  it('shows Approve as the primary action and Deny as a secondary one on the consent screen', async () => {
+    const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
+    const provider = new MemoryClientProvider('http://127.0.0.1:9/callback');
+    expect(await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl: await discoverFrom401(mcpUrl) })).toBe('REDIRECT');
+    for (const { page } of [owner, mobile]) {
+      await page.goto(provider.authorizationUrl!.href);
+      await page.waitForURL(/\/oauth\/consent/);
+      const look = (value: string) =>
+        page.evaluate<string>(`(() => { const s = getComputedStyle(document.querySelector('button[value=${value}]')); return s.backgroundColor + '|' + s.color; })()`);
+      const [approve, deny] = await Promise.all([look('approve'), look('deny')]);
+      expect(approve).not.toBe(deny);
+      expect(await noHorizontalScroll(page)).toBe(true);
+    }
+    await screenshot(owner.page, 'consent');
   });
 });
