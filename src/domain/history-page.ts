@@ -1,7 +1,7 @@
-import { unifiedDiff } from '../patch/index.js';
-import type { HistoryEntry } from '../store/types.js';
-import { bodyBefore } from './history.js';
-import type { DomainDeps } from './ports.js';
+import { NotFoundError } from '../errors.js';
+import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
+import { changeDiff } from './history.js';
+import type { DomainContext } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ChangeSummary, HistoryPage, HistoryQuery } from './types.js';
 
@@ -14,13 +14,9 @@ const LEAD_CHARS = 24;
 const SHOWN_CHARS = 60;
 
 /** What a reviewer reads of a change in a list: its first changed lines, what it undid, the author's summary. */
-export async function changeSummary(deps: DomainDeps, scope: Scope, entry: HistoryEntry): Promise<ChangeSummary> {
-  const [before, after] = await Promise.all([
-    bodyBefore(deps, scope, entry),
-    deps.store.bodyAt(scope.orgId, entry.artifactId, entry.commit).then((body) => body ?? ''),
-  ]);
+export async function changeSummary(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<ChangeSummary> {
   const firstLines: ChangeSummary['firstLines'][number][] = [];
-  for (const line of unifiedDiff(before, after, 'document').split('\n')) {
+  for (const line of (await changeDiff(deps, scope, entry, meta)).split('\n')) {
     if (firstLines.length >= FIRST_LINES) break;
     if (line.startsWith('+++') || line.startsWith('---')) continue;
     const kind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
@@ -82,13 +78,19 @@ function pageOf(entries: readonly HistoryEntry[], query: HistoryQuery, exhausted
   return { page, complete: exhausted };
 }
 
-async function summarized(deps: DomainDeps, scope: Scope, page: readonly HistoryEntry[], next?: string): Promise<HistoryPage> {
-  const entries = await Promise.all(page.map((entry) => changeSummary(deps, scope, entry)));
+async function summarized(deps: DomainContext, scope: Scope, page: readonly HistoryEntry[], next?: string): Promise<HistoryPage> {
+  const entries = await Promise.all(
+    page.map(async (entry) => {
+      const meta = await deps.store.meta(scope.orgId, entry.artifactId);
+      if (!meta) throw new NotFoundError();
+      return changeSummary(deps, scope, entry, meta);
+    }),
+  );
   return { entries, ...(next ? { next } : {}) };
 }
 
 /** An artifact's history, newest first, filtered and paginated by cursor. */
-export async function artifactHistoryPage(deps: DomainDeps, scope: Scope, id: string, query: HistoryQuery): Promise<HistoryPage> {
+export async function artifactHistoryPage(deps: DomainContext, scope: Scope, id: string, query: HistoryQuery): Promise<HistoryPage> {
   const meta = await scope.readable(id);
   const { page, next } = pageOf(await deps.store.history(scope.orgId, meta.id), query, true);
   return summarized(deps, scope, page, next);
@@ -98,16 +100,12 @@ export async function artifactHistoryPage(deps: DomainDeps, scope: Scope, id: st
  * The organization's readable changes, newest first, filtered and paginated by cursor. Reads a
  * window of the newest entries and widens it only until the page is full or history ends.
  */
-export async function activityPage(deps: DomainDeps, scope: Scope, query: HistoryQuery): Promise<HistoryPage> {
-  const workspaceOf = new Map((await deps.store.catalog(scope.orgId)).map((m) => [m.id, m.workspaceId]));
-  const readable = (e: HistoryEntry) => {
-    const workspaceId = workspaceOf.get(e.artifactId);
-    return workspaceId !== undefined && scope.canRead(workspaceId);
-  };
+export async function activityPage(deps: DomainContext, scope: Scope, query: HistoryQuery): Promise<HistoryPage> {
+  const workspaceIds = await scope.readableWorkspaceIds();
   for (let window = Math.max(query.limit, 1) * 4; ; window *= 4) {
-    const newest = await deps.store.activity(scope.orgId, { limit: window });
+    const newest = await deps.store.activity(scope.orgId, { limit: window, workspaceIds });
     const exhausted = newest.length < window;
-    const result = pageOf(newest.filter(readable), query, exhausted);
+    const result = pageOf(newest, query, exhausted);
     if (result.complete || exhausted) return summarized(deps, scope, result.page, result.next);
   }
 }

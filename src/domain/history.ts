@@ -39,11 +39,15 @@ export async function bodyBefore(deps: DomainDeps, scope: Scope, entry: HistoryE
 export async function changeOf(deps: DomainContext, scope: Scope, id: string, commit: string): Promise<ChangeView> {
   const meta = await scope.readable(id);
   const entry = await historyEntryOf(deps, scope, meta, commit);
-  const diff = await deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', commit, async () => {
-    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
+  return { ...entry, diff: await changeDiff(deps, scope, entry, meta) };
+}
+
+/** The diff one change made to its artifact: computed once, kept, and shared by every view of it. */
+export function changeDiff(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<string> {
+  return deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', entry.commit, async () => {
+    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, entry.commit)]);
     return unifiedDiff(before, after, meta.path);
   });
-  return { ...entry, diff };
 }
 
 export async function compareVersions(

@@ -3,7 +3,7 @@ import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { html } from '../html.js';
-import { artifactPage } from '../views/artifact.js';
+import { artifactPage, findNode } from '../views/artifact.js';
 import { blamePage } from '../views/blame.js';
 import { diffLayoutParam } from '../views/diff.js';
 import { shortCommit } from '../views/format.js';
@@ -26,16 +26,18 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
 
   router.get('/o/:orgId/a/:id', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, history, canWrite] = await Promise.all([
+    const [artifact, history, canWrite, tree] = await Promise.all([
       specs.read(ctx.actor, ctx.type, ctx.id, 'full'),
       specs.history(ctx.actor, ctx.id),
       specs.canWrite(ctx.actor, ctx.id),
+      specs.tree(ctx.actor),
     ]);
+    const children = findNode(tree.product, ctx.id)?.children ?? [];
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
-      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children: ctx.children, tree: ctx.tree, latest: history[0], changeCount: history.length, canWrite })}`),
+      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`),
     );
   });
 

@@ -3,7 +3,6 @@ import { isArtifactType } from '../../artifacts/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
 import { orgContext, sendHtml, writesSomewhere } from '../context.js';
-import { locate } from '../locate.js';
 import { activityPage } from '../views/activity.js';
 import { homeView, orgListView } from '../views/home.js';
 import { layout } from '../views/layout.js';
@@ -33,11 +32,8 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
     const ctx = await orgContext(control, req);
     const query = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 500) : '';
     const type = isArtifactType(req.query.type) ? req.query.type : undefined;
-    const [found, tree] = await Promise.all([
-      query ? specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : [],
-      specs.tree(ctx.actor),
-    ]);
-    const results = found.map((r) => ({ ...r, crumbs: locate(tree, r.id)?.crumbs ?? [] }));
+    const found = query ? await specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : [];
+    const results = await Promise.all(found.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })));
     sendHtml(
       res,
       layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results)),

@@ -13,6 +13,16 @@ export function breadcrumb(orgId: string, crumbs: readonly Crumb[], current?: { 
   )}</ol></nav>`;
 }
 
+/** The artifact's node in the readable product tree; pages are not in it. */
+export function findNode(node: TreeNode, id: string): TreeNode | undefined {
+  if (node.id === id) return node;
+  for (const child of node.children) {
+    const found = findNode(child, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** One group per kind of child the type may have (a product: capabilities, user types, core entities). */
 function childrenSection(orgId: string, artifact: ArtifactView, children: readonly TreeNode[], canWrite: boolean): SafeHtml {
   const kinds = childTypesOf(artifact.type).filter((def) => def.type !== 'page');

@@ -1,6 +1,5 @@
-import type { ArtifactView, BlameView } from '../../domain/types.js';
+import type { ArtifactView, BlameView, Crumb } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { breadcrumb } from './artifact.js';
 import { shortCommit, when } from './format.js';
 

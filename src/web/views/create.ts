@@ -1,7 +1,6 @@
 import { artifactType, REQUIREMENT_TYPES, type ArtifactType } from '../../artifacts/index.js';
-import type { FolderView } from '../../domain/types.js';
+import type { Crumb, FolderView } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { breadcrumb } from './artifact.js';
 import { requirementLabel, typeName } from './format.js';
 

@@ -1,6 +1,5 @@
-import type { ArtifactView, EditConflict } from '../../domain/types.js';
+import type { ArtifactView, Crumb, EditConflict } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { renderMarkdown } from '../markdown.js';
 import { breadcrumb } from './artifact.js';
 import { diffTable } from './diff.js';

@@ -1,8 +1,7 @@
 import { ARTIFACT_TYPE_TABLE, type ArtifactType } from '../../artifacts/index.js';
 import type { Organization } from '../../control/types.js';
-import type { HighlightedResultView } from '../../domain/types.js';
+import type { Crumb, HighlightedResultView } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import type { Crumb } from '../locate.js';
 import { typeBadge } from './format.js';
 
 /** The text with the given ranges wrapped in `<mark>`; everything else escaped as usual. */
