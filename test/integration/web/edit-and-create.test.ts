@@ -91,7 +91,7 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     await callTool(editorMcp, 'specbase_edit_requirement', { requirementId, patch: `@@ -1 +1 @@\n-${first}\n+# Typo tolerance (assistant)\n` });
     const before = head();
     await page.locator('#body').fill(text.replace(first, '# Typo tolerance (browser)'));
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save changes' }).click()]);
+    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/edit')), page.getByRole('button', { name: 'Save changes' }).click()]);
     expect(response.status()).toBe(409);
     expect(head()).toBe(before);
     expect(await page.getByRole('alert').first().innerText()).toContain('Nothing was written');
