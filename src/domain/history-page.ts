@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import { changeDiff } from './history.js';
+import { messageFacts } from './message-facts.js';
 import type { DomainContext } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ChangeSummary, HistoryPage, HistoryQuery } from './types.js';
@@ -39,15 +40,6 @@ function aroundFirstDifference(lines: ChangeSummary['firstLines'][number][]): Ch
     const from = same > LEAD_CHARS && line.text.length > SHOWN_CHARS ? line.text.lastIndexOf(' ', same - LEAD_CHARS / 2) + 1 : 0;
     return { ...line, text: cut(line.text, from) };
   });
-}
-
-/** The person's summary and the commit a revert or restore names, as written by the store's message. */
-function messageFacts(message: string): Pick<ChangeSummary, 'summary' | 'undoes'> {
-  const paragraphs = message.split(/\n\s*\n/).slice(1);
-  const source = /^This (reverts commit|restores the version of commit) ([0-9a-f]{40})\.$/m.exec(message);
-  const undoes = source ? { kind: source[1]!.startsWith('reverts') ? ('revert' as const) : ('restore' as const), commit: source[2]! } : undefined;
-  const prose = paragraphs.find((p) => !/^This (reverts|restores) /.test(p) && !/^[A-Za-z][A-Za-z0-9-]*: /m.test(p));
-  return { ...(prose ? { summary: prose.trim() } : {}), ...(undoes ? { undoes } : {}) };
 }
 
 function matches(entry: HistoryEntry, query: HistoryQuery): boolean {

@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { unifiedDiff } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import type { DomainContext, DomainDeps } from './ports.js';
+import { messageFacts } from './message-facts.js';
 import type { Scope } from './scope.js';
 import type { ChangeView } from './types.js';
 
@@ -39,7 +40,7 @@ export async function bodyBefore(deps: DomainDeps, scope: Scope, entry: HistoryE
 export async function changeOf(deps: DomainContext, scope: Scope, id: string, commit: string): Promise<ChangeView> {
   const meta = await scope.readable(id);
   const entry = await historyEntryOf(deps, scope, meta, commit);
-  return { ...entry, diff: await changeDiff(deps, scope, entry, meta) };
+  return { ...entry, diff: await changeDiff(deps, scope, entry, meta), ...messageFacts(entry.message) };
 }
 
 /** The diff one change made to its artifact: computed once, kept, and shared by every view of it. */

@@ -172,7 +172,7 @@ export interface BlameView {
   readonly lines: readonly BlameLineView[];
 }
 
-export interface ChangeView extends HistoryEntry {
+export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' | 'undoes'> {
   readonly diff: string;
 }
 

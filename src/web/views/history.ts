@@ -3,7 +3,7 @@ import { html, type SafeHtml } from '../html.js';
 import { breadcrumb } from './artifact.js';
 import { diffTable, layoutSwitch, type DiffLayout } from './diff.js';
 import { clientLabel, lineCounts, messageSubject, shortCommit, when } from './format.js';
-import { filterForm, pager, timeline, type TimelineFilters } from './timeline.js';
+import { filterForm, pager, timeline, undoLink, type TimelineFilters } from './timeline.js';
 
 type Title = Pick<ArtifactView, 'id' | 'title'>;
 
@@ -44,7 +44,9 @@ export function changePage(orgId: string, artifact: Title, crumbs: readonly Crum
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
 <div class="page-head">
   <p class="eyebrow"><a href="${b}/history">← History</a></p>
-  <h1>${messageSubject(change.message)}</h1>
+  <h1>${change.summary ?? messageSubject(change.message)}</h1>
+  ${change.summary ? html`<p class="meta">${messageSubject(change.message)}</p>` : ''}
+  ${undoLink(orgId, artifact.id, change.undoes)}
   <p class="meta"><strong class="author">${change.author.name}</strong> &lt;${change.author.email}&gt; · ${when(change.authoredAt)} · ${clientLabel(change.client)} · <span class="mono">${change.commit}</span> ${lineCounts(change)}</p>
   <nav class="actions" aria-label="Change">
     <a class="button secondary" href="${b}/versions/${change.commit}">View this version</a>

@@ -15,12 +15,13 @@ function firstLines(entry: ChangeSummary): SafeHtml {
   )}</div>`;
 }
 
-function undoLink(orgId: string, entry: ChangeSummary): SafeHtml {
-  if (!entry.undoes) return html``;
-  const b = `/o/${orgId}/a/${entry.artifactId}`;
-  return entry.undoes.kind === 'revert'
-    ? html`<p class="undoes">Reverts <a class="mono" href="${b}/changes/${entry.undoes.commit}">${shortCommit(entry.undoes.commit)}</a></p>`
-    : html`<p class="undoes">Restores the version of <a class="mono" href="${b}/versions/${entry.undoes.commit}">${shortCommit(entry.undoes.commit)}</a></p>`;
+/** For a revert or a restore: a link to the change it undid or the version it brought back. */
+export function undoLink(orgId: string, artifactId: string, undoes: ChangeSummary['undoes']): SafeHtml {
+  if (!undoes) return html``;
+  const b = `/o/${orgId}/a/${artifactId}`;
+  return undoes.kind === 'revert'
+    ? html`<p class="undoes">Reverts <a class="mono" href="${b}/changes/${undoes.commit}">${shortCommit(undoes.commit)}</a></p>`
+    : html`<p class="undoes">Restores the version of <a class="mono" href="${b}/versions/${undoes.commit}">${shortCommit(undoes.commit)}</a></p>`;
 }
 
 /**
@@ -35,7 +36,7 @@ export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boo
       ? html`<p><strong class="author">${e.author.name}</strong> ${verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
       : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`}
     ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
-    ${undoLink(orgId, e)}
+    ${undoLink(orgId, e.artifactId, e.undoes)}
     ${firstLines(e)}
     <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · ${withArtifact ? html`<a class="mono" href="${change}">${shortCommit(e.commit)}</a>` : html`<span class="mono">${shortCommit(e.commit)}</span>`}</p>
   </div>

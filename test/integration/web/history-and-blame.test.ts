@@ -111,6 +111,10 @@ describe('web: a long history a reviewer can read, and blame', () => {
     expect(await page.locator('table.diff ins').allInnerTexts()).toEqual(['119']);
     expect(await page.locator('table.diff del').allInnerTexts()).toEqual(['109']);
     await screenshot(page, 'change-words');
+    await page.goto(`${base()}/changes/${commitsOfPage[0]}`);
+    expect(await page.locator('.page-head .undoes a').getAttribute('href')).toBe(`/o/${harness.orgId}/a/${pageId}/changes/${revertedCommit}`);
+    await page.goto(`${base()}/changes/${revertedCommit}`);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Round ${EDITS - 1}`);
     await page.getByRole('link', { name: 'Side by side' }).click();
     const row = page.locator('table.diff.split tr', { has: page.locator('td.code.del') });
     expect(await row.locator('td.code.del').innerText()).toBe('Item 9: decided in round 109');
