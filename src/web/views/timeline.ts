@@ -51,8 +51,8 @@ export function filterForm(action: string, filters: TimelineFilters): SafeHtml {
   <p><label for="f-author">Author</label><input id="f-author" name="author" value="${filters.author ?? ''}" placeholder="Name or email"></p>
   <p><label for="f-client">Client</label><input id="f-client" name="client" value="${filters.client ?? ''}" placeholder="web, claude-code…" list="f-clients"></p>
   <datalist id="f-clients"><option value="web"></option><option value="cli"></option></datalist>
-  <p><label for="f-since">From</label><input id="f-since" type="date" name="since" value="${filters.since ?? ''}"></p>
-  <p><label for="f-until">To</label><input id="f-until" type="date" name="until" value="${filters.until ?? ''}"></p>
+  <p><label for="f-since">From <span class="optional">(UTC day)</span></label><input id="f-since" type="date" name="since" value="${filters.since ?? ''}"></p>
+  <p><label for="f-until">To <span class="optional">(UTC day)</span></label><input id="f-until" type="date" name="until" value="${filters.until ?? ''}"></p>
   <p class="filter-actions"><button type="submit" class="secondary">Filter</button>${active ? html` <a href="${action}">Clear</a>` : ''}</p>
 </form>`;
 }
