@@ -144,7 +144,10 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     await page.waitForURL(/\?done=edit$/);
     expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).innerText()).toContain('Research notes');
     const files = git(harness.gitdir, 'ls-tree', '-r', '--name-only', 'main').split('\n');
-    expect(files.some((f) => /^pages\/research-notes[^/]*\/interview-night-shift-shoppers-[0-9a-f]{8}\.md$/.test(f))).toBe(true);
+    const folderFile = files.find((f) => /^folders\/.*\/research-notes-[0-9a-f]{8}\.md$/.test(f))!;
+    const pageFile = files.find((f) => /^pages\/.*\/interview-night-shift-shoppers-[0-9a-f]{8}\.md$/.test(f))!;
+    const folderId = /^id: "?([0-9a-f-]{36})"?$/m.exec(git(harness.gitdir, 'show', `main:${folderFile}`))![1];
+    expect(git(harness.gitdir, 'show', `main:${pageFile}`)).toMatch(new RegExp(`^parent: "?${folderId}"?$`, 'm'));
   });
 
   it('keeps XSS payloads typed into the editor inert, in the preview and once saved', async () => {

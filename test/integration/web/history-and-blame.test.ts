@@ -133,7 +133,7 @@ describe('web: a long history a reviewer can read, and blame', () => {
   });
 
   it('attributes each line to the commit git blame names in a clone', async () => {
-    const file = git(harness.gitdir, 'ls-tree', '-r', '--name-only', 'main').split('\n').find((f) => f.startsWith('pages/meeting-notes-'))!;
+    const file = git(harness.gitdir, 'ls-tree', '-r', '--name-only', 'main').split('\n').find((f) => /^pages\/.*\/meeting-notes-[0-9a-f]{8}\.md$/.test(f))!;
     const porcelain = execFileSync('git', ['-C', clone, 'blame', '--porcelain', 'HEAD', '--', file], { encoding: 'utf8' });
     const byLine = new Map<number, string>();
     for (const match of porcelain.matchAll(/^([0-9a-f]{40}) \d+ (\d+)/gm)) byLine.set(Number(match[2]), match[1]!);
