@@ -192,7 +192,25 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
       maxRedirects: 0,
     });
     expect(crossSite.status()).toBe(403);
+    const forgedCreate = await page.request.post(`${artifactUrl(capabilityId)}/new`, {
+      form: { csrf, type: 'feature', title: 'Forged feature' },
+      headers: { origin: harness.baseUrl },
+      maxRedirects: 0,
+    });
+    expect(forgedCreate.status()).toBe(403);
+    const forgedPage = await page.request.post(`${harness.baseUrl}/o/${harness.orgId}/pages`, {
+      form: { csrf, title: 'Forged page' },
+      headers: { origin: harness.baseUrl },
+      maxRedirects: 0,
+    });
+    expect(forgedPage.status()).toBe(403);
     expect(head()).toBe(before);
+    // The preview writes nothing, but it too answers only our own pages.
+    const foreignPreview = await page.request.post(`${harness.baseUrl}/o/${harness.orgId}/preview`, {
+      form: { csrf, body: '# Hi' },
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(foreignPreview.status()).toBe(403);
     expect(await rawBody(requirementId)).not.toContain('Defaced');
   });
 });
