@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { openControlPlane, type SqlControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
 import { SearchIndexes } from '../search/index.js';
-import { FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
+import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
 import { replicate, type Replication } from './replication.js';
 
@@ -49,7 +49,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
   const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
-  const specs = createSpecService({ store, search, control, baseUrl: config.baseUrl, limits: config.limits });
+  const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
+  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {

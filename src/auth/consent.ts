@@ -33,11 +33,11 @@ export function consentRouter(deps: {
       `<p><strong>${escapeHtml(clientName)}</strong> wants to use Specbase as <strong>${escapeHtml(user.name)}</strong>
 (${escapeHtml(user.email)}), with your permissions in every organization you belong to.</p>
 <p>After your decision you will be sent to <code>${escapeHtml(redirectHost)}</code>.</p>
-<form method="post" action="${CONSENT_PATH}">
+<form class="decision" method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
 <button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button>
+<button type="submit" class="secondary" name="decision" value="deny">Deny</button>
 </form>`,
     );
   });

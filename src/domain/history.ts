@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { unifiedDiff } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import type { DomainContext, DomainDeps } from './ports.js';
+import { messageFacts } from './message-facts.js';
 import type { Scope } from './scope.js';
 import type { ChangeView } from './types.js';
 
@@ -39,11 +40,15 @@ export async function bodyBefore(deps: DomainDeps, scope: Scope, entry: HistoryE
 export async function changeOf(deps: DomainContext, scope: Scope, id: string, commit: string): Promise<ChangeView> {
   const meta = await scope.readable(id);
   const entry = await historyEntryOf(deps, scope, meta, commit);
-  const diff = await deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', commit, async () => {
-    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
+  return { ...entry, diff: await changeDiff(deps, scope, entry, meta), ...messageFacts(entry.message) };
+}
+
+/** The diff one change made to its artifact: computed once, kept, and shared by every view of it. */
+export function changeDiff(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<string> {
+  return deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', entry.commit, async () => {
+    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, entry.commit)]);
     return unifiedDiff(before, after, meta.path);
   });
-  return { ...entry, diff };
 }
 
 export async function compareVersions(
@@ -58,9 +63,4 @@ export async function compareVersions(
     const [from, to] = await Promise.all([bodyOf(deps, scope, meta, fromCommit), bodyOf(deps, scope, meta, toCommit)]);
     return unifiedDiff(from, to, meta.path);
   });
-}
-
-/** Recent changes across the organization, limited to what the actor may read. */
-export async function activity(deps: DomainDeps, scope: Scope, limit: number): Promise<HistoryEntry[]> {
-  return deps.store.activity(scope.orgId, { limit, workspaceIds: await scope.readableWorkspaceIds() });
 }

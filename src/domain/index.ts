@@ -1,20 +1,24 @@
 import { canWrite } from '../access/index.js';
+import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
 import { editArtifact } from './edit.js';
-import { activity, artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
+import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
+import { activityPage, artifactHistoryPage } from './history-page.js';
 import { listChildren, listFolders, listPages } from './list.js';
 import { DiffCache } from './diff-cache.js';
 import type { DomainContext, DomainDeps } from './ports.js';
 import { readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
+import { saveBody } from './save.js';
 import { Scope } from './scope.js';
-import { searchArtifacts } from './search.js';
+import { searchArtifacts, searchHighlighted } from './search.js';
 import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
 
 export type * from './types.js';
-export type { ArtifactSearch, ArtifactStore, DomainDeps } from './ports.js';
+export type { ArtifactSearch, ArtifactStore, BlameSource, DomainDeps } from './ports.js';
 export { artifactUrl, orgUrl } from './urls.js';
+export { CONFLICT_LABELS, editConflictOf } from './save.js';
 export { conciseContent, CONCISE_LENGTH } from './views.js';
 
 export function createSpecService(ports: DomainDeps): SpecService {
@@ -22,6 +26,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
   const scope = (actor: Actor) => new Scope(deps, actor);
   return {
     search: (actor, input) => searchArtifacts(deps, scope(actor), input),
+    searchHighlighted: (actor, input) => searchHighlighted(deps, scope(actor), input),
     readProduct: (actor, mode) => readProduct(deps, scope(actor), mode),
     read: (actor, type, id, mode) => readArtifact(deps, scope(actor), type, id, mode),
     listChildren: (actor, childType, parentId) => listChildren(deps, scope(actor), childType, parentId),
@@ -30,6 +35,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     create: (actor, type, input) => createArtifact(deps, scope(actor), type, input),
     createFolder: (actor, input) => createFolder(deps, scope(actor), input),
     edit: (actor, type, id, input) => editArtifact(deps, scope(actor), type, id, input),
+    save: (actor, type, id, input) => saveBody(deps, scope(actor), type, id, input),
     tree: (actor) => readableTree(deps, scope(actor)),
     locate: (actor, id) => locateArtifact(deps, scope(actor), id),
     history: (actor, id) => artifactHistory(deps, scope(actor), id),
@@ -38,7 +44,9 @@ export function createSpecService(ports: DomainDeps): SpecService {
     bodyAt: (actor, id, commit) => bodyAt(deps, scope(actor), id, commit),
     revert: (actor, id, commit) => revertChange(deps, scope(actor), id, commit),
     restore: (actor, id, commit) => restoreVersion(deps, scope(actor), id, commit),
-    activity: (actor, limit) => activity(deps, scope(actor), limit),
+    blame: (actor, id) => blameArtifact(deps, scope(actor), id),
+    historyPage: (actor, id, query) => artifactHistoryPage(deps, scope(actor), id, query),
+    activityPage: (actor, query) => activityPage(deps, scope(actor), query),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

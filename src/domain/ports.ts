@@ -4,6 +4,7 @@ import type { ControlPlane } from '../control/types.js';
 import type { SearchHit, SearchQuery } from '../search/types.js';
 import type {
   ArtifactMeta,
+  Author,
   ArtifactRecord,
   BodyChange,
   CatalogView,
@@ -31,14 +32,24 @@ export interface ArtifactStore {
   folders(orgId: string): Promise<FolderRecord[]>;
 }
 
+/** `git blame` of one file at one commit: who last touched each line. */
+export interface BlameSource {
+  blame(
+    orgId: string,
+    path: string,
+    commit: string,
+  ): Promise<readonly { line: number; text: string; commit: string; author: Author; authoredAt: string }[]>;
+}
+
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(orgId: string): Promise<{ search(q: SearchQuery): SearchHit[] }>;
+  forOrg(orgId: string): Promise<{ search(q: SearchQuery): SearchHit[]; matchRanges(query: string, text: string): [number, number][] }>;
 }
 
 export interface DomainDeps {
   readonly store: ArtifactStore;
   readonly search: ArtifactSearch;
+  readonly blame: BlameSource;
   readonly control: Pick<ControlPlane, 'workspaces'>;
   /** Public base URL, for the `url` of every artifact. */
   readonly baseUrl: string;

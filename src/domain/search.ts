@@ -1,7 +1,7 @@
 import type { ArtifactType } from '../artifacts/index.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { SearchResultView } from './types.js';
+import type { HighlightedResultView, SearchResultView } from './types.js';
 import { artifactUrl } from './urls.js';
 
 export async function searchArtifacts(
@@ -23,5 +23,19 @@ export async function searchArtifacts(
     preview: hit.preview,
     url: artifactUrl(deps.baseUrl, scope.orgId, hit.id),
     score: hit.score,
+  }));
+}
+
+/** Search for people: each result also says which words of its title and preview matched. */
+export async function searchHighlighted(
+  deps: DomainDeps,
+  scope: Scope,
+  input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
+): Promise<HighlightedResultView[]> {
+  const [results, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
+  return results.map((r) => ({
+    ...r,
+    titleMatches: index.matchRanges(input.query, r.title),
+    previewMatches: index.matchRanges(input.query, r.preview),
   }));
 }

@@ -49,6 +49,12 @@ export interface SearchResultView {
   readonly score: number;
 }
 
+export interface HighlightedResultView extends SearchResultView {
+  /** Half-open [start, end) character ranges of matched words. */
+  readonly titleMatches: readonly (readonly [number, number])[];
+  readonly previewMatches: readonly (readonly [number, number])[];
+}
+
 export interface EditView {
   readonly id: string;
   readonly version: string;
@@ -70,6 +76,27 @@ export interface CreateInput {
 export interface EditInput {
   readonly patch: string;
   readonly baseVersion?: string;
+}
+
+/** A whole new body typed by a person, guarded by the version their editor opened. */
+export interface SaveInput {
+  readonly body: string;
+  readonly baseVersion: string;
+  /** One line for the commit message; empty means none. */
+  readonly summary?: string;
+}
+
+/** What a save that collided with another change carries, so that nothing typed is lost. */
+export interface EditConflict {
+  readonly currentVersion: string;
+  readonly currentBody: string;
+  /** The text the person submitted. */
+  readonly mine: string;
+  /** Both texts merged, each conflicted passage between Git-style markers. */
+  readonly withMarkers: string;
+  /** Unified diffs from the text the editor opened to the current text, and to the submitted one. */
+  readonly theirChange: string;
+  readonly yourChange: string;
 }
 
 export interface TreeNode {
@@ -99,7 +126,53 @@ export interface Located {
   readonly crumbs: readonly Crumb[];
 }
 
-export interface ChangeView extends HistoryEntry {
+/** Filters and cursor of a history or activity page; dates are `YYYY-MM-DD` in UTC, inclusive. */
+export interface HistoryQuery {
+  /** Part of the author's name or email, any case. */
+  readonly author?: string;
+  /** Client name ("web", an assistant's name), any case. */
+  readonly client?: string;
+  readonly since?: string;
+  readonly until?: string;
+  /** The last commit of the previous page. */
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export interface ChangeSummary extends HistoryEntry {
+  /** The first few added or removed lines of the change, cut to a readable length. */
+  readonly firstLines: readonly { readonly kind: 'add' | 'del'; readonly text: string }[];
+  /** The description the author gave, when they gave one. */
+  readonly summary?: string;
+  /** For a revert or a restore: the change it undid, or the version it brought back. */
+  readonly undoes?: { readonly kind: 'revert' | 'restore'; readonly commit: string };
+}
+
+export interface HistoryPage {
+  readonly entries: readonly ChangeSummary[];
+  /** Cursor of the next (older) page, when there is one. */
+  readonly next?: string;
+}
+
+export interface BlameLineView {
+  /** 1-based line number in the document (the body, frontmatter left out). */
+  readonly line: number;
+  readonly text: string;
+  readonly commit: string;
+  readonly author: Author;
+  readonly authoredAt: string;
+  readonly client?: string;
+  /** First line of the commit message, when the commit is in the artifact's history. */
+  readonly subject?: string;
+}
+
+export interface BlameView {
+  /** The version blamed: the artifact's current one. */
+  readonly version: string;
+  readonly lines: readonly BlameLineView[];
+}
+
+export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' | 'undoes'> {
   readonly diff: string;
 }
 
@@ -109,6 +182,8 @@ export interface ChangeView extends HistoryEntry {
  */
 export interface SpecService {
   search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultView[]>;
+  /** As search, with the matched words of each title and preview, for the web application. */
+  searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultView[]>;
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
   /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
   read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;
@@ -118,6 +193,8 @@ export interface SpecService {
   create(actor: Actor, type: ArtifactType, input: CreateInput): Promise<ArtifactView>;
   createFolder(actor: Actor, input: { name: string; parentFolderId?: string; workspaceId?: string }): Promise<FolderView>;
   edit(actor: Actor, type: ArtifactType, id: string, input: EditInput): Promise<EditView>;
+  /** Saves a whole body typed in the web editor; ConflictError carrying an EditConflict when both changed one passage. */
+  save(actor: Actor, type: ArtifactType, id: string, input: SaveInput): Promise<EditView>;
 
   tree(actor: Actor): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
   /** Where an artifact sits in the tree the actor can read; undefined when it is not readable there. */
@@ -128,7 +205,9 @@ export interface SpecService {
   bodyAt(actor: Actor, id: string, commit: string): Promise<string>;
   revert(actor: Actor, id: string, commit: string): Promise<EditView>;
   restore(actor: Actor, id: string, commit: string): Promise<EditView>;
-  activity(actor: Actor, limit: number): Promise<HistoryEntry[]>;
+  historyPage(actor: Actor, id: string, query: HistoryQuery): Promise<HistoryPage>;
+  blame(actor: Actor, id: string): Promise<BlameView>;
+  activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
 }
 

@@ -3,3 +3,4 @@ export { parseRepositoryFile } from './frontmatter.js';
 export { slugify } from './paths.js';
 export * from './types.js';
 export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';
+export { blameFile, parsePorcelainBlame, type BlamedLine, type BlameLimits } from './blame.js';

@@ -1,5 +1,6 @@
 import type { ArtifactType } from '../artifacts/index.js';
 import { artifactType } from '../artifacts/index.js';
+import { InvalidInputError } from '../errors.js';
 import type { ChangeVerb } from './types.js';
 
 const VERB_WORD: Record<ChangeVerb, string> = { create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore' };
@@ -15,6 +16,22 @@ const trailerBlock = (trailers: [string, string | undefined][]): string =>
     .map(([key, value]) => `${key}: ${oneLine(value)}`)
     .join('\n');
 
+export const MAX_SUMMARY_LENGTH = 200;
+
+/**
+ * A change summary as it goes into a commit: one line, trimmed, at most 200 characters; empty
+ * means none. Line breaks and other control characters would forge trailers, so they are refused.
+ */
+export function checkedSummary(summary: string | undefined): string | undefined {
+  const text = summary?.trim() ?? '';
+  if (!text) return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw new InvalidInputError('the change summary must be a single line');
+  if (text.length > MAX_SUMMARY_LENGTH) {
+    throw new InvalidInputError(`the change summary is ${text.length} characters; the limit is ${MAX_SUMMARY_LENGTH}`);
+  }
+  return text;
+}
+
 export function artifactCommitMessage(input: {
   verb: ChangeVerb;
   type: ArtifactType;
@@ -22,6 +39,7 @@ export function artifactCommitMessage(input: {
   title: string;
   client?: string;
   sourceCommit?: string;
+  summary?: string;
 }): string {
   const subject = `${VERB_WORD[input.verb]} ${artifactType(input.type).name.toLowerCase()}: ${oneLine(input.title)}`;
   const source =
@@ -30,12 +48,14 @@ export function artifactCommitMessage(input: {
       : input.sourceCommit && input.verb === 'restore'
         ? `This restores the version of commit ${input.sourceCommit}.\n\n`
         : '';
+  const summary = checkedSummary(input.summary);
+  const described = summary ? `${summary}\n\n` : '';
   const trailers = trailerBlock([
     ['Artifact-Id', input.id],
     ['Artifact-Type', input.type],
     ['Client', input.client],
   ]);
-  return `${subject}\n\n${source}${trailers}\n`;
+  return `${subject}\n\n${described}${source}${trailers}\n`;
 }
 
 export function folderCommitMessage(input: { id: string; name: string; client?: string }): string {

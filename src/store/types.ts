@@ -104,6 +104,8 @@ export interface BodyChange {
   readonly expectedVersion?: string;
   /** For revert/restore: the commit being reverted or restored, named in the message. */
   readonly sourceCommit?: string;
+  /** A person's one-line description of the change, written into the commit message body. */
+  readonly summary?: string;
 }
 
 export type CommitListener = (orgId: string, result: CommitResult) => void;

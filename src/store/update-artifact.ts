@@ -1,5 +1,6 @@
 import { REQUIREMENT_TYPES, statedRequirementType, type RequirementType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
+import { checkedSummary } from './message.js';
 import { checkDocumentSize, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { checkedTitle, headingTitle } from './title.js';
 import type { ArtifactRecord, BodyChange, ChangeContext, CommitResult } from './types.js';
@@ -14,6 +15,7 @@ export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
   if (change.sourceCommit !== undefined && !/^[0-9a-f]{40}$/.test(change.sourceCommit)) {
     throw new InvalidInputError('the source commit must be a full commit id');
   }
+  checkedSummary(change.summary);
   if (typeof change.body === 'string') validateBody(change.body, env);
 }
 
@@ -50,6 +52,7 @@ export async function updateArtifact(
     ...requirementTypeOf(current, body),
     path: current.path, createdAt: current.createdAt, before: current.body, body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
+    ...(change.summary ? { summary: change.summary } : {}),
   });
 }
 

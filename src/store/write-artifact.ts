@@ -8,6 +8,7 @@ import type { ChangeContext, CommitResult } from './types.js';
 /** One artifact's file as it will be after the commit, and its body before. */
 export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob' | 'author' | 'authoredAt' | 'message' | 'client'> & {
   readonly sourceCommit?: string;
+  readonly summary?: string;
 };
 
 /**
@@ -29,6 +30,7 @@ export async function writeArtifactFile(
   const message = artifactCommitMessage({
     verb: file.verb, type: file.type, id: file.id, title: file.title, ...client,
     ...(file.sourceCommit ? { sourceCommit: file.sourceCommit } : {}),
+    ...(file.summary ? { summary: file.summary } : {}),
   });
   const parent = handle.state.head;
   const { commit, blob, timestamp } = await commitFile(handle.repo, handle.state, {

@@ -26,3 +26,7 @@ export async function orgContext(control: ControlPlane, req: Request): Promise<O
 export const sendHtml = (res: Response, markup: { toString(): string }, status = 200): void => {
   res.status(status).type('html').set('Cache-Control', 'no-store').send(markup.toString());
 };
+
+/** Whether any workspace lets the user change things: decides whether creation controls are shown at all. */
+export const writesSomewhere = (ctx: OrgContext): boolean =>
+  ctx.principal.isOwner || [...ctx.principal.roles.values()].some((role) => role === 'editor' || role === 'admin');

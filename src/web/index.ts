@@ -7,6 +7,8 @@ import { sendHtml } from './context.js';
 import { errorPageFor, webErrors } from './errors.js';
 import { artifactRoutes } from './routes/artifact.js';
 import { connectRoutes } from './routes/connect.js';
+import { createRoutes } from './routes/create.js';
+import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
 import { securityHeaders } from './security.js';
@@ -31,6 +33,8 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(orgRoutes(deps));
   router.use(artifactRoutes(deps));
   router.use(rollbackRoutes(deps));
+  router.use(editRoutes(deps));
+  router.use(createRoutes(deps));
   router.use(connectRoutes(deps));
   router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
   router.use(webErrors);

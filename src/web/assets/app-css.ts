@@ -70,12 +70,13 @@ h3 { font-size: 1rem; margin: 1.4rem 0 .5rem; }
 .panel { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 1.25rem 1.4rem; margin-bottom: 1.25rem; box-shadow: var(--shadow); }
 .panel h2 .count, .button .count { font-size: .75rem; font-weight: 600; color: var(--muted); background: var(--bg); border: 1px solid var(--border); border-radius: 999px; padding: .05rem .5rem; vertical-align: middle; margin-left: .3rem; }
 .home-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.25rem; align-items: start; }
-@media (max-width: 860px) { .home-grid { grid-template-columns: 1fr; } }
+@media (max-width: 860px) { .home-grid { grid-template-columns: minmax(0, 1fr); } }
 
 ul.tree { list-style: none; margin: 0; padding: 0; }
 ul.tree ul.tree { margin-left: .6rem; padding-left: .9rem; border-left: 1px solid var(--border); }
 ul.tree li { margin: .15rem 0; }
-ul.tree a { display: inline-flex; align-items: baseline; gap: .5rem; text-decoration: none; color: var(--text); padding: .15rem .35rem; border-radius: 6px; }
+@media (max-width: 600px) { ul.tree ul.tree { margin-left: .25rem; padding-left: .55rem; } }
+ul.tree a { display: inline-flex; flex-wrap: wrap; max-width: 100%; align-items: baseline; gap: .1rem .5rem; overflow-wrap: anywhere; text-decoration: none; color: var(--text); padding: .15rem .35rem; border-radius: 6px; }
 ul.tree a:hover .title { text-decoration: underline; color: var(--accent); }
 .node-capability > a { font-weight: 600; }
 .folder-name { display: inline-flex; align-items: center; gap: .45rem; font-weight: 600; padding: .15rem .35rem; }
@@ -191,6 +192,10 @@ a.card { display: grid; gap: .3rem; background: var(--surface); border: 1px soli
 a.card:hover { border-color: var(--accent); }
 a.card .mono { color: var(--muted); word-break: break-all; }
 
+main.auth { max-width: 480px; margin: 3rem auto; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); box-shadow: var(--shadow); padding: 1.75rem 2rem; flex: 0 0 auto; }
+@media (max-width: 520px) { main.auth { margin: 1rem; width: auto; padding: 1.25rem; } }
+main.auth form.decision { display: flex; gap: .6rem; flex-wrap: wrap; margin-top: 1.25rem; }
+main.auth form.decision button { flex: 1 1 8rem; justify-content: center; }
 .error-page { max-width: 560px; margin: 3rem auto; text-align: center; }
 .error-page .status { font-size: 3rem; font-weight: 800; color: var(--accent); margin: 0; letter-spacing: -.03em; }
 .error-page .message { color: var(--muted); }

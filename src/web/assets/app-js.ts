@@ -1,6 +1,8 @@
 /**
  * Progressive enhancement only: every page works without it. Copy buttons put text on the
- * clipboard; forms marked `data-confirm` ask before submitting.
+ * clipboard; forms marked `data-confirm` ask before submitting; times read in the reader's
+ * time zone (UTC stays on hover); the editor's preview follows the typing, rendered by the
+ * server's sanitizing renderer.
  */
 export const APP_JS = `(() => {
   'use strict';
@@ -38,6 +40,34 @@ export const APP_JS = `(() => {
         selection.addRange(range);
       }
       announce(button, 'Press Ctrl+C');
+    });
+  });
+  const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  document.querySelectorAll('time[datetime][data-local]').forEach((el) => {
+    const date = new Date(el.getAttribute('datetime'));
+    if (Number.isNaN(date.getTime())) return;
+    el.textContent = localTime.format(date);
+  });
+  document.querySelectorAll('textarea[data-preview-url]').forEach((area) => {
+    const target = document.getElementById(area.dataset.previewTarget);
+    const csrf = area.form && area.form.elements.csrf ? area.form.elements.csrf.value : '';
+    if (!target) return;
+    let timer;
+    let latest = 0;
+    area.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const ticket = ++latest;
+        fetch(area.dataset.previewUrl, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf, body: area.value }),
+        })
+          .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
+          .then((markup) => { if (ticket === latest) target.innerHTML = markup; })
+          .catch(() => target.setAttribute('data-stale', ''));
+      }, 250);
     });
   });
   document.addEventListener('submit', (event) => {

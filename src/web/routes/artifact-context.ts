@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ControlPlane } from '../../control/types.js';
 import type { Located, SpecService } from '../../domain/types.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, PermissionDeniedError } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { orgContext, type OrgContext } from '../context.js';
 
@@ -23,4 +23,11 @@ export async function artifactContext(specs: SpecService, control: ControlPlane,
 export function commitParam(value: unknown): string {
   if (typeof value !== 'string' || !/^[0-9a-f]{40}$/i.test(value)) throw new NotFoundError('version');
   return value.toLowerCase();
+}
+
+/** As artifactContext, for pages that change the artifact: a reader without write access is refused. */
+export async function writableArtifactContext(specs: SpecService, control: ControlPlane, req: Request): Promise<ArtifactContext> {
+  const ctx = await artifactContext(specs, control, req);
+  if (!(await specs.canWrite(ctx.actor, ctx.id))) throw new PermissionDeniedError('permission denied: you can read this artifact but not change it');
+  return ctx;
 }

@@ -3,16 +3,20 @@ import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { html } from '../html.js';
-import { artifactPage, breadcrumb } from '../views/artifact.js';
-import { shortCommit, when } from '../views/format.js';
+import { artifactPage, findNode } from '../views/artifact.js';
+import { blamePage } from '../views/blame.js';
+import { diffLayoutParam } from '../views/diff.js';
+import { shortCommit } from '../views/format.js';
 import { changePage, comparePage, historyPage } from '../views/history.js';
 import { layout } from '../views/layout.js';
-import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
+import { versionPage } from '../views/version.js';
 import { artifactContext, commitParam } from './artifact-context.js';
+import { historyQuery } from './history-query.js';
 
 const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
   restore: 'The version was restored. The restore is a new change in the history.',
+  edit: 'Your changes were saved as a new change in the history.',
 };
 
 /** The artifact, its raw markdown, its history, each change's diff and comparisons. */
@@ -22,12 +26,18 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
 
   router.get('/o/:orgId/a/:id', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, history] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id, 'full'), specs.history(ctx.actor, ctx.id)]);
+    const [artifact, history, canWrite, tree] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id, 'full'),
+      specs.history(ctx.actor, ctx.id),
+      specs.canWrite(ctx.actor, ctx.id),
+      specs.tree(ctx.actor),
+    ]);
+    const children = findNode(tree.product, ctx.id)?.children ?? [];
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
-      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, artifact, ctx.crumbs, history[0], history.length)}`),
+      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`),
     );
   });
 
@@ -39,8 +49,16 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
 
   router.get('/o/:orgId/a/:id/history', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, entries] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.history(ctx.actor, ctx.id)]);
-    sendHtml(res, layout({ title: `History: ${artifact.title}`, user: ctx.user, org: ctx.org }, historyPage(ctx.org.id, artifact, ctx.crumbs, entries)));
+    const { query, filters, onFirstPage } = historyQuery(req);
+    const [artifact, page] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.historyPage(ctx.actor, ctx.id, query)]);
+    const view = historyPage(ctx.org.id, artifact, ctx.crumbs, page, filters, onFirstPage);
+    sendHtml(res, layout({ title: `History: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
+  });
+
+  router.get('/o/:orgId/a/:id/blame', async (req, res) => {
+    const ctx = await artifactContext(specs, control, req);
+    const [artifact, blame] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.blame(ctx.actor, ctx.id)]);
+    sendHtml(res, layout({ title: `Blame: ${artifact.title}`, user: ctx.user, org: ctx.org }, blamePage(ctx.org.id, artifact, ctx.crumbs, blame)));
   });
 
   router.get('/o/:orgId/a/:id/changes/:commit', async (req, res) => {
@@ -53,7 +71,7 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     ]);
     sendHtml(
       res,
-      layout({ title: `Change ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, changePage(ctx.org.id, artifact, ctx.crumbs, change, canWrite)),
+      layout({ title: `Change ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, changePage(ctx.org.id, artifact, ctx.crumbs, change, canWrite, diffLayoutParam(req.query.view))),
     );
   });
 
@@ -62,28 +80,20 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     const from = commitParam(req.query.from);
     const to = commitParam(req.query.to);
     const [artifact, diff] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.compare(ctx.actor, ctx.id, from, to)]);
-    sendHtml(res, layout({ title: `Compare: ${artifact.title}`, user: ctx.user, org: ctx.org }, comparePage(ctx.org.id, artifact, ctx.crumbs, from, to, diff)));
+    sendHtml(res, layout({ title: `Compare: ${artifact.title}`, user: ctx.user, org: ctx.org }, comparePage(ctx.org.id, artifact, ctx.crumbs, from, to, diff, diffLayoutParam(req.query.view))));
   });
 
   router.get('/o/:orgId/a/:id/versions/:commit', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
     const commit = commitParam(req.params.commit);
-    const [artifact, change, body] = await Promise.all([
+    const [artifact, change, body, canWrite] = await Promise.all([
       specs.read(ctx.actor, ctx.type, ctx.id),
       specs.change(ctx.actor, ctx.id, commit),
       specs.bodyAt(ctx.actor, ctx.id, commit),
+      specs.canWrite(ctx.actor, ctx.id),
     ]);
-    const b = `/o/${ctx.org.id}/a/${ctx.id}`;
-    sendHtml(
-      res,
-      layout(
-        { title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org },
-        html`${breadcrumb(ctx.org.id, ctx.crumbs, { label: artifact.title, id: artifact.id })}
-<div class="notice" role="note">You are looking at the version of ${when(change.authoredAt)} by ${change.author.name}.
-<a href="${b}/compare?from=${commit}&amp;to=${artifact.version}">Compare with the current version</a> · <a href="${b}">Current version</a></div>
-<article class="artifact"><div class="doc markdown">${renderMarkdown(withoutTitleHeading(body, artifact.title))}</div></article>`,
-      ),
-    );
+    const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, body, canWrite);
+    sendHtml(res, layout({ title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
   });
 
   return router;

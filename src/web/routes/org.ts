@@ -1,12 +1,14 @@
 import express from 'express';
+import { isArtifactType } from '../../artifacts/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
-import { orgContext, sendHtml } from '../context.js';
+import { orgContext, sendHtml, writesSomewhere } from '../context.js';
 import { activityPage } from '../views/activity.js';
-import { homeView, orgListView, searchView } from '../views/home.js';
+import { homeView, orgListView } from '../views/home.js';
 import { layout } from '../views/layout.js';
+import { searchView } from '../views/search.js';
+import { historyQuery } from './history-query.js';
 
-const ACTIVITY_LIMIT = 100;
 const SEARCH_LIMIT = 30;
 
 /** `/`, the organization home with its tree, search and the activity feed. */
@@ -23,23 +25,27 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
   router.get('/o/:orgId', async (req, res) => {
     const ctx = await orgContext(control, req);
     const tree = await specs.tree(ctx.actor);
-    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree)));
+    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree, writesSomewhere(ctx))));
   });
 
   router.get('/o/:orgId/search', async (req, res) => {
     const ctx = await orgContext(control, req);
     const query = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 500) : '';
-    const results = query ? await specs.search(ctx.actor, { query, limit: SEARCH_LIMIT }) : [];
+    const type = isArtifactType(req.query.type) ? req.query.type : undefined;
+    const found = query ? await specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : [];
+    const results = await Promise.all(found.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })));
     sendHtml(
       res,
-      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, results)),
+      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results)),
     );
   });
 
   router.get('/o/:orgId/activity', async (req, res) => {
     const ctx = await orgContext(control, req);
-    const entries = await specs.activity(ctx.actor, ACTIVITY_LIMIT);
-    sendHtml(res, layout({ title: 'Activity', user: ctx.user, org: { ...ctx.org, section: 'activity' } }, activityPage(ctx.org.id, entries)));
+    const { query, filters, onFirstPage } = historyQuery(req);
+    const page = await specs.activityPage(ctx.actor, query);
+    const view = activityPage(ctx.org.id, page, filters, onFirstPage);
+    sendHtml(res, layout({ title: 'Activity', user: ctx.user, org: { ...ctx.org, section: 'activity' } }, view));
   });
 
   return router;

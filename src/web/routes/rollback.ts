@@ -2,13 +2,13 @@ import express, { type Request, type Response } from 'express';
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
-import { ConflictError, PermissionDeniedError } from '../../errors.js';
+import { ConflictError } from '../../errors.js';
 import { sendHtml } from '../context.js';
 import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { layout } from '../views/layout.js';
 import { confirmPage, type RollbackKind } from '../views/rollback.js';
-import { artifactContext, commitParam, type ArtifactContext } from './artifact-context.js';
+import { commitParam, writableArtifactContext, type ArtifactContext } from './artifact-context.js';
 
 const form = express.urlencoded({ extended: false, limit: '4kb' });
 
@@ -17,11 +17,7 @@ export function rollbackRoutes(deps: { specs: SpecService; control: ControlPlane
   const { specs, control, config } = deps;
   const router = express.Router();
 
-  async function writableContext(req: Request): Promise<ArtifactContext> {
-    const ctx = await artifactContext(specs, control, req);
-    if (!(await specs.canWrite(ctx.actor, ctx.id))) throw new PermissionDeniedError('permission denied: you can read this artifact but not change it');
-    return ctx;
-  }
+  const writableContext = (req: Request) => writableArtifactContext(specs, control, req);
 
   async function confirm(req: Request, res: Response, ctx: ArtifactContext, kind: RollbackKind, commit: string, problem?: string) {
     const [artifact, change] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.change(ctx.actor, ctx.id, commit)]);

@@ -1,8 +1,10 @@
-import type { Crumb, ArtifactView } from '../../domain/types.js';
+import { artifactType, childTypesOf } from '../../artifacts/index.js';
+import type { ArtifactView, Crumb, FolderTreeNode, TreeNode } from '../../domain/types.js';
 import type { HistoryEntry } from '../../store/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
 import { clientLabel, requirementBadge, typeBadge, when } from './format.js';
+import { sideTree } from './side-tree.js';
 
 export function breadcrumb(orgId: string, crumbs: readonly Crumb[], current?: { label: string; id: string }): SafeHtml {
   const items = [...crumbs, ...(current ? [current] : [])];
@@ -11,27 +13,70 @@ export function breadcrumb(orgId: string, crumbs: readonly Crumb[], current?: { 
   )}</ol></nav>`;
 }
 
-export function artifactPage(
-  orgId: string,
-  artifact: ArtifactView,
-  crumbs: readonly Crumb[],
-  latest: HistoryEntry | undefined,
-  changeCount: number,
-): SafeHtml {
+/** The artifact's node in the readable product tree; pages are not in it. */
+export function findNode(node: TreeNode, id: string): TreeNode | undefined {
+  if (node.id === id) return node;
+  for (const child of node.children) {
+    const found = findNode(child, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** One group per kind of child the type may have (a product: capabilities, user types, core entities). */
+function childrenSection(orgId: string, artifact: ArtifactView, children: readonly TreeNode[], canWrite: boolean): SafeHtml {
+  const kinds = childTypesOf(artifact.type).filter((def) => def.type !== 'page');
+  if (kinds.length === 0) return html``;
+  return html`<section class="children" aria-label="Contents">${kinds.map((def) => {
+    const ofKind = children.filter((c) => c.type === def.type);
+    const id = `h-${def.type}`;
+    return html`<div class="child-group">
+  <div class="child-head"><h2 id="${id}">${def.pluralName} <span class="count">${ofKind.length}</span></h2>
+  ${canWrite ? html`<a class="button small secondary" href="/o/${orgId}/a/${artifact.id}/new?type=${def.type}">+ New ${def.name.toLowerCase()}</a>` : ''}</div>
+  ${ofKind.length
+    ? html`<ul class="child-list" aria-labelledby="${id}">${ofKind.map(
+        (c) => html`<li><a href="/o/${orgId}/a/${c.id}">${c.title}</a>${requirementBadge(c.requirementType)}${c.children.length ? html`<span class="small muted"> · ${c.children.length} ${c.children.length === 1 ? artifactType(c.children[0]!.type).name.toLowerCase() : artifactType(c.children[0]!.type).pluralName.toLowerCase()}</span>` : ''}</li>`,
+      )}</ul>`
+    : html`<p class="empty small">No ${def.pluralName.toLowerCase()} yet.</p>`}
+</div>`;
+  })}</section>`;
+}
+
+export interface ArtifactPageInput {
+  readonly artifact: ArtifactView;
+  readonly crumbs: readonly Crumb[];
+  readonly children: readonly TreeNode[];
+  readonly tree: { product: TreeNode; pages: FolderTreeNode };
+  readonly latest: HistoryEntry | undefined;
+  readonly changeCount: number;
+  readonly canWrite: boolean;
+}
+
+export function artifactPage(orgId: string, input: ArtifactPageInput): SafeHtml {
+  const { artifact, canWrite } = input;
   const base = `/o/${orgId}/a/${artifact.id}`;
-  return html`${breadcrumb(orgId, crumbs)}
+  const editable = canWrite && artifactType(artifact.type).editable;
+  return html`<div class="with-side-tree">
+${sideTree(orgId, input.tree, artifact.id)}
+<div class="beside-tree">
+${breadcrumb(orgId, input.crumbs)}
 <article class="artifact">
   <header class="artifact-head">
     <p class="badges">${typeBadge(artifact.type)}${requirementBadge(artifact.requirementType)}</p>
     <h1>${artifact.title}</h1>
-    <p class="meta">Last changed ${when(artifact.updatedAt)} by <strong class="author">${artifact.updatedBy}</strong>${latest ? html` through ${clientLabel(latest.client)}` : ''}</p>
+    <p class="meta">Last changed ${when(artifact.updatedAt)} by <strong class="author">${artifact.updatedBy}</strong>${input.latest ? html` through ${clientLabel(input.latest.client)}` : ''}</p>
     <nav class="actions" aria-label="Artifact">
-      <a class="button" href="${base}/history">History <span class="count">${changeCount}</span></a>
+      ${editable ? html`<a class="button" href="${base}/edit">Edit</a>` : ''}
+      <a class="button ${editable ? 'secondary' : ''}" href="${base}/history">History <span class="count">${input.changeCount}</span></a>
+      <a class="button secondary" href="${base}/blame">Blame</a>
       <a class="button secondary" href="${base}/raw">Raw markdown</a>
       <button type="button" class="button secondary" data-copy="${artifact.id}" title="Copy the artifact id">Copy id</button>
     </nav>
   </header>
   <div class="doc markdown">${renderMarkdown(withoutTitleHeading(artifact.content, artifact.title))}</div>
+  ${childrenSection(orgId, artifact, input.children, canWrite)}
   <footer class="artifact-foot"><p class="small mono">id ${artifact.id} · version ${artifact.version.slice(0, 7)}</p></footer>
-</article>`;
+</article>
+</div>
+</div>`;
 }

@@ -4,13 +4,13 @@ import { html, type SafeHtml } from '../html.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** An unambiguous UTC time, machine-readable in `datetime`. */
+/** A time in UTC, machine-readable in `datetime`; app.js shows it in the reader's zone, UTC on hover. */
 export function when(iso: string): SafeHtml {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return html`${iso}`;
   const pad = (n: number) => String(n).padStart(2, '0');
   const text = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-  return html`<time datetime="${d.toISOString()}">${text}</time>`;
+  return html`<time datetime="${d.toISOString()}" title="${text}" data-local>${text}</time>`;
 }
 
 export const typeName = (type: ArtifactType): string => artifactType(type).name;
@@ -26,6 +26,7 @@ const REQUIREMENT_LABEL: Record<RequirementType, string> = {
   BUSINESS_RULE: 'Business rule',
 };
 
+export const requirementLabel = (type: RequirementType): string => REQUIREMENT_LABEL[type];
 export function requirementBadge(type: RequirementType | undefined): SafeHtml {
   return type ? html`<span class="badge req req-${type.toLowerCase()}" title="Requirement type">${REQUIREMENT_LABEL[type]}</span>` : html``;
 }

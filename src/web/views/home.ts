@@ -1,5 +1,5 @@
 import type { Organization } from '../../control/types.js';
-import type { FolderTreeNode, SearchResultView, TreeNode } from '../../domain/types.js';
+import type { FolderTreeNode, TreeNode } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { requirementBadge, typeBadge } from './format.js';
 
@@ -19,11 +19,11 @@ function folderList(orgId: string, folder: FolderTreeNode, root: boolean): SafeH
   return html`<ul class="tree">${folders}${pages}</ul>`;
 }
 
-function section(heading: string, id: string, body: SafeHtml, count: number): SafeHtml {
-  return html`<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${heading} <span class="count">${count}</span></h2>${body}</section>`;
+function section(heading: string, id: string, body: SafeHtml, count: number, action?: SafeHtml): SafeHtml {
+  return html`<section class="panel" aria-labelledby="${id}"><div class="child-head"><h2 id="${id}">${heading} <span class="count">${count}</span></h2>${action}</div>${body}</section>`;
 }
 
-export function homeView(org: Organization, tree: { product: TreeNode; pages: FolderTreeNode }): SafeHtml {
+export function homeView(org: Organization, tree: { product: TreeNode; pages: FolderTreeNode }, canCreate: boolean): SafeHtml {
   const { product } = tree;
   const ofType = (type: TreeNode['type']) => product.children.filter((c) => c.type === type);
   const capabilities = ofType('capability');
@@ -37,31 +37,14 @@ export function homeView(org: Organization, tree: { product: TreeNode; pages: Fo
 </div>
 <div class="home-grid">
   <div class="main-col">
-    ${section('Capabilities, features and requirements', 'h-capabilities', capabilities.length ? treeList(org.id, capabilities) : html`<p class="empty">No capabilities yet.</p>`, capabilities.length)}
+    ${section('Capabilities, features and requirements', 'h-capabilities', capabilities.length ? treeList(org.id, capabilities) : html`<p class="empty">No capabilities yet.</p>`, capabilities.length, canCreate ? html`<a class="button small secondary" href="${link(org.id, product.id)}/new?type=capability">+ New capability</a>` : undefined)}
   </div>
   <div class="side-col">
     ${section('User Types', 'h-user-types', userTypes.length ? treeList(org.id, userTypes) : html`<p class="empty">None yet.</p>`, userTypes.length)}
     ${section('Core Entities', 'h-core-entities', entities.length ? treeList(org.id, entities) : html`<p class="empty">None yet.</p>`, entities.length)}
-    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages))}
+    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages), canCreate ? html`<a class="button small secondary" href="/o/${org.id}/pages/new">+ New page or folder</a>` : undefined)}
   </div>
 </div>`;
-}
-
-export function searchView(org: Organization, query: string, results: readonly SearchResultView[]): SafeHtml {
-  return html`<div class="page-head"><h1>Search</h1>
-<form class="search-large" role="search" action="/o/${org.id}/search" method="get">
-  <label for="q">Search titles and documents</label>
-  <div class="row"><input id="q" type="search" name="q" value="${query}" autofocus><button type="submit">Search</button></div>
-</form></div>
-${query
-    ? results.length
-      ? html`<p class="summary">${results.length} result${results.length === 1 ? '' : 's'} for “${query}”</p>
-<ol class="results">${results.map(
-          (r) => html`<li><a href="${link(org.id, r.id)}">${typeBadge(r.type)} <span class="title">${r.title}</span></a>
-<p class="preview">${r.preview}</p></li>`,
-        )}</ol>`
-      : html`<p class="empty">Nothing matches “${query}”.</p>`
-    : ''}`;
 }
 
 export function orgListView(orgs: readonly Organization[]): SafeHtml {

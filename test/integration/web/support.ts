@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { Harness, Persona } from '../../support/harness.js';
 
 export const SCREENSHOTS = path.resolve('test-output/screenshots');
@@ -25,8 +25,14 @@ export interface SignedIn {
 }
 
 /** Signs a persona in through the real sign-in form of the embedded identity provider. */
-export async function signIn(browser: Browser, harness: Harness, persona: Persona, startPath = `/o/${harness.orgId}`): Promise<SignedIn> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+export async function signIn(
+  browser: Browser,
+  harness: Harness,
+  persona: Persona,
+  startPath = `/o/${harness.orgId}`,
+  options: BrowserContextOptions = {},
+): Promise<SignedIn> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   const dialogs: string[] = [];
   let answer: 'accept' | 'dismiss' = 'dismiss';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../src/errors.js';
-import { threeWayMerge } from '../../../src/patch/index.js';
+import { mergeWithMarkers, threeWayMerge } from '../../../src/patch/index.js';
 
 const REPEATED = [
   '# Checkout',
@@ -54,5 +54,26 @@ describe('threeWayMerge (revert of one change)', () => {
     const before = 'x\ny\n';
     const after = 'x\nY\n';
     expect(threeWayMerge({ ours: before, base: after, theirs: before })).toBe(before);
+  });
+});
+
+describe('mergeWithMarkers (a save that collided with another change)', () => {
+  const base = 'Title\n\nOne\nTwo\nThree\n';
+
+  it('merges what only one side changed and writes nothing in markers', () => {
+    const result = mergeWithMarkers({ ours: 'Title\n\nOne!\nTwo\nThree\n', base, theirs: 'Title\n\nOne\nTwo\nThree!\n' }, { ours: 'mine', theirs: 'theirs' });
+    expect(result).toEqual({ text: 'Title\n\nOne!\nTwo\nThree!\n', conflicts: 0 });
+  });
+
+  it('puts both texts of a passage both sides changed between Git-style markers', () => {
+    const result = mergeWithMarkers({ ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' }, { ours: 'your edit', theirs: 'current version' });
+    expect(result.conflicts).toBe(1);
+    expect(result.text).toBe('Title\n\n<<<<<<< your edit\nOne (me)\n=======\nOne (them)\n>>>>>>> current version\nTwo\nThree!\n');
+    expect(() => threeWayMerge({ ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' })).toThrow(ConflictError);
+  });
+
+  it('ends each side with a line break even when the document does not', () => {
+    const result = mergeWithMarkers({ ours: 'a\nmine', base: 'a\nb', theirs: 'a\ntheirs' }, { ours: 'x', theirs: 'y' });
+    expect(result.text).toBe('a\n<<<<<<< x\nmine\n=======\ntheirs\n>>>>>>> y\n');
   });
 });

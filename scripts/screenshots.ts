@@ -1,0 +1,101 @@
+/**
+ * `npm run screenshots`: the whole service with the demo organization on a loopback port,
+ * Debian's Chromium driven through each page of the web application at desktop (1280 px) and
+ * phone (390 px) widths, one full-page PNG per page and width in test-output/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Actor } from '../src/domain/types.js';
+import { launchBrowser, signIn } from '../test/integration/web/support.js';
+import { auth, discoverFrom401, MemoryClientProvider } from '../test/integration/auth/sdk-client.js';
+import { startHarness, type Harness, type Persona } from '../test/support/harness.js';
+
+const OUT = path.resolve('test-output/screenshots');
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
+
+async function actor(harness: Harness, persona: Persona, client: string): Promise<Actor> {
+  const principal = await harness.services.control.members.principal(harness.orgId, harness.users[persona].user.id);
+  if (!principal) throw new Error(`${persona} is not a member of the demo organization`);
+  return { principal, client };
+}
+
+/** A few changes by two people through two clients, so that history, blame and activity have something to show. */
+async function seedChanges(harness: Harness): Promise<{ requirementId: string; featureId: string; editCommit: string }> {
+  const { specs } = harness.services;
+  const web = await actor(harness, 'owner', 'web');
+  const assistant = await actor(harness, 'editor', 'claude-code');
+  const [hit] = await specs.search(web, { query: 'Typo-tolerant matching', artifactTypes: ['requirement'], limit: 1 });
+  const requirementId = hit!.id;
+  const featureId = (await specs.read(web, 'requirement', requirementId)).parentId!;
+  const edit = async (who: Actor, change: (body: string) => string, summary?: string) => {
+    const current = await specs.read(who, 'requirement', requirementId, 'full');
+    return specs.save(who, 'requirement', requirementId, { body: change(current.content), baseVersion: current.version, ...(summary ? { summary } : {}) });
+  };
+  await edit(assistant, (b) => b.replace('2024 logs', '2025 logs'), 'Use the 2025 search logs');
+  const { version: editCommit } = await edit(web, (b) => b.replace('Swapping two adjacent letters counts as one edit.', 'Swapping two adjacent letters counts as a single edit.'), 'Clarify transpositions');
+  await edit(assistant, (b) => `${b.trimEnd()}\n\n## Open questions\n\n- Should brand names be exempt from typo tolerance?\n`);
+  await specs.revert(web, requirementId, editCommit);
+  return { requirementId, featureId, editCommit };
+}
+
+async function shoot(page: Page, name: string, url: string, prepare?: (page: Page) => Promise<void>): Promise<void> {
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto(url);
+    if (prepare) await prepare(page);
+    await page.screenshot({ path: path.join(OUT, `${name}-${size.name}.png`), fullPage: true });
+  }
+}
+
+/** The consent screen an MCP client's sign-in ends on, reached the way a real client reaches it. */
+async function consentUrl(harness: Harness): Promise<string> {
+  const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
+  const provider = new MemoryClientProvider('http://127.0.0.1:9/callback');
+  const resourceMetadataUrl = await discoverFrom401(mcpUrl);
+  if ((await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl })) !== 'REDIRECT') throw new Error('expected a sign-in redirect');
+  return provider.authorizationUrl!.href;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const harness = await startHarness();
+  const browser = await launchBrowser();
+  try {
+    const { requirementId, featureId, editCommit } = await seedChanges(harness);
+    const { page } = await signIn(browser, harness, 'owner');
+    const org = `${harness.baseUrl}/o/${harness.orgId}`;
+    const a = (id: string) => `${org}/a/${id}`;
+    const [revert] = await harness.services.specs.history(await actor(harness, 'owner', 'web'), requirementId);
+
+    await shoot(page, 'home', org);
+    await shoot(page, 'product', a(harness.productId));
+    await shoot(page, 'feature', a(featureId));
+    await shoot(page, 'requirement', a(requirementId));
+    await shoot(page, 'editor', `${a(requirementId)}/edit`, async (p) => {
+      await p.locator('#body').fill((await p.locator('#body').inputValue()).replace('## Rationale', '## Rationale\n\nA **live** preview follows the typing.'));
+      await p.locator('#preview strong', { hasText: 'live' }).waitFor();
+    });
+    await shoot(page, 'new-requirement', `${a(featureId)}/new?type=requirement`);
+    await shoot(page, 'new-page-or-folder', `${org}/pages/new`);
+    await shoot(page, 'history', `${a(requirementId)}/history`);
+    await shoot(page, 'history-filtered', `${a(requirementId)}/history?client=claude-code`);
+    await shoot(page, 'change-inline', `${a(requirementId)}/changes/${editCommit}`);
+    await shoot(page, 'change-split', `${a(requirementId)}/changes/${editCommit}?view=split`);
+    await shoot(page, 'version', `${a(requirementId)}/versions/${editCommit}`);
+    await shoot(page, 'blame', `${a(requirementId)}/blame`);
+    await shoot(page, 'activity', `${org}/activity`);
+    await shoot(page, 'search', `${org}/search?q=typo+search`);
+    await shoot(page, 'revert-change', `${a(requirementId)}/changes/${revert!.commit}`);
+    await shoot(page, 'consent', await consentUrl(harness));
+    console.log(`screenshots written to ${OUT}`);
+  } finally {
+    await browser.close();
+    await harness.close();
+  }
+}
+
+await main();

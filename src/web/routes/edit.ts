@@ -1,0 +1,68 @@
+import express, { type Request, type Response } from 'express';
+import type { Config } from '../../config/index.js';
+import type { ControlPlane } from '../../control/types.js';
+import { editConflictOf } from '../../domain/index.js';
+import type { SpecService } from '../../domain/types.js';
+import { artifactType } from '../../artifacts/index.js';
+import { InvalidInputError, PayloadTooLargeError } from '../../errors.js';
+import { orgContext, sendHtml } from '../context.js';
+import { renderMarkdown } from '../markdown.js';
+import { csrfProblem, csrfToken } from '../security.js';
+import { editorPage, type EditorState } from '../views/editor.js';
+import { typeName } from '../views/format.js';
+import { layout } from '../views/layout.js';
+import { commitParam, writableArtifactContext, type ArtifactContext } from './artifact-context.js';
+import { documentForm, field, refusedForgery } from './form.js';
+
+/** The web editor: markdown with a live preview, saved as one commit guarded by the version it opened. */
+export function editRoutes(deps: { specs: SpecService; control: ControlPlane; config: Config }): express.Router {
+  const { specs, control, config } = deps;
+  const router = express.Router();
+  const form = documentForm(config.limits.maxDocumentBytes);
+
+  async function writableContext(req: Request): Promise<ArtifactContext> {
+    const ctx = await writableArtifactContext(specs, control, req);
+    if (!artifactType(ctx.type).editable) throw new InvalidInputError(`the ${typeName(ctx.type).toLowerCase()} is not edited here`);
+    return ctx;
+  }
+
+  async function render(req: Request, res: Response, ctx: ArtifactContext, state: Partial<EditorState>, status = 200) {
+    const artifact = await specs.read(ctx.actor, ctx.type, ctx.id, 'full');
+    const full: EditorState = { text: artifact.content, baseVersion: artifact.version, summary: '', ...state };
+    const page = editorPage(ctx.org.id, artifact, ctx.crumbs, full, csrfToken(req, res, config.baseUrl));
+    sendHtml(res, layout({ title: `Edit: ${artifact.title}`, user: ctx.user, org: ctx.org }, page), status);
+  }
+
+  router.get('/o/:orgId/a/:id/edit', async (req, res) => {
+    await render(req, res, await writableContext(req), {});
+  });
+
+  router.post('/o/:orgId/a/:id/edit', form, async (req, res) => {
+    if (refusedForgery(req, res, config.baseUrl)) return;
+    const ctx = await writableContext(req);
+    const body = field(req, 'body');
+    const summary = field(req, 'summary');
+    const baseVersion = commitParam(field(req, 'baseVersion'));
+    try {
+      await specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary });
+    } catch (error) {
+      const conflict = editConflictOf(error);
+      if (conflict) return render(req, res, ctx, { text: conflict.withMarkers, baseVersion: conflict.currentVersion, summary, conflict }, 409);
+      if (error instanceof InvalidInputError || error instanceof PayloadTooLargeError) {
+        return render(req, res, ctx, { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: error.message }, 400);
+      }
+      throw error;
+    }
+    res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}?done=edit`);
+  });
+
+  // The live preview: the same sanitized renderer as the page itself, for members of the organization.
+  router.post('/o/:orgId/preview', form, async (req, res) => {
+    const problem = csrfProblem(req, config.baseUrl);
+    if (problem) return res.status(403).type('text').send(problem);
+    await orgContext(control, req);
+    res.status(200).type('html').set('Cache-Control', 'no-store').send(renderMarkdown(field(req, 'body')).toString());
+  });
+
+  return router;
+}
