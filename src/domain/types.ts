@@ -105,6 +105,8 @@ export interface TreeNode {
   readonly title: string;
   readonly requirementType?: RequirementType;
   readonly children: readonly TreeNode[];
+  /** True when the node has readable children that a tree opened around another artifact leaves out. */
+  readonly closed?: boolean;
 }
 
 export interface FolderTreeNode {
@@ -196,7 +198,8 @@ export interface SpecService {
   /** Saves a whole body typed in the web editor; ConflictError carrying an EditConflict when both changed one passage. */
   save(actor: Actor, type: ArtifactType, id: string, input: SaveInput): Promise<EditView>;
 
-  tree(actor: Actor): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
+  /** The readable tree; with `around`, only the branches that lead to that artifact are opened. */
+  tree(actor: Actor, around?: string): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
   /** Where an artifact sits in the tree the actor can read; undefined when it is not readable there. */
   locate(actor: Actor, id: string): Promise<Located | undefined>;
   history(actor: Actor, id: string): Promise<HistoryEntry[]>;

@@ -17,17 +17,22 @@ function item(orgId: string, node: { id: string; title: string }, currentId: str
 }
 
 function productBranch(orgId: string, node: TreeNode, currentId: string): SafeHtml {
+  if (node.closed) {
+    return html`<li><details><summary>${item(orgId, node, currentId)}</summary>
+<ul><li class="leaf"><a href="${link(orgId, node.id)}">Open ${node.title} to see its children</a></li></ul></details></li>`;
+  }
   if (node.children.length === 0) return html`<li class="leaf">${item(orgId, node, currentId)}</li>`;
   return html`<li><details${contains(node, currentId) ? html` open` : ''}><summary>${item(orgId, node, currentId)}</summary>
 <ul>${node.children.map((c) => productBranch(orgId, c, currentId))}</ul></details></li>`;
 }
 
 function folderBranch(orgId: string, folder: FolderTreeNode, currentId: string): SafeHtml {
+  if (folder.pages.length === 0 && folder.folders.length === 0) return html`<li class="leaf"><span class="folder-name">${folder.name}</span></li>`;
   const inside = html`${folder.folders.map((f) => folderBranch(orgId, f, currentId))}${folder.pages.map((p) => html`<li class="leaf">${item(orgId, p, currentId)}</li>`)}`;
   return html`<li><details${folderContains(folder, currentId) ? html` open` : ''}><summary><span class="folder-name">${folder.name}</span></summary><ul>${inside}</ul></details></li>`;
 }
 
-/** The whole readable tree beside an artifact on wide screens, open down to the artifact shown. */
+/** The readable tree beside an artifact on wide screens, open down to the artifact shown (other branches closed). */
 export function sideTree(orgId: string, tree: { product: TreeNode; pages: FolderTreeNode }, currentId: string): SafeHtml {
   const { product, pages } = tree;
   const hasPages = pages.pages.length > 0 || pages.folders.length > 0;
