@@ -102,7 +102,6 @@ export async function runReplicasBench(): Promise<string> {
   } finally {
     await cluster.close();
   }
-  lines.push('', await controlPlaneLatency());
   return lines.join('\n');
 }
 
@@ -122,7 +121,7 @@ async function authenticatedCallMs(control: SqlControlPlane): Promise<number> {
   return (performance.now() - began) / CONTROL_CALLS;
 }
 
-async function controlPlaneLatency(): Promise<string> {
+export async function runControlPlaneBench(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-bench-control-'));
   const postgres = await startTestPostgres();
   try {
@@ -143,4 +142,5 @@ async function controlPlaneLatency(): Promise<string> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(await runReplicasBench());
+  console.log(await runControlPlaneBench());
 }

@@ -6,7 +6,7 @@ import { runFsyncBench } from './fsync.js';
 import { runMcpBench } from './mcp.js';
 import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
-import { runReplicasBench } from './replicas.js';
+import { runControlPlaneBench, runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
 import { runStoreBench } from './store.js';
 
@@ -20,6 +20,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   fsync: runFsyncBench,
   storm: runStormBench,
   'saved-state': runSavedStateBench,
+  'control-plane': async () => console.log(await runControlPlaneBench()),
 };
 
 const requested = process.argv.slice(2);

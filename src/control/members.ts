@@ -21,7 +21,11 @@ const ENSURE_MEMBERSHIP = 'INSERT INTO memberships (org_id, user_id, is_owner, c
 const GRANT = `INSERT INTO workspace_roles (workspace_id, user_id, role, granted_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, granted_at = excluded.granted_at`;
 const REVOKE = 'DELETE FROM workspace_roles WHERE workspace_id = ? AND user_id = ?';
-const IS_OWNER = 'SELECT is_owner FROM memberships WHERE org_id = ? AND user_id = ?';
+// One round trip for the user, the organization's existence and the owner flag: this runs on every authenticated call.
+const USER_IN_ORG = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner FROM users u
+  JOIN organizations o ON o.id = ?
+  LEFT JOIN memberships m ON m.org_id = o.id AND m.user_id = u.id
+  WHERE u.id = ?`;
 const ROLES_OF = `SELECT r.user_id, r.workspace_id, r.role FROM workspace_roles r JOIN workspaces w ON w.id = r.workspace_id
   WHERE w.org_id = ? AND r.user_id = ? ORDER BY w.is_default DESC, w.created_at, w.rowid`;
 const MEMBER_ROWS = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner FROM users u
@@ -70,9 +74,9 @@ export function sqlMembers(db: SqlDatabase, clock: Clock): ControlPlane['members
       await db.run(REVOKE, [workspaceId, userId]);
     },
     async principal(orgId, userId): Promise<Principal | undefined> {
-      const user = await db.get<UserRow>(USER_ROW, [userId]);
-      if (!user || !(await db.get(ORG_EXISTS, [orgId]))) return undefined;
-      const owner = (await db.get<{ is_owner: number }>(IS_OWNER, [orgId, userId]))?.is_owner === 1;
+      const user = await db.get<UserRow & { is_owner: number }>(USER_IN_ORG, [orgId, userId]);
+      if (!user) return undefined;
+      const owner = user.is_owner === 1;
       const roles = new Map((await db.all<RoleRow>(ROLES_OF, [orgId, userId])).map((r) => [r.workspace_id, r.role] as const));
       if (!owner && roles.size === 0) return undefined;
       return { userId: user.id, name: user.name, email: user.email, orgId, isOwner: owner, roles };

@@ -28,8 +28,25 @@ const HOST = os.hostname().replace(/\s/g, '_') || 'localhost';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Removes the lock if its holder is gone; true when the caller may try again at once. */
+/** A breaker left by a process killed while breaking a lock is itself stale after this long. */
+const BREAKER_STALE_MS = 5_000;
+
+/**
+ * Removes the lock if its holder is gone; true when the caller may try again at once. Only the
+ * holder of `main.break.lock` may inspect and remove a stale lock: two processes judging the
+ * same dead lock at once would otherwise both remove "it", the second removing the fresh lock
+ * the first had taken meanwhile, and two writers would move `main` together.
+ */
 async function removeIfStale(lockPath: string): Promise<boolean> {
+  const breaker = lockPath.replace(/\.lock$/, '.break.lock');
+  try {
+    await (await fsp.open(breaker, 'wx')).close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const stat = await fsp.stat(breaker).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > BREAKER_STALE_MS) await fsp.rm(breaker, { force: true });
+    return false;
+  }
   try {
     const [content, stat] = await Promise.all([fsp.readFile(lockPath, 'utf8'), fsp.stat(lockPath)]);
     const [, pid, host] = /^(\d+)(?: (\S+))?\n?$/.exec(content) ?? [];
@@ -37,13 +54,13 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
     const local = pid !== undefined && (host === undefined || host === HOST);
     const stale = local ? !pidIsAlive(Number(pid)) : age > (content ? FOREIGN_LOCK_STALE_MS : EMPTY_LOCK_STALE_MS);
     if (!stale) return false;
-    // Another process may have replaced the stale lock meanwhile; only remove the one inspected.
-    if ((await fsp.stat(lockPath)).ino !== stat.ino) return true;
     await fsp.rm(lockPath, { force: true });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
     throw error;
+  } finally {
+    await fsp.rm(breaker, { force: true });
   }
 }
 

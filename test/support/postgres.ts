@@ -17,6 +17,8 @@ const HOW_TO_INSTALL =
 export interface TestPostgres {
   /** Connection URL of an empty database created for the caller. */
   freshDatabase(): Promise<string>;
+  /** Lets connections to one of our databases in, or turns them away and cuts those open: an outage. */
+  setReachable(databaseUrl: string, reachable: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,12 @@ async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promis
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
       return url.href;
+    },
+    async setReachable(databaseUrl, reachable) {
+      const name = new URL(databaseUrl).pathname.slice(1);
+      if (!created.includes(name)) throw new Error(`not a test database: ${name}`);
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${reachable}`);
+      if (!reachable) await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
     },
     async stop() {
       for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);

@@ -199,6 +199,7 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
     await storm;
     await Promise.all(writers.map((writer) => writer.close()));
     expect(killed).toBe(true);
+    expect(writers.flatMap((writer) => writer.refused)).toEqual([]);
     expect(writers.reduce((sum, w) => sum + w.reconnects, 0)).toBeGreaterThan(0);
     // Edits after the kill went through the surviving replicas.
     expect(writers.reduce((sum, w) => sum + w.acked.length, 0)).toBeGreaterThan(30 + 60);

@@ -37,6 +37,24 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     expect(await f.control.db.get("SELECT id FROM organizations WHERE id = 'o1'")).toBeUndefined();
   });
 
+  it('a statement issued while a transaction is open neither joins it nor sees its writes', async () => {
+    let inside!: () => void;
+    const opened = new Promise<void>((resolve) => (inside = resolve));
+    const failing = f.control.db.transaction(async (tx) => {
+      await tx.run("INSERT INTO organizations (id, name, created_at) VALUES ('o2', 'Acme', 'now')");
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('rolled back');
+    });
+    await opened;
+    const outside = f.control.db.run("INSERT INTO organizations (id, name, created_at) VALUES ('o3', 'Outside', 'now')");
+    const seen = f.control.db.all<{ id: string }>("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id");
+    await expect(failing).rejects.toThrow('rolled back');
+    await outside;
+    expect((await seen).map((row) => row.id)).not.toContain('o2');
+    expect(await f.control.db.all("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id")).toEqual([{ id: 'o3' }]);
+  });
+
   it('close is idempotent', async () => {
     await f.control.close();
     await f.control.close();
