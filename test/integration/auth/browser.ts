@@ -77,7 +77,7 @@ export function formField(html: string, name: string): string {
 }
 
 export function formAction(html: string): string {
-  const match = /<form method="post" action="([^"]+)"/.exec(html);
+  const match = /<form\b[^>]*\bmethod="post"[^>]*\baction="([^"]+)"/.exec(html);
   if (!match?.[1]) throw new Error(`no form in page:\n${html}`);
   return match[1];
 }
