@@ -23,7 +23,7 @@ const EnvSchema = z.object({
   SPECBASE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SPECBASE_FSYNC: z.enum(['on', 'off']).default('on'),
   SPECBASE_MAX_SESSIONS_PER_USER: limit(100),
-  SPECBASE_MAX_SSE_STREAMS_PER_USER: limit(20),
+  SPECBASE_MAX_SSE_STREAMS_PER_USER: limit(50),
   SPECBASE_TOOL_CALLS_PER_MINUTE: limit(600),
   SPECBASE_SIGNIN_FAILURES_PER_ACCOUNT: limit(10),
   SPECBASE_SIGNIN_FAILURES_PER_ADDRESS: limit(100),

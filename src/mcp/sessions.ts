@@ -66,12 +66,12 @@ export class SessionRegistry<T extends Transport> {
 
   /**
    * Makes room for one more session of `userId` (closing their least recently used idle one
-   * when at the limit), or throws LimitExceededError. The returned function ends the admission
-   * of a session that was never added; calling it after `add` is harmless.
+   * when at the limit), or throws LimitExceededError. Until the returned function is called the
+   * admitted session counts as open, so that concurrent initializes cannot overshoot the limit;
+   * call it once the session was added, or failed to start.
    */
-  admit(userId: string): { replaced?: string; release(): void } {
+  admit(userId: string): () => void {
     const max = this.limit.maxPerUser;
-    let replaced: string | undefined;
     if (max > 0) {
       const own = [...this.sessions.values()].filter((session) => session.userId === userId);
       if (own.length + (this.pending.get(userId) ?? 0) >= max) {
@@ -81,21 +81,17 @@ export class SessionRegistry<T extends Transport> {
             `you have ${max} open ${this.limit.what}, the most one user may have, and every one has a tool call under way; ${this.limit.howToFree}, or wait for a call to finish, then try again`,
           );
         }
-        replaced = idle.id;
         void this.closeSession(idle);
       }
     }
     this.pending.set(userId, (this.pending.get(userId) ?? 0) + 1);
     let released = false;
-    return {
-      ...(replaced ? { replaced } : {}),
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (this.pending.get(userId) ?? 1) - 1;
-        if (left > 0) this.pending.set(userId, left);
-        else this.pending.delete(userId);
-      },
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.pending.get(userId) ?? 1) - 1;
+      if (left > 0) this.pending.set(userId, left);
+      else this.pending.delete(userId);
     };
   }
 

@@ -20,14 +20,12 @@ export interface SseDeps {
 /** Response header of `GET /sse` naming the session, as Streamable HTTP does. */
 export const SSE_SESSION_HEADER = 'Mcp-Session-Id';
 
-/**
- * GET: the legacy SSE stream; the session lives as long as the stream (or until idle expiry).
- * Admission and adding happen in one synchronous step, so no reservation is left open.
- */
+/** GET: the legacy SSE stream; the session lives as long as the stream (or until idle expiry). */
 export const sseOpen = (deps: SseDeps): RequestHandler => async (req, res) => {
   const scope = res.locals.scope as RequestScope;
+  let release: () => void;
   try {
-    deps.sessions.admit(scope.user.userId).release();
+    release = deps.sessions.admit(scope.user.userId);
   } catch (error) {
     if (!(error instanceof LimitExceededError)) throw error;
     sendHttpError(res, error);
@@ -47,6 +45,7 @@ export const sseOpen = (deps: SseDeps): RequestHandler => async (req, res) => {
     close: () => server.close(),
     activity,
   });
+  release();
   server.onclose = () => deps.sessions.remove(transport.sessionId);
   await server.connect(transport);
 };

@@ -38,9 +38,9 @@ function withSession(deps: StreamableDeps, req: Request, res: Response): Streama
 
 async function openSession(deps: StreamableDeps, req: Request, res: Response): Promise<void> {
   const scope = res.locals.scope as RequestScope;
-  let admission: { release(): void };
+  let release: () => void;
   try {
-    admission = deps.sessions.admit(scope.user.userId);
+    release = deps.sessions.admit(scope.user.userId);
   } catch (error) {
     if (!(error instanceof LimitExceededError)) throw error;
     sendHttpError(res, error);
@@ -50,7 +50,7 @@ async function openSession(deps: StreamableDeps, req: Request, res: Response): P
     await startSession(deps, scope, req, res);
   } finally {
     // Added by now if the initialize succeeded; either way the reservation ends here.
-    admission.release();
+    release();
   }
 }
 
