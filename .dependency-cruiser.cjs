@@ -25,6 +25,7 @@ module.exports = {
     lower('patch', ['errors\\.ts', 'characters\\.ts']),
     lower('artifacts', []),
     lower('config', []),
+    lower('limits', []),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
     lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/']),

@@ -56,6 +56,21 @@ export class PayloadTooLargeError extends SpecbaseError {
   }
 }
 
+/**
+ * A per-user limit was reached (sessions, tool calls, sign-in attempts). The message says what
+ * to do; `retryAfterSeconds`, when known, is when trying again will work.
+ */
+export class LimitExceededError extends SpecbaseError {
+  static readonly code = 'rate_limited';
+  readonly code = LimitExceededError.code;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+  }
+}
+
 /** A patch that does not apply. `message` is written for the model that sent the patch. */
 export class PatchError extends SpecbaseError {
   static readonly code = 'patch_failed';

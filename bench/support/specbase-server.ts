@@ -14,7 +14,15 @@ import { serveProbeRequests } from './child-ipc.js';
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
 
-const env = { ...process.env, HOST: '127.0.0.1', SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent' };
+// The load generator is one user driving the server flat out: the per-user tool-call limit
+// (600 a minute by default) would measure itself, not the server. Set to override.
+const env = {
+  SPECBASE_TOOL_CALLS_PER_MINUTE: '0',
+  ...process.env,
+  HOST: '127.0.0.1',
+  SPECBASE_DATA_DIR: dataDir,
+  SPECBASE_LOG_LEVEL: 'silent',
+};
 const { server, port } = await listen(loadConfig({ ...env, PORT: '0' }));
 const config = loadConfig({ ...env, PORT: String(port), SPECBASE_BASE_URL: `http://127.0.0.1:${port}` });
 const services = await openServices(config);

@@ -68,7 +68,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   if (config.oidc) {
     upstream = { ...config.oidc, userIssuer: config.oidc.issuer };
   } else {
-    const embedded = await embeddedIdentityProvider({ baseUrl, control, db, dataDir });
+    const embedded = await embeddedIdentityProvider({ baseUrl, control, db, dataDir, signinLimits: config.userLimits });
     router.use(embedded.router);
     upstream = {
       issuer: embedded.issuer,

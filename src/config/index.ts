@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const optionalText = z.string().trim().min(1).optional();
+/** A count where 0 switches the limit off. */
+const limit = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -20,6 +22,12 @@ const EnvSchema = z.object({
     .optional(),
   SPECBASE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SPECBASE_FSYNC: z.enum(['on', 'off']).default('on'),
+  SPECBASE_MAX_SESSIONS_PER_USER: limit(100),
+  SPECBASE_MAX_SSE_STREAMS_PER_USER: limit(50),
+  SPECBASE_TOOL_CALLS_PER_MINUTE: limit(600),
+  SPECBASE_SIGNIN_FAILURES_PER_ACCOUNT: limit(10),
+  SPECBASE_SIGNIN_FAILURES_PER_ADDRESS: limit(100),
+  SPECBASE_SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
 });
 
 export interface Config {
@@ -38,6 +46,22 @@ export interface Config {
   /** Acknowledge a commit only once its objects and `main` are flushed to disk. */
   readonly fsync: boolean;
   readonly limits: Limits;
+  readonly userLimits: UserLimits;
+}
+
+/** What one user may hold or do; every count can be 0, which switches that limit off. */
+export interface UserLimits {
+  /** Open Streamable HTTP sessions per user, over all organizations. */
+  readonly maxSessionsPerUser: number;
+  /** Open legacy SSE streams (each is a session) per user, over all organizations. */
+  readonly maxSseStreamsPerUser: number;
+  /** Tool calls per user and organization: this many at once, refilled at this many per minute. */
+  readonly toolCallsPerMinute: number;
+  /** Failed sign-ins per account, refilled to full over `signinWindowSeconds`. */
+  readonly signinFailuresPerAccount: number;
+  /** Failed sign-ins per client address, refilled to full over `signinWindowSeconds`. */
+  readonly signinFailuresPerAddress: number;
+  readonly signinWindowSeconds: number;
 }
 
 export interface Limits {
@@ -54,6 +78,20 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxDocumentBytes: 1024 * 1024,
   maxTitleChars: 200,
 });
+
+/** The defaults: generous enough that one person with several assistants in parallel never meets them. */
+export const DEFAULT_USER_LIMITS: UserLimits = Object.freeze(userLimitsOf(EnvSchema.parse({})));
+
+function userLimitsOf(e: z.infer<typeof EnvSchema>): UserLimits {
+  return Object.freeze({
+    maxSessionsPerUser: e.SPECBASE_MAX_SESSIONS_PER_USER,
+    maxSseStreamsPerUser: e.SPECBASE_MAX_SSE_STREAMS_PER_USER,
+    toolCallsPerMinute: e.SPECBASE_TOOL_CALLS_PER_MINUTE,
+    signinFailuresPerAccount: e.SPECBASE_SIGNIN_FAILURES_PER_ACCOUNT,
+    signinFailuresPerAddress: e.SPECBASE_SIGNIN_FAILURES_PER_ADDRESS,
+    signinWindowSeconds: e.SPECBASE_SIGNIN_WINDOW_SECONDS,
+  });
+}
 
 export class ConfigError extends Error {}
 
@@ -94,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.SPECBASE_LOG_LEVEL,
     fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,
+    userLimits: userLimitsOf(e),
   });
 }

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import {
   InvalidInputError,
   InvalidOrganizationIdError,
+  LimitExceededError,
   NotFoundError,
   NotOrganizationMemberError,
   OrganizationHeaderMissingError,
@@ -20,10 +21,16 @@ const STATUS: readonly [new (...args: never[]) => SpecbaseError, number][] = [
   [PermissionDeniedError, 403],
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
+  [LimitExceededError, 429],
 ];
 
 /** The one place an MCP route turns a typed error into an HTTP answer, before MCP is spoken. */
 export function sendHttpError(res: Response, error: SpecbaseError, headers: Record<string, string> = {}): void {
   const status = STATUS.find(([type]) => error instanceof type)?.[1] ?? 500;
-  res.status(status).set(headers).json({ error: error.code, message: error.message });
+  const retryAfterSeconds = error instanceof LimitExceededError ? error.retryAfterSeconds : undefined;
+  if (retryAfterSeconds !== undefined) headers = { 'Retry-After': String(retryAfterSeconds), ...headers };
+  res
+    .status(status)
+    .set(headers)
+    .json({ error: error.code, message: error.message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
 }

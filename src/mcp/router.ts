@@ -2,16 +2,17 @@ import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type ErrorRequestHandler } from 'express';
 import type { Principal } from '../access/principal.js';
-import { NotOrganizationMemberError, PayloadTooLargeError } from '../errors.js';
+import { LimitExceededError, NotOrganizationMemberError, PayloadTooLargeError } from '../errors.js';
 import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { sendHttpError } from './http-error.js';
 import { resolveOrganization } from './org-scope.js';
 import { InFlight } from './in-flight.js';
 import { checkOrigin } from './origin.js';
-import { SessionRegistry } from './sessions.js';
+import { busyWhile, SessionRegistry, type SessionActivity } from './sessions.js';
 import { ssePost, ssePostRefused, sseOpen } from './sse.js';
-import { streamablePost, streamableSessionRequest } from './streamable.js';
+import { holdSession, streamablePost, streamableSessionRequest } from './streamable.js';
+import { limitStreamableToolCalls, ToolCallLimit } from './tool-call-limit.js';
 import type { McpRouterDeps, RequestScope } from './types.js';
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -45,8 +46,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
-  const openServer = (scope: RequestScope) =>
-    createToolServer(toolDeps, {
+  const openServer = (scope: RequestScope, activity: SessionActivity) =>
+    createToolServer({ ...toolDeps, track: (work) => inFlight.track(() => busyWhile(activity, work)) }, {
       userId: scope.user.userId,
       orgId: scope.orgId,
       async principal(authInfo) {
@@ -57,10 +58,27 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
       },
     });
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  const streamable = { sessions: new SessionRegistry<StreamableHTTPServerTransport>(idleMs, onCloseError), openServer };
-  const sse = {
-    sessions: new SessionRegistry<SSEServerTransport>(idleMs, onCloseError),
+  const limits = config.userLimits;
+  const toolCalls = new ToolCallLimit(limits.toolCallsPerMinute);
+  const onRefused = (scope: RequestScope, error: LimitExceededError) =>
+    toolLog('warn', 'tool call rate limit reached', { userId: scope.user.userId, orgId: scope.orgId, retryAfterSeconds: error.retryAfterSeconds });
+  const streamable = {
+    sessions: new SessionRegistry<StreamableHTTPServerTransport>(idleMs, onCloseError, {
+      maxPerUser: limits.maxSessionsPerUser,
+      what: 'MCP sessions',
+      howToFree: 'end a session you no longer use (DELETE /api/mcp/mcp with its Mcp-Session-Id header)',
+    }),
     openServer,
+  };
+  const sse = {
+    sessions: new SessionRegistry<SSEServerTransport>(idleMs, onCloseError, {
+      maxPerUser: limits.maxSseStreamsPerUser,
+      what: 'SSE streams',
+      howToFree: 'close an SSE stream you no longer use',
+    }),
+    openServer,
+    toolCalls,
+    onRefused,
     messagesPath: (scope: RequestScope, orgInPath: boolean) =>
       `${basePath}/api/mcp${orgInPath ? `/o/${scope.orgId}` : ''}/messages`,
   };
@@ -75,7 +93,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const json = express.json({ limit: config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES });
   const router = express.Router();
   for (const base of ['/api/mcp', '/api/mcp/o/:orgId']) {
-    router.post(`${base}/mcp`, tracked, ...guard, json, streamablePost(streamable));
+    router.post(`${base}/mcp`, tracked, ...guard, holdSession(streamable), json, limitStreamableToolCalls(toolCalls, onRefused), streamablePost(streamable));
     router.get(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.delete(`${base}/mcp`, ...guard, streamableSessionRequest(streamable));
     router.get(`${base}/sse`, ...guard, sseOpen(sse));

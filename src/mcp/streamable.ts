@@ -3,14 +3,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, RequestHandler, Response } from 'express';
-import { PermissionDeniedError } from '../errors.js';
+import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { sendHttpError } from './http-error.js';
-import type { SessionRegistry } from './sessions.js';
+import { newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
 
 export interface StreamableDeps {
   readonly sessions: SessionRegistry<StreamableHTTPServerTransport>;
-  openServer(scope: RequestScope): Server;
+  openServer(scope: RequestScope, activity: SessionActivity): Server;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -38,7 +38,25 @@ function withSession(deps: StreamableDeps, req: Request, res: Response): Streama
 
 async function openSession(deps: StreamableDeps, req: Request, res: Response): Promise<void> {
   const scope = res.locals.scope as RequestScope;
-  const server = deps.openServer(scope);
+  let release: () => void;
+  try {
+    release = deps.sessions.admit(scope.user.userId);
+  } catch (error) {
+    if (!(error instanceof LimitExceededError)) throw error;
+    sendHttpError(res, error);
+    return;
+  }
+  try {
+    await startSession(deps, scope, req, res);
+  } finally {
+    // Added by now if the initialize succeeded; either way the reservation ends here.
+    release();
+  }
+}
+
+async function startSession(deps: StreamableDeps, scope: RequestScope, req: Request, res: Response): Promise<void> {
+  const activity = newActivity();
+  const server = deps.openServer(scope, activity);
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) =>
@@ -48,7 +66,7 @@ async function openSession(deps: StreamableDeps, req: Request, res: Response): P
         orgId: scope.orgId,
         transport,
         close: () => server.close(),
-        lastActiveAt: Date.now(),
+        activity,
       }),
   });
   server.onclose = () => {
@@ -70,6 +88,15 @@ export const streamablePost = (deps: StreamableDeps): RequestHandler => async (r
   }
   const transport = withSession(deps, req, res);
   if (transport) await transport.handleRequest(req, res, req.body);
+};
+
+/**
+ * Before the body is read: a POST to a session makes it busy from its first byte to its answer,
+ * so a session whose request is still arriving is not taken for idle.
+ */
+export const holdSession = (deps: StreamableDeps): RequestHandler => (req, res, next) => {
+  deps.sessions.hold(req.headers[SESSION_HEADER], res.locals.scope as RequestScope, new Promise((resolve) => res.once('close', resolve)));
+  next();
 };
 
 /** GET (the server-to-client stream) and DELETE (end the session) need an existing session. */

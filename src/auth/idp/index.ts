@@ -1,10 +1,12 @@
 import express from 'express';
+import { DEFAULT_USER_LIMITS } from '../../config/index.js';
 import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { applyAuthSchema } from '../schema.js';
 import { interactionRouter } from './interactions.js';
 import { loadOrCreateKeys } from './keys.js';
 import { createIdentityProvider, IDP_MOUNT_PATH, type IdpClient } from './provider.js';
+import { SigninThrottle, type SigninLimits } from './signin-throttle.js';
 
 export { LOCAL_ISSUER, IDP_MOUNT_PATH } from './provider.js';
 export { KEYS_FILE, type IdpKeys } from './keys.js';
@@ -31,6 +33,8 @@ export async function embeddedIdentityProvider(deps: {
   dataDir: string;
   /** Extra relying parties besides our own (`specbase-web`), e.g. another Specbase. */
   clients?: readonly IdpClient[];
+  /** Failed password attempts allowed per account and per address (defaults: the configuration's). */
+  signinLimits?: SigninLimits;
 }): Promise<{ router: express.Router; issuer: string; ownClient: IdpClient }> {
   await applyAuthSchema(deps.db);
   const keys = loadOrCreateKeys(deps.dataDir);
@@ -48,7 +52,8 @@ export async function embeddedIdentityProvider(deps: {
     clients: [ownClient, ...(deps.clients ?? [])],
   });
   const router = express.Router();
-  router.use(interactionRouter({ baseUrl: deps.baseUrl, provider, control: deps.control }));
+  const throttle = new SigninThrottle(deps.signinLimits ?? DEFAULT_USER_LIMITS);
+  router.use(interactionRouter({ baseUrl: deps.baseUrl, provider, control: deps.control, throttle }));
   router.use(IDP_MOUNT_PATH, asPublicUrl(deps.baseUrl), provider.callback());
   return { router, issuer, ownClient };
 }

@@ -4,24 +4,33 @@ import type { ControlPlane } from '../../control/types.js';
 import { csrfProblem, issueCsrfToken } from '../csrf.js';
 import { escapeHtml, sendPage } from '../html.js';
 import { INTERACTION_PATH, LOCAL_ISSUER } from './provider.js';
+import type { SigninThrottle } from './signin-throttle.js';
+
+/** Why the form is shown again: the sentence, the status, and when to retry if throttled. */
+interface Problem {
+  readonly message: string;
+  readonly status: 401 | 429;
+  readonly retryAfterSeconds?: number | undefined;
+}
 
 /** The embedded provider's sign-in page: email and password of a local account. */
-export function interactionRouter(deps: { baseUrl: string; provider: Provider; control: ControlPlane }): express.Router {
-  const { baseUrl, provider, control } = deps;
+export function interactionRouter(deps: { baseUrl: string; provider: Provider; control: ControlPlane; throttle: SigninThrottle }): express.Router {
+  const { baseUrl, provider, control, throttle } = deps;
   const router = express.Router();
 
-  const showForm = (req: express.Request, res: express.Response, uid: string, problem?: string, email = ''): void => {
+  const showForm = (req: express.Request, res: express.Response, uid: string, problem?: Problem, email = ''): void => {
     const csrf = issueCsrfToken(req, res, baseUrl);
+    if (problem?.retryAfterSeconds !== undefined) res.set('Retry-After', String(problem.retryAfterSeconds));
     sendPage(
       res,
       'Sign in',
-      `${problem ? `<p role="alert">${escapeHtml(problem)}</p>\n` : ''}<form method="post" action="${INTERACTION_PATH}/${escapeHtml(uid)}/login">
+      `${problem ? `<p role="alert">${escapeHtml(problem.message)}</p>\n` : ''}<form method="post" action="${INTERACTION_PATH}/${escapeHtml(uid)}/login">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
 <p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></p>
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
 <p><button type="submit">Sign in</button></p>
 </form>`,
-      problem ? 401 : 200,
+      problem?.status ?? 200,
     );
   };
 
@@ -47,8 +56,17 @@ export function interactionRouter(deps: { baseUrl: string; provider: Provider; c
     const body = req.body as Record<string, unknown>;
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const refusal = throttle.refusal(email, address);
+    if (refusal) {
+      return showForm(req, res, details.uid, { message: refusal.message, status: 429, retryAfterSeconds: refusal.retryAfterSeconds }, email);
+    }
     const user = email && password ? await control.users.verifyPassword(email, password) : undefined;
-    if (!user || user.issuer !== LOCAL_ISSUER) return showForm(req, res, details.uid, 'Wrong email or password.', email);
+    if (!user || user.issuer !== LOCAL_ISSUER) {
+      if (email && password) throttle.failed(email, address);
+      return showForm(req, res, details.uid, { message: 'Wrong email or password.', status: 401 }, email);
+    }
+    throttle.succeeded(email);
     await provider.interactionFinished(req, res, { login: { accountId: user.subject } }, { mergeWithLastSubmission: false });
   });
 

@@ -99,7 +99,7 @@ describe('errors that teach', () => {
   it('refuse a title with a line break instead of cutting it, and create nothing', async () => {
     const before = head();
     expect(await callError(editor, 'specbase_create_feature', { capabilityId, title: 'Gift\nwrapping' })).toBe(
-      'the title must be a single line',
+      'the title has a line break (U+000A LF) at character 5; it must be one line of text without control characters',
     );
     expect(await callError(editor, 'specbase_create_page', { title: 'a'.repeat(201) })).toMatch(/title/);
     expect(head()).toBe(before);

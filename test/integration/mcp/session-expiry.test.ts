@@ -25,12 +25,12 @@ it('closes sessions idle for too long, keeps active ones, and refuses other user
       clientClosed = true;
     };
     await client.connect(clientSide);
-    registry.add({ id, userId: 'u1', orgId: 'org-1', transport: serverSide, close: () => server.close(), lastActiveAt: Date.now() });
+    registry.add({ id, userId: 'u1', orgId: 'org-1', transport: serverSide, close: () => server.close(), activity: { busy: 0, lastActiveAt: Date.now() } });
     return { isClosed: () => clientClosed };
   };
   const idle = await open('idle');
   const active = await open('active');
-  registry.claim('active', scope('u1'))!.lastActiveAt = Date.now() + 30_000;
+  registry.claim('active', scope('u1'))!.activity.lastActiveAt = Date.now() + 30_000;
 
   expect(() => registry.claim('active', scope('u2'))).toThrow(/another user/);
   expect(() => registry.claim('active', scope('u1', 'org-2'))).toThrow(/another user or organization/);

@@ -1,0 +1,1 @@
+export { retryAfterSeconds, TokenBuckets, type BucketRule, type Taken } from './token-bucket.js';
