@@ -17,7 +17,7 @@ export interface EditTarget {
   edit(): Promise<number>;
 }
 
-export async function openEditTarget(label: string, total: number, options: Partial<GitStoreOptions> = {}): Promise<EditTarget> {
+export async function openEditTarget(label: string, total: number, options: Partial<GitStoreOptions> & { fsync?: boolean } = {}): Promise<EditTarget> {
   const seed = await seededDataDir(total);
   const m = seed.manifest;
   const dataDir = path.join(SCRATCH, 'run', `edit-${label}`);
