@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { artifactType, type ArtifactType } from '../../src/artifacts/index.js';
 import { renderArtifactFile } from '../../src/store/frontmatter.js';
 import { artifactPath } from '../../src/store/paths.js';
@@ -24,8 +25,14 @@ const SHARE = { capability: 0.002, feature: 0.02, requirement: 0.2, user_type: 0
 
 const CREATED = '2024-01-01T00:00:00.000Z';
 
-/** Deterministic ids, so that the same size always gives the same organization. */
-const seedId = (n: number): string => `5eed${n.toString(16).padStart(4, '0').slice(-4)}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+/**
+ * Deterministic ids spread like random ones (a layout may shard directories by id prefix), so
+ * that the same size always gives the same organization.
+ */
+function seedId(n: number): string {
+  const hex = createHash('sha1').update(`specbase-bench-${n}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** The whole organization of `total` artifacts (product included), in the default workspace. */
 export function organizationArtifacts(total: number, workspaceId: string): SeedArtifact[] {

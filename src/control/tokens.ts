@@ -23,7 +23,8 @@ const LIST = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.user
 
 /**
  * Last use is kept to the minute: every MCP request verifies its token, and writing the row on
- * each one made a SQLite write of every tool call (5% of a read's server time under load).
+ * each one made a database write of every tool call (with SQLite, 5% of a read's server time
+ * under load; with PostgreSQL, one more round trip).
  */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
