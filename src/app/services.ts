@@ -46,7 +46,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const search = new SearchIndexes(async (orgId) => {
     const catalog = await store.catalog(orgId);
     return Promise.all(catalog.map(async (meta) => indexed(await store.read(orgId, meta.id))));
-  });
+  }, { thread: 'worker' });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
   const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
@@ -79,6 +79,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     async close() {
       await replication?.close();
       unsubscribe();
+      await search.close();
       await store.close();
       await control.close();
     },

@@ -1,8 +1,9 @@
 import type { Document, Encoder } from 'flexsearch';
 import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
-import { createTextEncoder, termSequence } from './encoder.js';
+import { createTextEncoder } from './encoder.js';
 import { createFlexIndex, searchCandidates, type CandidateLimits, type FlexDocument } from './flex-index.js';
+import { matchRanges } from './match-ranges.js';
 import { parseQuery } from './parse-query.js';
 import { scoreDocument } from './score-document.js';
 import { selectTop } from './select-top.js';
@@ -16,7 +17,6 @@ const BODY_CANDIDATES_PER_RESULT = 10;
 const MIN_BODY_CANDIDATES = 100;
 const TITLE_DEPTH = 3;
 const CANDIDATE_GROWTH = 4;
-const MAX_HIGHLIGHT_QUERY_CHARS = 256;
 
 /** The first fetch for a result limit; widened by CANDIDATE_GROWTH while filters starve it. */
 export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
@@ -49,19 +49,9 @@ export class OrgSearchIndex {
     this.#flex.remove(id);
   }
 
-  /**
-   * Where words of `text` match the query as retrieval does (the same encoder; a whole term or
-   * a term's prefix), so that people see why a result came up. Half-open [start, end) ranges.
-   */
+  /** See match-ranges.ts. */
   matchRanges(query: string, text: string): [number, number][] {
-    const terms = termSequence(this.#encoder, query.slice(0, MAX_HIGHLIGHT_QUERY_CHARS)).trim().split(' ').filter(Boolean);
-    if (terms.length === 0) return [];
-    const ranges: [number, number][] = [];
-    for (const word of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const encoded = this.#encodeWord(word[0]);
-      if (encoded.some((e) => terms.some((t) => e === t || e.startsWith(t)))) ranges.push([word.index, word.index + word[0].length]);
-    }
-    return ranges;
+    return matchRanges(this.#encoder, this.#encodeWord, query, text);
   }
 
   /** Best first; ties by title, then id. Throws InvalidInputError for an empty query or bad limit. */
