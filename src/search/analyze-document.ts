@@ -39,12 +39,15 @@ export function createWordEncoder(encoder: Encoder, capacity = 50_000): (word: s
   };
 }
 
+/** The body as plain text without its `# Title` line. */
+export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(TITLE_HEADING, ''));
+
 export function analyzeDocument(
   encoder: Encoder,
   encodeWord: (word: string) => readonly string[],
   doc: IndexedDocument,
+  plainBody = plainBodyOf(doc.body),
 ): AnalyzedDocument {
-  const plainBody = stripMarkdown(doc.body.replace(TITLE_HEADING, ''));
   const firstOffsets = new Map<string, number>();
   const sequence: string[] = [];
   for (const word of plainBody.matchAll(WORD)) {

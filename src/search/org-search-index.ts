@@ -1,5 +1,5 @@
 import type { Document, Encoder } from 'flexsearch';
-import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from './analyze-document.js';
+import { analyzeDocument, createWordEncoder, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
 import { createFlexIndex, searchCandidates, type CandidateLimits, type FlexDocument } from './flex-index.js';
@@ -24,24 +24,34 @@ export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
   return { title: body * TITLE_DEPTH, body };
 };
 
+/**
+ * A document as indexed. Ranking's analysis is made the first time the document is a candidate:
+ * most documents never are, and analysing all of them up front doubled the cost of a build.
+ */
+interface Entry {
+  readonly doc: IndexedDocument;
+  readonly plainBody: string;
+  analyzed?: AnalyzedDocument;
+}
+
 /** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
 export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
-  readonly #docs = new Map<string, AnalyzedDocument>();
+  readonly #docs = new Map<string, Entry>();
 
   get size(): number {
     return this.#docs.size;
   }
 
   upsert(doc: IndexedDocument): void {
-    const analyzed = analyzeDocument(this.#encoder, this.#encodeWord, doc);
+    const plainBody = plainBodyOf(doc.body);
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    const entry: FlexDocument = { id: doc.id, title: doc.title, body: analyzed.plainBody };
+    const entry: FlexDocument = { id: doc.id, title: doc.title, body: plainBody };
     if (this.#docs.has(doc.id)) this.#flex.update(entry);
     else this.#flex.add(entry);
-    this.#docs.set(doc.id, analyzed);
+    this.#docs.set(doc.id, { doc, plainBody });
   }
 
   remove(id: string): void {
@@ -84,10 +94,10 @@ export class OrgSearchIndex {
       const { ids, truncated } = searchCandidates(this.#flex, text, limits);
       const admissible: AnalyzedDocument[] = [];
       for (const id of ids) {
-        const candidate = this.#docs.get(id);
-        if (!candidate || !q.workspaceIds.has(candidate.doc.workspaceId)) continue;
-        if (types && !types.has(candidate.doc.type)) continue;
-        admissible.push(candidate);
+        const entry = this.#docs.get(id);
+        if (!entry || !q.workspaceIds.has(entry.doc.workspaceId)) continue;
+        if (types && !types.has(entry.doc.type)) continue;
+        admissible.push((entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody)));
       }
       if (!truncated || admissible.length >= wanted || limits.body >= this.#docs.size) return admissible;
     }
