@@ -43,12 +43,23 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
-  const search = new SearchIndexes(async (orgId) => {
-    const catalog = await store.catalog(orgId);
-    return Promise.all(catalog.map(async (meta) => indexed(await store.read(orgId, meta.id))));
-  }, { thread: 'worker' });
+  const documents = (orgId: string, ids: readonly string[]) => Promise.all(ids.map(async (id) => indexed(await store.read(orgId, id))));
+  const search = new SearchIndexes(async (orgId) => documents(orgId, (await store.catalog(orgId)).map((meta) => meta.id)), {
+    thread: 'worker',
+    saved: {
+      dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),
+      version: (orgId) => store.lastChange(orgId),
+      async since(orgId, version) {
+        const changed = await store.changedSince(orgId, version);
+        if (!changed) return undefined;
+        const ids = (await store.catalog(orgId)).map((meta) => meta.id);
+        const present = new Set(ids);
+        return { docs: await documents(orgId, changed.filter((id) => present.has(id))), ids };
+      },
+    },
+  });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
-  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
+  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
   const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
   let replication: Replication | undefined;

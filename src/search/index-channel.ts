@@ -8,10 +8,10 @@ export interface IndexChannel {
   close(): Promise<void>;
 }
 
-/** The indexes in this thread: every request runs to completion when sent. */
+/** The indexes in this thread, each request in turn. */
 export function inThreadChannel(): IndexChannel {
   const host = new IndexHost();
-  return { send: (request) => Promise.resolve(host.handle(request)), close: () => Promise.resolve() };
+  return { send: (request) => host.handle(request), close: () => Promise.resolve() };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import { OrgSearchIndex } from './org-search-index.js';
+import { readSavedIndex, writeSavedIndex } from './saved-index.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /** What the owner of the indexes is asked, in order; each answer follows its request's order. */
@@ -9,11 +10,18 @@ export type IndexRequest =
   | { readonly op: 'upsert'; readonly orgId: string; readonly doc: IndexedDocument }
   | { readonly op: 'remove'; readonly orgId: string; readonly id: string }
   | { readonly op: 'search'; readonly orgId: string; readonly query: SearchQuery }
-  | { readonly op: 'size'; readonly orgId: string };
+  | { readonly op: 'size'; readonly orgId: string }
+  /** Keeps only these documents (the rest left main while the index was saved). */
+  | { readonly op: 'retain'; readonly orgId: string; readonly ids: readonly string[] }
+  | { readonly op: 'save'; readonly orgId: string; readonly dir: string; readonly version: string }
+  /** Loads the saved index; answers its version, or null when there is none (nothing changes then). */
+  | { readonly op: 'restore'; readonly orgId: string; readonly dir: string };
+
+type Value = SearchHit[] | number | string | null;
 
 /** An answer that crosses a thread: typed errors travel as their code and message. */
 export type IndexReply =
-  | { readonly ok: true; readonly value: SearchHit[] | number | null }
+  | { readonly ok: true; readonly value: Value }
   | { readonly ok: false; readonly invalidInput: boolean; readonly message: string };
 
 /**
@@ -22,10 +30,18 @@ export type IndexReply =
  */
 export class IndexHost {
   readonly #indexes = new Map<string, OrgSearchIndex>();
+  /** Requests run one after another, so a change sent during a save or a restore waits for it. */
+  #queue: Promise<unknown> = Promise.resolve();
 
-  handle(request: IndexRequest): IndexReply {
+  handle(request: IndexRequest): Promise<IndexReply> {
+    const reply = this.#queue.then(() => this.#answer(request));
+    this.#queue = reply;
+    return reply;
+  }
+
+  async #answer(request: IndexRequest): Promise<IndexReply> {
     try {
-      return { ok: true, value: this.#run(request) };
+      return { ok: true, value: await this.#run(request) };
     } catch (error) {
       return {
         ok: false,
@@ -35,8 +51,22 @@ export class IndexHost {
     }
   }
 
-  #run(request: IndexRequest): SearchHit[] | number | null {
+  async #run(request: IndexRequest): Promise<Value> {
     switch (request.op) {
+      case 'retain':
+        this.#indexes.get(request.orgId)?.retain(new Set(request.ids));
+        return null;
+      case 'save': {
+        const index = this.#indexes.get(request.orgId);
+        if (index) await writeSavedIndex(request.dir, request.version, await index.snapshot());
+        return null;
+      }
+      case 'restore': {
+        const saved = await readSavedIndex(request.dir);
+        if (!saved) return null;
+        this.#indexes.set(request.orgId, OrgSearchIndex.fromSnapshot(saved.snapshot));
+        return saved.version;
+      }
       case 'reset':
         this.#indexes.set(request.orgId, new OrgSearchIndex());
         return null;
@@ -67,7 +97,7 @@ export class IndexHost {
 }
 
 /** The error an answer carries, as the typed error the rest of the service expects. */
-export function replyValue(reply: IndexReply): SearchHit[] | number | null {
+export function replyValue(reply: IndexReply): Value {
   if (reply.ok) return reply.value;
   throw reply.invalidInput ? new InvalidInputError(reply.message) : new Error(reply.message);
 }

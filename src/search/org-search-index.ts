@@ -7,7 +7,7 @@ import { matchRanges } from './match-ranges.js';
 import { parseQuery } from './parse-query.js';
 import { scoreDocument } from './score-document.js';
 import { selectTop } from './select-top.js';
-import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
+import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
  * Candidates fetched before ranking: FlexSearch's order decides who is considered, our score
@@ -29,9 +29,15 @@ export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
  * most documents never are, and analysing all of them up front doubled the cost of a build.
  */
 interface Entry {
-  readonly doc: IndexedDocument;
+  readonly doc: DocumentFacts;
   readonly plainBody: string;
   analyzed?: AnalyzedDocument;
+}
+
+/** An index as saved: what it knows of each document, and FlexSearch's own export. */
+export interface IndexSnapshot {
+  readonly docs: readonly (DocumentFacts & { readonly plainBody: string })[];
+  readonly flex: readonly (readonly [key: string, data: string])[];
 }
 
 /** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
@@ -51,7 +57,29 @@ export class OrgSearchIndex {
     const entry: FlexDocument = { id: doc.id, title: doc.title, body: plainBody };
     if (this.#docs.has(doc.id)) this.#flex.update(entry);
     else this.#flex.add(entry);
-    this.#docs.set(doc.id, { doc, plainBody });
+    const { body: _body, ...facts } = doc;
+    this.#docs.set(doc.id, { doc: facts, plainBody });
+  }
+
+  /** Ids of the indexed documents not in `keep`, removed. */
+  retain(keep: ReadonlySet<string>): void {
+    for (const id of [...this.#docs.keys()]) if (!keep.has(id)) this.remove(id);
+  }
+
+  async snapshot(): Promise<IndexSnapshot> {
+    const flex: [string, string][] = [];
+    await this.#flex.export((key: string, data: string) => {
+      flex.push([key, data]);
+    });
+    return { docs: [...this.#docs.values()].map(({ doc, plainBody }) => ({ ...doc, plainBody })), flex };
+  }
+
+  /** The index a snapshot was taken of, without indexing anything again. */
+  static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
+    const index = new OrgSearchIndex();
+    for (const [key, data] of snapshot.flex) index.#flex.import(key, data);
+    for (const { plainBody, ...doc } of snapshot.docs) index.#docs.set(doc.id, { doc, plainBody });
+    return index;
   }
 
   remove(id: string): void {

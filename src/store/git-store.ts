@@ -144,6 +144,25 @@ export class GitStore {
     return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
   }
 
+  /** The commit of the latest artifact change on `main`, null when there is none. */
+  async lastChange(orgId: string): Promise<string | null> {
+    return (await this.fresh(orgId)).state.entries.at(-1)?.commit ?? null;
+  }
+
+  /**
+   * Ids of the artifacts changed after commit `since` (an artifact change), oldest first, or
+   * undefined when `since` is no artifact change of `main`'s history. Costs the changes since.
+   */
+  async changedSince(orgId: string, since: string): Promise<string[] | undefined> {
+    const { entries } = (await this.fresh(orgId)).state;
+    const changed = new Set<string>();
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if (entries[i]!.commit === since) return [...changed].reverse();
+      changed.add(entries[i]!.artifactId);
+    }
+    return undefined;
+  }
+
   /** The latest changes to artifacts of the given workspaces, newest first. */
   async activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]> {
     return (await this.fresh(orgId)).state.recentChanges(opts.workspaceIds, Math.max(0, Math.floor(opts.limit)));

@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchIndexes, type IndexedDocument, type SearchHit, type SearchIndexesOptions } from '../../../src/search/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
 import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
@@ -140,6 +143,86 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     const indexes = open(fakeMain({ [ORG_A]: CORPUS }).load);
     const index = await indexes.forOrg(ORG_A);
     await expect(index.search({ ...query('checkout'), limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
+    expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+  });
+});
+
+describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('saved SearchIndexes in the %s thread', (thread) => {
+  let dir: string;
+  const opened: SearchIndexes[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'specbase-search-'));
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((indexes) => indexes.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** An organization whose main is CORPUS plus `extra`, at commit `head`; `since` answers from `changes`. */
+  function savedMain() {
+    const main = { head: 'c1', docs: [...CORPUS], changes: new Map<string, string[]>(), loads: 0 };
+    const open = () => {
+      const indexes = new SearchIndexes(
+        async () => {
+          main.loads += 1;
+          return main.docs;
+        },
+        {
+          thread,
+          saved: {
+            dir: () => dir,
+            version: async () => main.head,
+            since: async (_org, version) => {
+              const changed = version === main.head ? [] : main.changes.get(version);
+              if (!changed) return undefined;
+              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id) };
+            },
+          },
+        },
+      );
+      opened.push(indexes);
+      return indexes;
+    };
+    return { main, open };
+  }
+
+  it('restarts from the saved index, applying what main changed meanwhile, with the same ranking', async () => {
+    const { main, open } = savedMain();
+    const first = open();
+    await first.forOrg(ORG_A);
+    first.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'), 'c2');
+    main.docs = main.docs.map((d) => (d.id === 'cap-onboarding' ? renamed(d, 'First steps') : d));
+    main.head = 'c2';
+    await first.close();
+    expect(main.loads).toBe(1);
+
+    // While stopped: one document added, one removed, one changed.
+    main.docs = [...main.docs.filter((d) => d.id !== 'feat-refunds'), { ...byId('feat-wallets'), id: 'feat-crypto', title: 'Crypto payouts', body: '# Crypto payouts\n' }];
+    main.docs = main.docs.map((d) => (d.id === 'cap-checkout' ? renamed(d, 'Basket') : d));
+    main.changes.set('c2', ['feat-crypto', 'cap-checkout']);
+    main.head = 'c3';
+
+    const restarted = await open().forOrg(ORG_A);
+    expect(main.loads).toBe(1);
+    const rebuilt = await new SearchIndexes(async () => main.docs).forOrg(ORG_A);
+    for (const text of ['crypto', 'refunds', 'basket', 'checkout', 'first steps', 'payments wallets', 'search']) {
+      expect(await restarted.search(query(text))).toEqual(await rebuilt.search(query(text)));
+    }
+    expect(ids(await restarted.search(query('crypto')))).toEqual(['feat-crypto']);
+    expect(await restarted.size()).toBe(main.docs.length);
+  });
+
+  it('builds from main when the saved index is unreadable or its version left main', async () => {
+    const { main, open } = savedMain();
+    await open().forOrg(ORG_A);
+    await opened.pop()!.close();
+    main.head = 'rewritten';
+    await open().forOrg(ORG_A);
+    expect(main.loads).toBe(2);
+    await opened.pop()!.close();
+    await writeFile(path.join(dir, 'current.json'), '{ not json');
+    const index = await open().forOrg(ORG_A);
+    expect(main.loads).toBe(3);
     expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
   });
 });
