@@ -60,6 +60,7 @@ export class SearchIndexes {
   /** Per built organization, the commit its index reflects (what a save records). */
   readonly #versions = new Map<string, string | null>();
   readonly #saveTimers = new Map<string, NodeJS.Timeout>();
+  readonly #savesUnderWay = new Set<Promise<void>>();
 
   constructor(load: (orgId: string) => Promise<readonly IndexedDocument[]>, options: SearchIndexesOptions = {}) {
     this.#load = load;
@@ -95,7 +96,7 @@ export class SearchIndexes {
     const pending = [...this.#saveTimers.keys()];
     for (const timer of this.#saveTimers.values()) clearTimeout(timer);
     this.#saveTimers.clear();
-    await Promise.allSettled(pending.map((orgId) => this.#save(orgId)));
+    await Promise.allSettled([...pending.map((orgId) => this.#save(orgId)), ...this.#savesUnderWay]);
     await this.#channel.close();
   }
 
@@ -160,7 +161,9 @@ export class SearchIndexes {
     if (!this.#saved || this.#saveTimers.has(orgId)) return;
     const timer = setTimeout(() => {
       this.#saveTimers.delete(orgId);
-      void this.#save(orgId).catch(() => undefined);
+      const save = this.#save(orgId).catch(() => undefined);
+      this.#savesUnderWay.add(save);
+      void save.finally(() => this.#savesUnderWay.delete(save));
     }, this.#saved.delayMs ?? SAVE_DELAY_MS);
     timer.unref();
     this.#saveTimers.set(orgId, timer);
