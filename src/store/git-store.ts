@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
@@ -15,7 +14,7 @@ import { OrgState } from './org-state.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
-import { SavedState, savedStateFile } from './saved-state.js';
+import { saveOrDrop, SavedState } from './saved-state.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
@@ -149,18 +148,9 @@ export class GitStore {
     return (await this.fresh(orgId)).state.entries.at(-1)?.commit ?? null;
   }
 
-  /**
-   * Ids of the artifacts changed after commit `since` (an artifact change), oldest first, or
-   * undefined when `since` is no artifact change of `main`'s history. Costs the changes since.
-   */
+  /** See OrgState.changedSince. */
   async changedSince(orgId: string, since: string): Promise<string[] | undefined> {
-    const { entries } = (await this.fresh(orgId)).state;
-    const changed = new Set<string>();
-    for (let i = entries.length - 1; i >= 0; i--) {
-      if (entries[i]!.commit === since) return [...changed].reverse();
-      changed.add(entries[i]!.artifactId);
-    }
-    return undefined;
+    return (await this.fresh(orgId)).state.changedSince(since);
   }
 
   /** The latest changes to artifacts of the given workspaces, newest first. */
@@ -315,16 +305,7 @@ export class GitStore {
     return this.closed ? undefined : SavedState.open(gitdir);
   }
 
-  /** A saved state that fails is dropped: it is a cache, and the next start rebuilds it. */
   private async save(handle: OrgHandle): Promise<void> {
-    const saved = handle.saved;
-    if (!saved) return;
-    try {
-      await saved.save(handle.state);
-    } catch {
-      handle.saved = undefined;
-      saved.close();
-      await rm(savedStateFile(handle.repo.gitdir), { force: true });
-    }
+    if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, handle.repo.gitdir);
   }
 }

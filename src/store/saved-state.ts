@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
@@ -153,6 +154,21 @@ export class SavedState {
       writes.push(() => putEntry.run(position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])));
     }
     return writes;
+  }
+}
+
+/** Saves; a saved state that fails is closed and deleted (a cache: the next start rebuilds it). */
+export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: string): Promise<SavedState | undefined> {
+  try {
+    await saved.save(state);
+    return saved;
+  } catch {
+    try {
+      saved.close();
+    } finally {
+      await rm(savedStateFile(gitdir), { force: true });
+    }
+    return undefined;
   }
 }
 
