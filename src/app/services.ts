@@ -43,8 +43,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
-  const documents = (orgId: string, ids: readonly string[]) => Promise.all(ids.map(async (id) => indexed(await store.read(orgId, id))));
-  const search = new SearchIndexes(async (orgId) => documents(orgId, (await store.catalog(orgId)).map((meta) => meta.id)), {
+  const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
+  const search = new SearchIndexes((orgId) => documents(orgId), {
     thread: 'worker',
     saved: {
       dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),
@@ -53,8 +53,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         const changed = await store.changedSince(orgId, version);
         if (!changed) return undefined;
         const ids = (await store.catalog(orgId)).map((meta) => meta.id);
-        const present = new Set(ids);
-        return { docs: await documents(orgId, changed.filter((id) => present.has(id))), ids };
+        return { docs: await documents(orgId, changed), ids };
       },
     },
   });

@@ -11,6 +11,7 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
+import { readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
@@ -108,6 +109,11 @@ export class GitStore {
   async read(orgId: string, id: string): Promise<ArtifactRecord> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
+  }
+
+  /** See read-many.ts: all artifacts (or those of `ids`) with bodies, read from git in bulk. */
+  async readMany(orgId: string, ids?: readonly string[]): Promise<ArtifactRecord[]> {
+    return readMany(await this.fresh(orgId), ids?.map((id) => id.toLowerCase()));
   }
 
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
