@@ -9,7 +9,7 @@ import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 /** Bumped whenever rows change shape: an older file is then simply rebuilt. */
 const FORMAT = 2;
 /** Rows per transaction and per read: a few milliseconds each, so the event loop keeps turning. */
-const CHUNK = 1_000;
+const CHUNK = 500;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS head (one INTEGER PRIMARY KEY CHECK (one = 1), commit_id TEXT, root_tree TEXT);
