@@ -178,6 +178,10 @@ function openDatabase(file: string): Database.Database {
     db.pragma('journal_mode = WAL');
     // A cache: losing the last writes to a power cut only means catching up from an older head.
     db.pragma('synchronous = NORMAL');
+    // Each commit rewrites a few pages; checkpoint often and truncate the log, so the file
+    // grows with rows (one per artifact, one per commit), not with pages written.
+    db.pragma('wal_autocheckpoint = 64');
+    db.pragma('journal_size_limit = 262144');
     if (db.pragma('user_version', { simple: true }) !== FORMAT) {
       db.exec('DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;');
       db.pragma(`user_version = ${FORMAT}`);
