@@ -131,8 +131,10 @@ export class SearchIndexes {
   /** The saved index, loaded by the indexes, and the documents that changed on `main` since. */
   async #restore(orgId: string) {
     if (!this.#saved) return undefined;
+    // Sent first, so starting the worker and reading the saved index overlap the store's own start.
+    const restoring = this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) });
     const version = await this.#saved.version(orgId);
-    const savedVersion = replyValue(await this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) }));
+    const savedVersion = replyValue(await restoring);
     if (typeof savedVersion !== 'string') return undefined;
     const delta = await this.#saved.since(orgId, savedVersion);
     return delta && { version, ...delta };
