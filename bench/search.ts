@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { ARTIFACT_TYPES, type ArtifactType } from '../src/artifacts/index.js';
 import { createTextEncoder } from '../src/search/encoder.js';
 import { createFlexIndex, type FlexDocument } from '../src/search/flex-index.js';
-import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from '../src/search/analyze-document.js';
+import { analyzeDocument, createWordEncoder, plainBodyOf, type AnalyzedDocument } from '../src/search/analyze-document.js';
 import { OrgSearchIndex, type IndexedDocument } from '../src/search/index.js';
 import { candidateLimits } from '../src/search/org-search-index.js';
 import { parseQuery } from '../src/search/parse-query.js';
@@ -114,7 +114,7 @@ const summarize = (samples: number[]): Timings => {
 export function exhaustiveAgreement(ours: OrgSearchIndex, docs: readonly IndexedDocument[], workspaceIds: ReadonlySet<string>): { agree: number; total: number; differing: string[] } {
   const encoder = createTextEncoder();
   const encodeWord = createWordEncoder(encoder);
-  const analyzed: AnalyzedDocument[] = docs.map((doc) => analyzeDocument(encoder, encodeWord, doc));
+  const analyzed: AnalyzedDocument[] = docs.map((doc) => analyzeDocument(encoder, encodeWord, doc, plainBodyOf(doc.body)));
   const differing: string[] = [];
   for (const query of QUERIES) {
     const parsed = parseQuery(encoder, { query, workspaceIds, limit: LIMIT });

@@ -43,12 +43,22 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
-  const search = new SearchIndexes(async (orgId) => {
-    const catalog = await store.catalog(orgId);
-    return Promise.all(catalog.map(async (meta) => indexed(await store.read(orgId, meta.id))));
+  const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
+  const search = new SearchIndexes((orgId) => documents(orgId), {
+    thread: 'worker',
+    saved: {
+      dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),
+      version: (orgId) => store.lastChange(orgId),
+      async since(orgId, version) {
+        const changed = await store.changedSince(orgId, version);
+        if (!changed) return undefined;
+        const ids = (await store.catalog(orgId)).map((meta) => meta.id);
+        return { docs: await documents(orgId, changed), ids };
+      },
+    },
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
-  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact)));
+  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
   const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
   let replication: Replication | undefined;
@@ -79,6 +89,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     async close() {
       await replication?.close();
       unsubscribe();
+      await search.close();
       await store.close();
       await control.close();
     },

@@ -43,7 +43,7 @@ export interface BlameSource {
 
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(orgId: string): Promise<{ search(q: SearchQuery): SearchHit[]; matchRanges(query: string, text: string): [number, number][] }>;
+  forOrg(orgId: string): Promise<{ search(q: SearchQuery): Promise<SearchHit[]>; matchRanges(query: string, text: string): [number, number][] }>;
 }
 
 export interface DomainDeps {

@@ -10,7 +10,7 @@ export async function searchArtifacts(
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
 ): Promise<SearchResultView[]> {
   const [index, workspaceIds] = await Promise.all([deps.search.forOrg(scope.orgId), scope.readableWorkspaceIds()]);
-  const hits = index.search({
+  const hits = await index.search({
     query: input.query,
     workspaceIds,
     limit: input.limit ?? 10,

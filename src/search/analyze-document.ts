@@ -2,11 +2,11 @@ import type { Encoder } from 'flexsearch';
 import { normalizeText } from './encoder.js';
 import { sortedTerms, type SortedTerms } from './sorted-terms.js';
 import { stripMarkdown } from './strip-markdown.js';
-import type { IndexedDocument } from './types.js';
+import type { DocumentFacts } from './types.js';
 
 /** A document with the derived forms ranking and previews need, computed once per upsert. */
 export interface AnalyzedDocument {
-  readonly doc: IndexedDocument;
+  readonly doc: DocumentFacts;
   /** The body as plain text without its `# Title` line: what FlexSearch indexes and previews show. */
   readonly plainBody: string;
   readonly titleTerms: SortedTerms;
@@ -39,12 +39,15 @@ export function createWordEncoder(encoder: Encoder, capacity = 50_000): (word: s
   };
 }
 
+/** The body as plain text without its `# Title` line. */
+export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(TITLE_HEADING, ''));
+
 export function analyzeDocument(
   encoder: Encoder,
   encodeWord: (word: string) => readonly string[],
-  doc: IndexedDocument,
+  doc: DocumentFacts,
+  plainBody: string,
 ): AnalyzedDocument {
-  const plainBody = stripMarkdown(doc.body.replace(TITLE_HEADING, ''));
   const firstOffsets = new Map<string, number>();
   const sequence: string[] = [];
   for (const word of plainBody.matchAll(WORD)) {

@@ -1,12 +1,13 @@
 import type { Document, Encoder } from 'flexsearch';
-import { analyzeDocument, createWordEncoder, type AnalyzedDocument } from './analyze-document.js';
+import { analyzeDocument, createWordEncoder, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
-import { createTextEncoder, termSequence } from './encoder.js';
+import { createTextEncoder } from './encoder.js';
 import { createFlexIndex, searchCandidates, type CandidateLimits, type FlexDocument } from './flex-index.js';
+import { matchRanges } from './match-ranges.js';
 import { parseQuery } from './parse-query.js';
 import { scoreDocument } from './score-document.js';
 import { selectTop } from './select-top.js';
-import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
+import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
  * Candidates fetched before ranking: FlexSearch's order decides who is considered, our score
@@ -16,7 +17,6 @@ const BODY_CANDIDATES_PER_RESULT = 10;
 const MIN_BODY_CANDIDATES = 100;
 const TITLE_DEPTH = 3;
 const CANDIDATE_GROWTH = 4;
-const MAX_HIGHLIGHT_QUERY_CHARS = 256;
 
 /** The first fetch for a result limit; widened by CANDIDATE_GROWTH while filters starve it. */
 export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
@@ -24,24 +24,62 @@ export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
   return { title: body * TITLE_DEPTH, body };
 };
 
+/**
+ * A document as indexed. Ranking's analysis is made the first time the document is a candidate:
+ * most documents never are, and analysing all of them up front doubled the cost of a build.
+ */
+interface Entry {
+  readonly doc: DocumentFacts;
+  readonly plainBody: string;
+  analyzed?: AnalyzedDocument;
+}
+
+/** An index as saved: what it knows of each document, and FlexSearch's own export. */
+export interface IndexSnapshot {
+  readonly docs: readonly (DocumentFacts & { readonly plainBody: string })[];
+  readonly flex: readonly (readonly [key: string, data: string])[];
+}
+
 /** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
 export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
-  readonly #docs = new Map<string, AnalyzedDocument>();
+  readonly #docs = new Map<string, Entry>();
 
   get size(): number {
     return this.#docs.size;
   }
 
   upsert(doc: IndexedDocument): void {
-    const analyzed = analyzeDocument(this.#encoder, this.#encodeWord, doc);
+    const plainBody = plainBodyOf(doc.body);
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    const entry: FlexDocument = { id: doc.id, title: doc.title, body: analyzed.plainBody };
+    const entry: FlexDocument = { id: doc.id, title: doc.title, body: plainBody };
     if (this.#docs.has(doc.id)) this.#flex.update(entry);
     else this.#flex.add(entry);
-    this.#docs.set(doc.id, analyzed);
+    const { body: _body, ...facts } = doc;
+    this.#docs.set(doc.id, { doc: facts, plainBody });
+  }
+
+  /** Ids of the indexed documents not in `keep`, removed. */
+  retain(keep: ReadonlySet<string>): void {
+    for (const id of [...this.#docs.keys()]) if (!keep.has(id)) this.remove(id);
+  }
+
+  async snapshot(): Promise<IndexSnapshot> {
+    const flex: [string, string][] = [];
+    await this.#flex.export((key: string, data: string) => {
+      flex.push([key, data]);
+    });
+    return { docs: [...this.#docs.values()].map(({ doc, plainBody }) => ({ ...doc, plainBody })), flex };
+  }
+
+  /** The index a snapshot was taken of, without indexing anything again. */
+  static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
+    const index = new OrgSearchIndex();
+    for (const [key, data] of snapshot.flex) index.#flex.import(key, data);
+    for (const { plainBody, ...doc } of snapshot.docs) index.#docs.set(doc.id, { doc, plainBody });
+    return index;
   }
 
   remove(id: string): void {
@@ -49,19 +87,9 @@ export class OrgSearchIndex {
     this.#flex.remove(id);
   }
 
-  /**
-   * Where words of `text` match the query as retrieval does (the same encoder; a whole term or
-   * a term's prefix), so that people see why a result came up. Half-open [start, end) ranges.
-   */
+  /** See match-ranges.ts. */
   matchRanges(query: string, text: string): [number, number][] {
-    const terms = termSequence(this.#encoder, query.slice(0, MAX_HIGHLIGHT_QUERY_CHARS)).trim().split(' ').filter(Boolean);
-    if (terms.length === 0) return [];
-    const ranges: [number, number][] = [];
-    for (const word of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const encoded = this.#encodeWord(word[0]);
-      if (encoded.some((e) => terms.some((t) => e === t || e.startsWith(t)))) ranges.push([word.index, word.index + word[0].length]);
-    }
-    return ranges;
+    return matchRanges(this.#encoder, this.#encodeWord, query, text);
   }
 
   /** Best first; ties by title, then id. Throws InvalidInputError for an empty query or bad limit. */
@@ -94,10 +122,10 @@ export class OrgSearchIndex {
       const { ids, truncated } = searchCandidates(this.#flex, text, limits);
       const admissible: AnalyzedDocument[] = [];
       for (const id of ids) {
-        const candidate = this.#docs.get(id);
-        if (!candidate || !q.workspaceIds.has(candidate.doc.workspaceId)) continue;
-        if (types && !types.has(candidate.doc.type)) continue;
-        admissible.push(candidate);
+        const entry = this.#docs.get(id);
+        if (!entry || !q.workspaceIds.has(entry.doc.workspaceId)) continue;
+        if (types && !types.has(entry.doc.type)) continue;
+        admissible.push((entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody)));
       }
       if (!truncated || admissible.length >= wanted || limits.body >= this.#docs.size) return admissible;
     }

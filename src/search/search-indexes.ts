@@ -1,74 +1,179 @@
-import { OrgSearchIndex } from './org-search-index.js';
-import type { IndexedDocument } from './types.js';
+import { createWordEncoder } from './analyze-document.js';
+import { createTextEncoder } from './encoder.js';
+import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
+import { replyValue, type IndexRequest } from './index-host.js';
+import { matchRanges } from './match-ranges.js';
+import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
-type Change = { readonly kind: 'upsert'; readonly doc: IndexedDocument } | { readonly kind: 'remove'; readonly id: string };
-
-interface Build {
-  readonly index: Promise<OrgSearchIndex>;
-  /** Changes committed while the build was loading, replayed in order once it has indexed. */
-  readonly changes: Change[];
+/** One organization's index as callers see it: answers come back in the order asked. */
+export interface OrgSearch {
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  size(): Promise<number>;
+  /** See match-ranges.ts; answered in this thread. */
+  matchRanges(query: string, text: string): [number, number][];
 }
 
+/** Where indexes are saved, and how a saved one is brought up to `main`. */
+export interface SavedIndexOptions {
+  /** The organization's saved-index directory. */
+  dir(orgId: string): string;
+  /** The commit of the latest artifact change on `main` (null when there is none). */
+  version(orgId: string): Promise<string | null>;
+  /**
+   * The documents changed after commit `version` and the ids of all documents on `main`;
+   * undefined when `version` is not in `main`'s history (the index is then built again).
+   */
+  since(orgId: string, version: string): Promise<{ docs: readonly IndexedDocument[]; ids: readonly string[] } | undefined>;
+  /** Quiet time after the last change before the index is saved again. */
+  readonly delayMs?: number;
+}
+
+export interface SearchIndexesOptions {
+  /** 'worker' (the service) keeps the indexes off the event loop; 'main' runs them in this thread. */
+  readonly thread?: 'worker' | 'main';
+  readonly saved?: SavedIndexOptions;
+}
+
+/** Documents handed to the indexes per request while building, so no single message is huge. */
+const BUILD_BATCH = 1_000;
+const SAVE_DELAY_MS = 30_000;
+
+type Change = Extract<IndexRequest, { op: 'upsert' | 'remove' }>;
+/** A change queued while its organization builds, with the commit it came from. */
+type Queued = { readonly request: Change; readonly version: string | undefined };
+
 /**
- * The search indexes of all organizations, each built on first use from `load` (the
- * organization's artifacts on `main`) and kept in step by upsert/remove from the commit hook.
+ * The search indexes of all organizations, each built on first use (from its saved index
+ * brought up to `main`, or from `load`: the organization's artifacts on `main`) and kept in
+ * step by upsert/remove from the commit hook. Requests reach the indexes in the order they are
+ * made, so a search sent after an upsert sees it; this thread only loads documents and waits.
  */
 export class SearchIndexes {
   readonly #load: (orgId: string) => Promise<readonly IndexedDocument[]>;
-  readonly #built = new Map<string, OrgSearchIndex>();
-  readonly #building = new Map<string, Build>();
+  readonly #channel: IndexChannel;
+  readonly #encoder = createTextEncoder();
+  readonly #encodeWord = createWordEncoder(this.#encoder);
+  readonly #saved: SavedIndexOptions | undefined;
+  readonly #built = new Set<string>();
+  /** Changes committed while an organization's documents were loading, replayed once they are sent. */
+  readonly #building = new Map<string, { readonly ready: Promise<OrgSearch>; readonly changes: Queued[] }>();
+  /** Per built organization, the commit its index reflects (what a save records). */
+  readonly #versions = new Map<string, string | null>();
+  readonly #saveTimers = new Map<string, NodeJS.Timeout>();
+  readonly #savesUnderWay = new Set<Promise<void>>();
 
-  constructor(load: (orgId: string) => Promise<readonly IndexedDocument[]>) {
+  constructor(load: (orgId: string) => Promise<readonly IndexedDocument[]>, options: SearchIndexesOptions = {}) {
     this.#load = load;
+    this.#saved = options.saved;
+    this.#channel = options.thread === 'worker' ? new WorkerChannel(() => this.#built.clear()) : inThreadChannel();
   }
 
-  /** The organization's index; concurrent first calls share one build, a failed build is retried next time. */
-  forOrg(orgId: string): Promise<OrgSearchIndex> {
-    const built = this.#built.get(orgId);
-    if (built) return Promise.resolve(built);
+  /**
+   * The organization's index once built; concurrent first calls share one build, a failed
+   * build is retried next time. Only callers that search wait for it.
+   */
+  forOrg(orgId: string): Promise<OrgSearch> {
+    if (this.#built.has(orgId)) return Promise.resolve(this.#handle(orgId));
     const building = this.#building.get(orgId);
-    if (building) return building.index;
-    const changes: Change[] = [];
-    const index = this.#build(orgId, changes);
-    this.#building.set(orgId, { index, changes });
-    return index;
+    if (building) return building.ready;
+    const changes: Queued[] = [];
+    const ready = this.#build(orgId, changes);
+    this.#building.set(orgId, { ready, changes });
+    return ready;
   }
 
   /** No-op for an organization not built yet: its first use loads the committed state. */
-  upsert(orgId: string, doc: IndexedDocument): void {
-    this.#apply(orgId, { kind: 'upsert', doc });
+  upsert(orgId: string, doc: IndexedDocument, version?: string): void {
+    this.#apply({ op: 'upsert', orgId, doc }, version);
   }
 
-  remove(orgId: string, id: string): void {
-    this.#apply(orgId, { kind: 'remove', id });
+  remove(orgId: string, id: string, version?: string): void {
+    this.#apply({ op: 'remove', orgId, id }, version);
+  }
+
+  /** Saves what changed since the last save, then stops the indexes. */
+  async close(): Promise<void> {
+    const pending = [...this.#saveTimers.keys()];
+    for (const timer of this.#saveTimers.values()) clearTimeout(timer);
+    this.#saveTimers.clear();
+    await Promise.allSettled([...pending.map((orgId) => this.#save(orgId)), ...this.#savesUnderWay]);
+    await this.#channel.close();
   }
 
   /** Loads on a later tick, so the build is registered before `load` can fail or return. */
-  async #build(orgId: string, changes: Change[]): Promise<OrgSearchIndex> {
-    let docs: readonly IndexedDocument[];
+  async #build(orgId: string, changes: Queued[]): Promise<OrgSearch> {
     try {
-      docs = await Promise.resolve().then(() => this.#load(orgId));
+      await Promise.resolve();
+      const restored = this.#saved ? await this.#restore(orgId) : undefined;
+      // Taken before loading, so it never claims more than the documents hold.
+      const version = restored ? restored.version : this.#saved ? await this.#saved.version(orgId) : null;
+      const docs = restored ? restored.docs : await this.#load(orgId);
+      // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
+      const sent = restored ? [] : [this.#channel.send({ op: 'reset', orgId })];
+      for (let i = 0; i < docs.length; i += BUILD_BATCH) {
+        sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
+      }
+      if (restored) sent.push(this.#channel.send({ op: 'retain', orgId, ids: restored.ids }));
+      for (const change of changes) sent.push(this.#channel.send(change.request));
+      this.#built.add(orgId);
+      this.#building.delete(orgId);
+      this.#versions.set(orgId, changes.findLast((change) => change.version)?.version ?? version ?? null);
+      for (const reply of await Promise.all(sent)) replyValue(reply);
+      if (!restored || docs.length > 0) this.#scheduleSave(orgId);
+      return this.#handle(orgId);
     } catch (error) {
       this.#building.delete(orgId);
+      this.#built.delete(orgId);
       throw error;
     }
-    // From here to the end nothing awaits, so no change can slip between replay and hand-over.
-    const index = new OrgSearchIndex();
-    for (const doc of docs) index.upsert(doc);
-    for (const change of changes) applyChange(index, change);
-    this.#built.set(orgId, index);
-    this.#building.delete(orgId);
-    return index;
   }
 
-  #apply(orgId: string, change: Change): void {
-    const built = this.#built.get(orgId);
-    if (built) applyChange(built, change);
-    else this.#building.get(orgId)?.changes.push(change);
+  /** The saved index, loaded by the indexes, and the documents that changed on `main` since. */
+  async #restore(orgId: string) {
+    if (!this.#saved) return undefined;
+    // Sent first, so starting the worker and reading the saved index overlap the store's own start.
+    const restoring = this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) });
+    const version = await this.#saved.version(orgId);
+    const savedVersion = replyValue(await restoring);
+    if (typeof savedVersion !== 'string') return undefined;
+    const delta = await this.#saved.since(orgId, savedVersion);
+    return delta && { version, ...delta };
   }
-}
 
-function applyChange(index: OrgSearchIndex, change: Change): void {
-  if (change.kind === 'upsert') index.upsert(change.doc);
-  else index.remove(change.id);
+  #handle(orgId: string): OrgSearch {
+    return {
+      search: async (query) => replyValue(await this.#channel.send({ op: 'search', orgId, query })) as SearchHit[],
+      size: async () => replyValue(await this.#channel.send({ op: 'size', orgId })) as number,
+      matchRanges: (query, text) => matchRanges(this.#encoder, this.#encodeWord, query, text),
+    };
+  }
+
+  #apply(request: Change, version: string | undefined): void {
+    if (this.#built.has(request.orgId)) {
+      void this.#channel.send(request);
+      if (version) this.#versions.set(request.orgId, version);
+      this.#scheduleSave(request.orgId);
+    } else {
+      this.#building.get(request.orgId)?.changes.push({ request, version });
+    }
+  }
+
+  /** At most one save per organization per delay: a save exports the whole index. */
+  #scheduleSave(orgId: string): void {
+    if (!this.#saved || this.#saveTimers.has(orgId)) return;
+    const timer = setTimeout(() => {
+      this.#saveTimers.delete(orgId);
+      const save = this.#save(orgId).catch(() => undefined);
+      this.#savesUnderWay.add(save);
+      void save.finally(() => this.#savesUnderWay.delete(save));
+    }, this.#saved.delayMs ?? SAVE_DELAY_MS);
+    timer.unref();
+    this.#saveTimers.set(orgId, timer);
+  }
+
+  async #save(orgId: string): Promise<void> {
+    const version = this.#versions.get(orgId);
+    if (!this.#saved || !version || !this.#built.has(orgId)) return;
+    replyValue(await this.#channel.send({ op: 'save', orgId, dir: this.#saved.dir(orgId), version }));
+  }
 }

@@ -20,6 +20,9 @@ export interface SearchHit {
   readonly score: number;
 }
 
+/** What the index keeps of a document besides its text. */
+export type DocumentFacts = Omit<IndexedDocument, 'body'>;
+
 /** What the index needs to know of a document. */
 export interface IndexedDocument {
   readonly id: string;

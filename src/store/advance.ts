@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../errors.js';
 import { parseRepositoryFile, type RepositoryFile } from './frontmatter.js';
 import { parseCommitMessage } from './message.js';
@@ -5,11 +6,15 @@ import type { OrgState } from './org-state.js';
 import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { readBlobText, readCommitObject, type CommitObject, type Repo } from './repo.js';
 import type { BodyCache } from './org-handle.js';
+import { BlobBatch, firstParentHistory } from './native-history.js';
 import { recordMove, renamesIn } from './record-move.js';
 import { changedFiles, TreeCache, type FileChange } from './tree-diff.js';
 import type { CommitResult } from './types.js';
 
 const PREFETCH = 16;
+/** Files applied between turns of the event loop: each costs a parse and a line count. */
+const YIELD_EVERY = 64;
+const decoder = new TextDecoder('utf-8');
 
 /** Reads files for a walk: many at once for big commits, each version parsed once. */
 class FileReader {
@@ -17,7 +22,13 @@ class FileReader {
   constructor(
     private readonly repo: Repo,
     private readonly bodies: BodyCache,
+    /** Native git for a walk from the root; isomorphic-git for the few commits of a catch-up. */
+    private readonly batch?: BlobBatch,
   ) {}
+
+  private read(oid: string): Promise<string> {
+    return this.batch ? this.batch.read(oid).then((data) => decoder.decode(data)) : readBlobText(this.repo, oid);
+  }
 
   async prefetch(oids: readonly string[]): Promise<void> {
     for (let i = 0; i < oids.length; i += PREFETCH) {
@@ -28,7 +39,7 @@ class FileReader {
   private text(oid: string): Promise<string> {
     let text = this.texts.get(oid);
     if (!text) {
-      text = readBlobText(this.repo, oid);
+      text = this.read(oid);
       this.texts.set(oid, text);
     }
     return text;
@@ -39,7 +50,7 @@ class FileReader {
     const text = this.texts.get(oid);
     this.texts.delete(oid);
     try {
-      const file = parseRepositoryFile(await (text ?? readBlobText(this.repo, oid)), path);
+      const file = parseRepositoryFile(await (text ?? this.read(oid)), path);
       if (file.kind === 'artifact') this.bodies.set(oid, file.body);
       return file;
     } catch (error) {
@@ -119,7 +130,9 @@ async function applyFileChange(
 
 /**
  * Brings `state` from its head to `target` along first parents, reading each commit's changed
- * files once. Returns 'diverged' when `target` does not descend from the state's head (history
+ * files once. From an empty state (a first start, a rebuild) the history comes from native git
+ * in bulk (`git log --raw`, `git cat-file --batch`); a catch-up of a few commits reads objects
+ * in process. Returns 'diverged' when `target` does not descend from the state's head (history
  * was rewritten): the caller then starts from an empty state.
  */
 export async function advanceTo(
@@ -128,31 +141,45 @@ export async function advanceTo(
   target: string,
   options: { collect: boolean; bodies: BodyCache },
 ): Promise<CommitResult[] | 'diverged'> {
+  const fromRoot = state.head === null;
+  const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
+  if (chain === 'diverged') return 'diverged';
+  const results: CommitResult[] = [];
+  const trees = new TreeCache();
+  const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
+  const files = new FileReader(repo, options.bodies, batch);
+  try {
+    for (const { oid: commitOid, commit, changes: listed } of chain) {
+      const changes = (listed ?? (await changedFiles(repo, state.rootTree, commit.tree, trees))).filter((c) => c.path.endsWith('.md'));
+      // Files are added before any is deleted, so that a file that moved is seen as one record.
+      changes.sort((a, b) => Number(!a.after) - Number(!b.after));
+      const renames = renamesIn(state, changes);
+      const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
+      await files.prefetch(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
+      for (const [i, change] of changes.entries()) {
+        // Prefetched files parse without a turn of the event loop: a big commit yields now and then.
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
+        const from = change.after ? renames.get(change.after) : undefined;
+        const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
+        const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
+        if (result && options.collect) results.push(result);
+      }
+      state.moveTo(commitOid, commit.tree);
+    }
+  } finally {
+    batch?.close();
+  }
+  return results;
+}
+
+/** The commits after `head` up to `target` along first parents, oldest first; 'diverged' when `head` is not on that line. */
+async function chainTo(repo: Repo, head: string, target: string): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged'> {
   const chain: { oid: string; commit: CommitObject }[] = [];
   let oid: string | undefined = target;
-  while (oid && oid !== state.head) {
+  while (oid && oid !== head) {
     const commit = await readCommitObject(repo, oid);
     chain.push({ oid, commit });
     oid = commit.parent[0];
   }
-  if (!oid && state.head) return 'diverged';
-  const results: CommitResult[] = [];
-  const trees = new TreeCache();
-  const files = new FileReader(repo, options.bodies);
-  for (const { oid: commitOid, commit } of chain.reverse()) {
-    const changes = (await changedFiles(repo, state.rootTree, commit.tree, trees)).filter((c) => c.path.endsWith('.md'));
-    // Files are added before any is deleted, so that a file that moved is seen as one record.
-    changes.sort((a, b) => Number(!a.after) - Number(!b.after));
-    const renames = renamesIn(state, changes);
-    const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
-    await files.prefetch(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
-    for (const change of changes) {
-      const from = change.after ? renames.get(change.after) : undefined;
-      const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
-      const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
-      if (result && options.collect) results.push(result);
-    }
-    state.moveTo(commitOid, commit.tree);
-  }
-  return results;
+  return oid ? chain.reverse() : 'diverged';
 }

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
@@ -12,10 +11,11 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
+import { readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
-import { SavedState, savedStateFile } from './saved-state.js';
+import { saveOrDrop, SavedState } from './saved-state.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
@@ -111,6 +111,11 @@ export class GitStore {
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
   }
 
+  /** See read-many.ts: all artifacts (or those of `ids`) with bodies, read from git in bulk. */
+  async readMany(orgId: string, ids?: readonly string[]): Promise<ArtifactRecord[]> {
+    return readMany(await this.fresh(orgId), ids?.map((id) => id.toLowerCase()));
+  }
+
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
     const meta = await this.meta(orgId, id);
     if (!meta) throw new NotFoundError('artifact');
@@ -142,6 +147,16 @@ export class GitStore {
     const meta = await this.meta(orgId, id);
     if (!meta) throw new NotFoundError('artifact');
     return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
+  }
+
+  /** The commit of the latest artifact change on `main`, null when there is none. */
+  async lastChange(orgId: string): Promise<string | null> {
+    return (await this.fresh(orgId)).state.entries.at(-1)?.commit ?? null;
+  }
+
+  /** See OrgState.changedSince. */
+  async changedSince(orgId: string, since: string): Promise<string[] | undefined> {
+    return (await this.fresh(orgId)).state.changedSince(since);
   }
 
   /** The latest changes to artifacts of the given workspaces, newest first. */
@@ -296,16 +311,7 @@ export class GitStore {
     return this.closed ? undefined : SavedState.open(gitdir);
   }
 
-  /** A saved state that fails is dropped: it is a cache, and the next start rebuilds it. */
   private async save(handle: OrgHandle): Promise<void> {
-    const saved = handle.saved;
-    if (!saved) return;
-    try {
-      await saved.save(handle.state);
-    } catch {
-      handle.saved = undefined;
-      saved.close();
-      await rm(savedStateFile(handle.repo.gitdir), { force: true });
-    }
+    if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, handle.repo.gitdir);
   }
 }

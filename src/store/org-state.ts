@@ -121,6 +121,19 @@ export class OrgState implements CatalogView {
     this.setArtifact(meta, blob);
   }
 
+  /**
+   * Ids of the artifacts changed after commit `since` (an artifact change), oldest first, or
+   * undefined when `since` is no artifact change in the history. Costs the changes since.
+   */
+  changedSince(since: string): string[] | undefined {
+    const changed = new Set<string>();
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      if (this.entries[i]!.commit === since) return [...changed].reverse();
+      changed.add(this.entries[i]!.artifactId);
+    }
+    return undefined;
+  }
+
   setArtifact(meta: ArtifactMeta, blob: string): void {
     const previous = this.metas.get(meta.id);
     this.unsaved.artifacts.add(meta.id);

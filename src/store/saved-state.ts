@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
@@ -8,7 +9,7 @@ import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 /** Bumped whenever rows change shape: an older file is then simply rebuilt. */
 const FORMAT = 2;
 /** Rows per transaction and per read: a few milliseconds each, so the event loop keeps turning. */
-const CHUNK = 1_000;
+const CHUNK = 500;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS head (one INTEGER PRIMARY KEY CHECK (one = 1), commit_id TEXT, root_tree TEXT);
@@ -156,12 +157,31 @@ export class SavedState {
   }
 }
 
+/** Saves; a saved state that fails is closed and deleted (a cache: the next start rebuilds it). */
+export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: string): Promise<SavedState | undefined> {
+  try {
+    await saved.save(state);
+    return saved;
+  } catch {
+    try {
+      saved.close();
+    } finally {
+      await rm(savedStateFile(gitdir), { force: true });
+    }
+    return undefined;
+  }
+}
+
 function openDatabase(file: string): Database.Database {
   const db = new Database(file, { timeout: 5_000 });
   try {
     db.pragma('journal_mode = WAL');
     // A cache: losing the last writes to a power cut only means catching up from an older head.
     db.pragma('synchronous = NORMAL');
+    // Each commit rewrites a few pages; checkpoint often and truncate the log, so the file
+    // grows with rows (one per artifact, one per commit), not with pages written.
+    db.pragma('wal_autocheckpoint = 64');
+    db.pragma('journal_size_limit = 262144');
     if (db.pragma('user_version', { simple: true }) !== FORMAT) {
       db.exec('DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;');
       db.pragma(`user_version = ${FORMAT}`);

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { SearchIndexes, type IndexedDocument, type SearchHit } from '../../../src/search/index.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SearchIndexes, type IndexedDocument, type SearchHit, type SearchIndexesOptions } from '../../../src/search/index.js';
+import { InvalidInputError } from '../../../src/errors.js';
 import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
 
 const ORG_A = '11111111-1111-4111-8111-111111111111';
@@ -35,56 +39,66 @@ function fakeMain(initial: Record<string, readonly IndexedDocument[]>) {
 
 const renamed = (doc: IndexedDocument, title: string): IndexedDocument => ({ ...doc, title, body: `# ${title}\n\nRenamed.\n` });
 
-describe('SearchIndexes', () => {
+describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('SearchIndexes in the %s thread', (thread) => {
+  const opened: SearchIndexes[] = [];
+  const open = (load: (orgId: string) => Promise<readonly IndexedDocument[]>) => {
+    const indexes = new SearchIndexes(load, { thread });
+    opened.push(indexes);
+    return indexes;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((indexes) => indexes.close()));
+  });
+
   it('builds an organization on first use only, sharing one build between concurrent callers', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     expect(store.calls).toEqual([]);
-    const [first, second] = await Promise.all([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
-    expect(first).toBe(second);
-    expect(await indexes.forOrg(ORG_A)).toBe(first);
+    const [first] = await Promise.all([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
+    await indexes.forOrg(ORG_A);
     expect(store.calls).toEqual([ORG_A]);
-    expect(first.size).toBe(CORPUS.length);
-    expect(first.search(query('checkout'))[0]?.id).toBe('cap-checkout');
+    expect(await first.size()).toBe(CORPUS.length);
+    expect((await first.search(query('checkout')))[0]?.id).toBe('cap-checkout');
   });
 
   it('keeps organizations apart', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS, [ORG_B]: [byId('feat-wallets')] });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     const b = await indexes.forOrg(ORG_B);
-    expect(ids(b.search(query('checkout')))).toEqual([]);
-    expect(ids(b.search(query('wallets')))).toEqual(['feat-wallets']);
+    expect(ids(await b.search(query('checkout')))).toEqual([]);
+    expect(ids(await b.search(query('wallets')))).toEqual(['feat-wallets']);
     indexes.upsert(ORG_B, renamed(byId('feat-wallets'), 'Checkout wallets'));
-    const inA = (await indexes.forOrg(ORG_A)).search(query('wallets')).find((hit) => hit.id === 'feat-wallets');
+    const inA = (await (await indexes.forOrg(ORG_A)).search(query('wallets'))).find((hit) => hit.id === 'feat-wallets');
     expect(inA?.title).toBe('Digital wallets');
-    expect(b.search(query('checkout'))[0]?.title).toBe('Checkout wallets');
+    expect((await b.search(query('checkout')))[0]?.title).toBe('Checkout wallets');
   });
 
   it('ignores changes for an organization not built yet; its first use loads what is committed', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     indexes.upsert(ORG_A, { ...byId('feat-wallets'), id: 'never-committed' });
     indexes.remove(ORG_A, 'cap-checkout');
     expect(store.calls).toEqual([]);
     const index = await indexes.forOrg(ORG_A);
-    expect(index.size).toBe(CORPUS.length);
-    expect(ids(index.search(query('checkout')))).toContain('cap-checkout');
+    expect(await index.size()).toBe(CORPUS.length);
+    expect(ids(await index.search(query('checkout')))).toContain('cap-checkout');
   });
 
-  it('applies changes after the build, in the same step', async () => {
+  it('answers a search sent right after a change with the change applied', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     const index = await indexes.forOrg(ORG_A);
     indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
-    expect(index.search(query('first steps'))[0]?.id).toBe('cap-onboarding');
-    expect(ids(index.search(query('welcome')))).not.toContain('cap-onboarding');
+    const [renamedHits, oldHits] = await Promise.all([index.search(query('first steps')), index.search(query('welcome'))]);
+    expect(renamedHits[0]?.id).toBe('cap-onboarding');
+    expect(ids(oldHits)).not.toContain('cap-onboarding');
     indexes.remove(ORG_A, 'cap-onboarding');
-    expect(ids(index.search(query('first steps')))).not.toContain('cap-onboarding');
+    expect(ids(await index.search(query('first steps')))).not.toContain('cap-onboarding');
   });
 
   it('replays changes committed while the build was loading, so none is lost', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     const release = store.hold();
     const building = indexes.forOrg(ORG_A);
     await Promise.resolve();
@@ -96,32 +110,119 @@ describe('SearchIndexes', () => {
     indexes.remove(ORG_A, 'feat-refunds');
     release();
     const index = await building;
-    expect(index.size).toBe(CORPUS.length);
-    expect(ids(index.search(query('crypto')))).toEqual(['feat-crypto']);
-    expect(ids(index.search(query('welcome')))).not.toContain('cap-onboarding');
-    expect(ids(index.search(query('refunds')))).not.toContain('feat-refunds');
+    expect(await index.size()).toBe(CORPUS.length);
+    expect(ids(await index.search(query('crypto')))).toEqual(['feat-crypto']);
+    expect(ids(await index.search(query('welcome')))).not.toContain('cap-onboarding');
+    expect(ids(await index.search(query('refunds')))).not.toContain('feat-refunds');
   });
 
   it('reports a failed load to every waiter and tries again on the next use', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = new SearchIndexes(store.load);
+    const indexes = open(store.load);
     store.failOnce();
     const results = await Promise.allSettled([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(store.calls).toEqual([ORG_A]);
     const index = await indexes.forOrg(ORG_A);
-    expect(index.size).toBe(CORPUS.length);
+    expect(await index.size()).toBe(CORPUS.length);
     expect(store.calls).toEqual([ORG_A, ORG_A]);
   });
 
   it('registers the build before a synchronously failing load throws, so it is retried', async () => {
     let attempts = 0;
-    const indexes = new SearchIndexes((orgId) => {
+    const indexes = open((orgId) => {
       attempts += 1;
       if (attempts === 1) throw new Error(`cannot open ${orgId}`);
       return Promise.resolve(CORPUS);
     });
     await expect(indexes.forOrg(ORG_A)).rejects.toThrow('cannot open');
-    expect((await indexes.forOrg(ORG_A)).size).toBe(CORPUS.length);
+    expect(await (await indexes.forOrg(ORG_A)).size()).toBe(CORPUS.length);
+  });
+
+  it('answers a bad query with the typed error, and keeps serving', async () => {
+    const indexes = open(fakeMain({ [ORG_A]: CORPUS }).load);
+    const index = await indexes.forOrg(ORG_A);
+    await expect(index.search({ ...query('checkout'), limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
+    expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+  });
+});
+
+describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('saved SearchIndexes in the %s thread', (thread) => {
+  let dir: string;
+  const opened: SearchIndexes[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'specbase-search-'));
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((indexes) => indexes.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** An organization whose main is CORPUS plus `extra`, at commit `head`; `since` answers from `changes`. */
+  function savedMain() {
+    const main = { head: 'c1', docs: [...CORPUS], changes: new Map<string, string[]>(), loads: 0 };
+    const open = () => {
+      const indexes = new SearchIndexes(
+        async () => {
+          main.loads += 1;
+          return main.docs;
+        },
+        {
+          thread,
+          saved: {
+            dir: () => dir,
+            version: async () => main.head,
+            since: async (_org, version) => {
+              const changed = version === main.head ? [] : main.changes.get(version);
+              if (!changed) return undefined;
+              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id) };
+            },
+          },
+        },
+      );
+      opened.push(indexes);
+      return indexes;
+    };
+    return { main, open };
+  }
+
+  it('restarts from the saved index, applying what main changed meanwhile, with the same ranking', async () => {
+    const { main, open } = savedMain();
+    const first = open();
+    await first.forOrg(ORG_A);
+    first.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'), 'c2');
+    main.docs = main.docs.map((d) => (d.id === 'cap-onboarding' ? renamed(d, 'First steps') : d));
+    main.head = 'c2';
+    await first.close();
+    expect(main.loads).toBe(1);
+
+    // While stopped: one document added, one removed, one changed.
+    main.docs = [...main.docs.filter((d) => d.id !== 'feat-refunds'), { ...byId('feat-wallets'), id: 'feat-crypto', title: 'Crypto payouts', body: '# Crypto payouts\n' }];
+    main.docs = main.docs.map((d) => (d.id === 'cap-checkout' ? renamed(d, 'Basket') : d));
+    main.changes.set('c2', ['feat-crypto', 'cap-checkout']);
+    main.head = 'c3';
+
+    const restarted = await open().forOrg(ORG_A);
+    expect(main.loads).toBe(1);
+    const rebuilt = await new SearchIndexes(async () => main.docs).forOrg(ORG_A);
+    for (const text of ['crypto', 'refunds', 'basket', 'checkout', 'first steps', 'payments wallets', 'search']) {
+      expect(await restarted.search(query(text))).toEqual(await rebuilt.search(query(text)));
+    }
+    expect(ids(await restarted.search(query('crypto')))).toEqual(['feat-crypto']);
+    expect(await restarted.size()).toBe(main.docs.length);
+  });
+
+  it('builds from main when the saved index is unreadable or its version left main', async () => {
+    const { main, open } = savedMain();
+    await open().forOrg(ORG_A);
+    await opened.pop()!.close();
+    main.head = 'rewritten';
+    await open().forOrg(ORG_A);
+    expect(main.loads).toBe(2);
+    await opened.pop()!.close();
+    await writeFile(path.join(dir, 'current.json'), '{ not json');
+    const index = await open().forOrg(ORG_A);
+    expect(main.loads).toBe(3);
+    expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
   });
 });

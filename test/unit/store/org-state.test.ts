@@ -95,4 +95,12 @@ describe('OrgState indexes', () => {
     expect(commits(['ws-a'], 0)).toEqual([]);
     expect(state.byArtifact.get('a')?.map((e) => e.commit)).toEqual(['c1', 'c3']);
   });
+
+  it('names the artifacts changed after a commit, once each, oldest first; unknown commit: undefined', () => {
+    const state = new OrgState();
+    for (const [commit, id] of [['c1', 'a'], ['c2', 'b'], ['c3', 'c'], ['c4', 'b'], ['c5', 'd']] as const) state.addEntry(entry(commit, id), 'ws-a');
+    expect(state.changedSince('c2')).toEqual(['c', 'b', 'd']);
+    expect(state.changedSince('c5')).toEqual([]);
+    expect(state.changedSince('nowhere')).toBeUndefined();
+  });
 });

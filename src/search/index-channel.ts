@@ -1,0 +1,87 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { IndexHost, type IndexReply, type IndexRequest } from './index-host.js';
+
+/** How requests reach the indexes. Requests are handled in the order they are sent. */
+export interface IndexChannel {
+  send(request: IndexRequest): Promise<IndexReply>;
+  close(): Promise<void>;
+}
+
+/** The indexes in this thread, each request in turn. */
+export function inThreadChannel(): IndexChannel {
+  const host = new IndexHost();
+  return { send: (request) => host.handle(request), close: () => Promise.resolve() };
+}
+
+/**
+ * Run from sources (tests, `tsx`) the worker entry is TypeScript too: the thread first
+ * registers tsx's loader, which `execArgv` cannot do for a worker in Node 20.
+ */
+const fromSources = fileURLToPath(import.meta.url).endsWith('.ts');
+
+function startWorker(): Worker {
+  const entry = new URL(`./index-host.worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSources) return new Worker(entry);
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+/**
+ * The indexes in a worker thread, so building and updating them (seconds for a large
+ * organization, tens of milliseconds for a 1 MiB document) never holds the event loop. The
+ * worker is started on first use, keeps the process alive only while a request is pending,
+ * and is started again after a crash; `onLost` is then told that its indexes are gone.
+ */
+export class WorkerChannel implements IndexChannel {
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, (reply: IndexReply) => void>();
+  #seq = 0;
+
+  constructor(private readonly onLost: () => void) {}
+
+  send(request: IndexRequest): Promise<IndexReply> {
+    const worker = this.#start();
+    const seq = ++this.#seq;
+    return new Promise((resolve) => {
+      this.#pending.set(seq, resolve);
+      if (this.#pending.size === 1) worker.ref();
+      worker.postMessage({ seq, request });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker) await worker.terminate();
+    this.#failPending('the search index was closed');
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', ({ seq, reply }: { seq: number; reply: IndexReply }) => {
+      const resolve = this.#pending.get(seq);
+      this.#pending.delete(seq);
+      if (this.#pending.size === 0) worker.unref();
+      resolve?.(reply);
+    });
+    const lost = (reason: string) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      this.#failPending(reason);
+      this.onLost();
+    };
+    worker.on('error', (error) => lost(`the search index worker failed: ${error.message}`));
+    worker.on('exit', (code) => lost(`the search index worker stopped (exit code ${code})`));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #failPending(message: string): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const resolve of pending) resolve({ ok: false, invalidInput: false, message });
+  }
+}

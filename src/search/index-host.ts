@@ -1,0 +1,103 @@
+import { InvalidInputError } from '../errors.js';
+import { OrgSearchIndex } from './org-search-index.js';
+import { readSavedIndex, writeSavedIndex } from './saved-index.js';
+import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
+
+/** What the owner of the indexes is asked, in order; each answer follows its request's order. */
+export type IndexRequest =
+  | { readonly op: 'reset'; readonly orgId: string }
+  | { readonly op: 'add'; readonly orgId: string; readonly docs: readonly IndexedDocument[] }
+  | { readonly op: 'upsert'; readonly orgId: string; readonly doc: IndexedDocument }
+  | { readonly op: 'remove'; readonly orgId: string; readonly id: string }
+  | { readonly op: 'search'; readonly orgId: string; readonly query: SearchQuery }
+  | { readonly op: 'size'; readonly orgId: string }
+  /** Keeps only these documents (the rest left main while the index was saved). */
+  | { readonly op: 'retain'; readonly orgId: string; readonly ids: readonly string[] }
+  | { readonly op: 'save'; readonly orgId: string; readonly dir: string; readonly version: string }
+  /** Loads the saved index; answers its version, or null when there is none (nothing changes then). */
+  | { readonly op: 'restore'; readonly orgId: string; readonly dir: string };
+
+type Value = SearchHit[] | number | string | null;
+
+/** An answer that crosses a thread: typed errors travel as their code and message. */
+export type IndexReply =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly invalidInput: boolean; readonly message: string };
+
+/**
+ * The search indexes of all organizations, driven by requests: the same code serves in this
+ * thread (tests, small setups) and in the worker thread that owns the indexes in production.
+ */
+export class IndexHost {
+  readonly #indexes = new Map<string, OrgSearchIndex>();
+  /** Requests run one after another, so a change sent during a save or a restore waits for it. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  handle(request: IndexRequest): Promise<IndexReply> {
+    const reply = this.#queue.then(() => this.#answer(request));
+    this.#queue = reply;
+    return reply;
+  }
+
+  async #answer(request: IndexRequest): Promise<IndexReply> {
+    try {
+      return { ok: true, value: await this.#run(request) };
+    } catch (error) {
+      return {
+        ok: false,
+        invalidInput: error instanceof InvalidInputError,
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  async #run(request: IndexRequest): Promise<Value> {
+    switch (request.op) {
+      case 'retain':
+        this.#indexes.get(request.orgId)?.retain(new Set(request.ids));
+        return null;
+      case 'save': {
+        const index = this.#indexes.get(request.orgId);
+        if (index) await writeSavedIndex(request.dir, request.version, await index.snapshot());
+        return null;
+      }
+      case 'restore': {
+        const saved = await readSavedIndex(request.dir);
+        if (!saved) return null;
+        this.#indexes.set(request.orgId, OrgSearchIndex.fromSnapshot(saved.snapshot));
+        return saved.version;
+      }
+      case 'reset':
+        this.#indexes.set(request.orgId, new OrgSearchIndex());
+        return null;
+      case 'add':
+        for (const doc of request.docs) this.#index(request.orgId).upsert(doc);
+        return null;
+      case 'upsert':
+        this.#indexes.get(request.orgId)?.upsert(request.doc);
+        return null;
+      case 'remove':
+        this.#indexes.get(request.orgId)?.remove(request.id);
+        return null;
+      case 'search':
+        return this.#index(request.orgId).search(request.query);
+      case 'size':
+        return this.#indexes.get(request.orgId)?.size ?? 0;
+    }
+  }
+
+  #index(orgId: string): OrgSearchIndex {
+    let index = this.#indexes.get(orgId);
+    if (!index) {
+      index = new OrgSearchIndex();
+      this.#indexes.set(orgId, index);
+    }
+    return index;
+  }
+}
+
+/** The error an answer carries, as the typed error the rest of the service expects. */
+export function replyValue(reply: IndexReply): Value {
+  if (reply.ok) return reply.value;
+  throw reply.invalidInput ? new InvalidInputError(reply.message) : new Error(reply.message);
+}

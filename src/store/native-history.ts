@@ -1,0 +1,130 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { CommitObject } from './repo.js';
+import type { FileChange } from './tree-diff.js';
+
+/** One commit of a first-parent walk with the files it changed against its first parent. */
+export interface HistoryStep {
+  readonly oid: string;
+  readonly commit: CommitObject;
+  readonly changes: readonly FileChange[];
+}
+
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+const RECORD = '\x1e';
+const FIELD = '\x1f';
+const ZERO_OID = /^0{40}$/;
+
+/** Git's environment without GIT_* variables that could point it at another repository. */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  return env;
+}
+
+/**
+ * Every commit from the root to `target` along first parents, oldest first, with its changed
+ * files: one `git log` instead of reading each commit and diffing its trees object by object
+ * (isomorphic-git resolves each packed object's delta chain from scratch).
+ */
+export function firstParentHistory(gitdir: string, target: string): Promise<HistoryStep[]> {
+  const format = `${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
+  const args = ['--git-dir', gitdir, 'log', '--root', '--first-parent', '--diff-merges=first-parent', '--reverse', '--no-renames', '--raw', '--no-abbrev', '-z', `--format=${format}`, target, '--'];
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { encoding: 'buffer', maxBuffer: MAX_LOG_BYTES, env: gitEnvironment() }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git log failed: ${stderr.toString('utf8').trim() || error.message}`));
+      else resolve(parseLog(stdout.toString('utf8')));
+    });
+  });
+}
+
+/** Parses the output of the `git log` above; exported for its unit test. */
+export function parseLog(output: string): HistoryStep[] {
+  const steps: HistoryStep[] = [];
+  for (const record of output.split(RECORD).slice(1)) {
+    const fields = record.split(FIELD);
+    const [oid, parents, tree, name, email, time, message] = fields;
+    const person = { name: name!, email: email!, timestamp: Number(time), timezoneOffset: 0 };
+    const commit: CommitObject = {
+      message: message!,
+      tree: tree!,
+      parent: parents ? parents.split(' ') : [],
+      author: person,
+      committer: person,
+    };
+    steps.push({ oid: oid!, commit, changes: parseRaw(fields.slice(7).join(FIELD)) });
+  }
+  return steps;
+}
+
+/** `:<mode> <mode> <old> <new> <status>\0<path>\0` entries, as `--raw -z` writes them. */
+function parseRaw(raw: string): FileChange[] {
+  const changes: FileChange[] = [];
+  const tokens = raw.split('\0');
+  for (let i = 0; i < tokens.length; i++) {
+    const meta = tokens[i]!.trim();
+    if (!meta.startsWith(':')) continue;
+    const [oldMode, newMode, before, after] = meta.slice(1).split(' ');
+    const path = tokens[++i]!;
+    const blob = (mode: string | undefined, oid: string | undefined) => (!oid || ZERO_OID.test(oid) || !mode?.startsWith('100') ? null : oid);
+    const change = { path, before: blob(oldMode, before), after: blob(newMode, after) };
+    // A submodule or a symlink is no file of ours on either side.
+    if (change.before || change.after) changes.push(change);
+  }
+  return changes;
+}
+
+/**
+ * Blobs through one `git cat-file --batch`: requests are written as they come, answers read
+ * back in the same order, so many reads share one process and overlap.
+ */
+export class BlobBatch {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting: { resolve: (data: Buffer) => void; reject: (error: Error) => void }[] = [];
+  private buffer: Buffer = Buffer.alloc(0);
+  private failure: Error | undefined;
+
+  constructor(gitdir: string) {
+    this.child = spawn('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+      this.drain();
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
+    };
+    this.child.on('error', fail);
+    this.child.on('exit', () => fail(new Error('git cat-file stopped')));
+    this.child.stdin.on('error', fail);
+  }
+
+  read(oid: string): Promise<Buffer> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.child.stdin.write(`${oid}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private drain(): void {
+    for (;;) {
+      const newline = this.buffer.indexOf(10);
+      if (newline < 0 || this.waiting.length === 0) return;
+      const header = this.buffer.subarray(0, newline).toString('latin1').split(' ');
+      if (header[1] === 'missing') {
+        this.buffer = this.buffer.subarray(newline + 1);
+        this.waiting.shift()!.reject(new Error(`object ${header[0]} is missing`));
+        continue;
+      }
+      const size = Number(header[2]);
+      if (this.buffer.length < newline + 1 + size + 1) return;
+      const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
+      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
+      this.waiting.shift()!.resolve(data);
+    }
+  }
+}

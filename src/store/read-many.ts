@@ -1,0 +1,44 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SpecbaseError } from '../errors.js';
+import { parseRepositoryFile } from './frontmatter.js';
+import { BlobBatch } from './native-history.js';
+import type { OrgHandle } from './org-handle.js';
+import type { ArtifactRecord } from './types.js';
+
+/** Blobs asked of git at once: enough to keep its pipe busy, few enough to parse between turns. */
+const WINDOW = 256;
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Many artifacts with their bodies as of the state's head (all of them when `ids` is omitted,
+ * in creation order), read through one `git cat-file --batch` instead of one object read each:
+ * what building a search index needs. Unknown ids, and files another writer broke, are left out.
+ */
+export async function readMany(handle: OrgHandle, ids?: readonly string[]): Promise<ArtifactRecord[]> {
+  const { state } = handle;
+  const wanted = (ids ?? [...state.metas.keys()]).flatMap((id) => {
+    const meta = state.metas.get(id);
+    const blob = state.blobs.get(id);
+    return meta && blob ? [{ meta, blob }] : [];
+  });
+  const records: ArtifactRecord[] = [];
+  const batch = new BlobBatch(handle.repo.gitdir);
+  try {
+    for (let i = 0; i < wanted.length; i += WINDOW) {
+      const window = wanted.slice(i, i + WINDOW);
+      const texts = await Promise.all(window.map(({ blob }) => batch.read(blob)));
+      window.forEach(({ meta }, k) => {
+        try {
+          const file = parseRepositoryFile(decoder.decode(texts[k]), meta.path);
+          if (file.kind === 'artifact') records.push({ ...meta, body: file.body });
+        } catch (error) {
+          if (!(error instanceof SpecbaseError)) throw error;
+        }
+      });
+      await nextTurn();
+    }
+  } finally {
+    batch.close();
+  }
+  return records;
+}
