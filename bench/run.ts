@@ -2,6 +2,7 @@
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
 import { runColdStartBench } from './coldstart.js';
 import { runEditBench } from './edit.js';
+import { runLayoutBench } from './layout.js';
 import { runFsyncBench } from './fsync.js';
 import { runMcpBench } from './mcp.js';
 import { runSavedStateBench } from './saved-state.js';
@@ -12,6 +13,7 @@ import { runStoreBench } from './store.js';
 
 const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
+  layout: runLayoutBench,
   search: runSearchBench,
   mcp: runMcpBench,
   replicas: async () => console.log(await runReplicasBench()),

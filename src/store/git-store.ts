@@ -228,10 +228,12 @@ export class GitStore {
         const state = await saved?.load().catch(() => undefined);
         const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
         if (!state) saved?.replaceOnNextSave();
-        await this.exclusive(loaded, () => this.catchUp(loaded, false));
-        if (layoutMoves(loaded.state).length > 0) {
-          loaded.layoutMigration = await this.exclusive(loaded, () => this.locked(loaded, () => migrateLayout(loaded, this.env)));
-        }
+        await this.exclusive(loaded, async () => {
+          await this.catchUp(loaded, false);
+          if (layoutMoves(loaded.state).length > 0) {
+            loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
+          }
+        });
         return loaded;
       })();
       this.handles.set(key, handle);

@@ -1,5 +1,3 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { artifactType } from '../artifacts/index.js';
 import { ConflictError } from '../errors.js';
 import { NO_FSYNC } from './atomic-fs.js';
@@ -21,8 +19,6 @@ export interface LayoutMove {
   readonly from: string;
   readonly to: string;
 }
-
-const NO_OBJECT = '0'.repeat(40);
 
 /**
  * The files that are not where the sharded layout puts them, read from the catalog alone. Empty
@@ -58,52 +54,45 @@ ${LAYOUT_MIGRATION_TRAILER}: ${LAYOUT_V2}
 Moved-Files: ${moved}
 `;
 
-/** Mode and blob of every file of `treeish`, by path (one native ls-tree, whatever the size). */
-async function filesOf(gitdir: string, treeish: string): Promise<Map<string, { mode: string; oid: string }>> {
-  const out = (await gitPlumbing(gitdir, ['ls-tree', '-r', '-z', '--full-tree', treeish])).toString('utf8');
-  const files = new Map<string, { mode: string; oid: string }>();
-  for (const record of out.split('\0')) {
-    const match = /^(\d+) blob ([0-9a-f]{40})\t(.*)$/s.exec(record);
-    if (match) files.set(match[3] as string, { mode: match[1] as string, oid: match[2] as string });
-  }
-  return files;
-}
+/** Git's own durability for the pack it writes, as the store's is for our objects. */
+const fsyncOptions = (repo: Repo): string[] => (repo.durability === NO_FSYNC ? [] : ['-c', 'core.fsync=objects']);
+
+/** Where git fast-import leaves the migration commit until `main` moves to it; never published. */
+const MIGRATION_REF = 'refs/specbase/layout-migration';
+
+/** A path as git fast-import reads it: C-style quoted, so spaces and any byte are safe. */
+const quoted = (path: string): string =>
+  `"${path.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
 
 /**
- * Git's own durability for the objects it writes, as the store's is for ours: batch mode flushes
- * thousands of new trees with one sync instead of one per object.
+ * The migration commit, written by git fast-import: renames inside one commit on top of `head`,
+ * all new trees in one pack (a loose object per tree would be thousands of files to create and
+ * sync). The commit waits on a private ref; a leftover from a killed run is overwritten.
  */
-const fsyncOptions = (repo: Repo): string[] =>
-  repo.durability === NO_FSYNC ? [] : ['-c', 'core.fsync=loose-object', '-c', 'core.fsyncMethod=batch'];
-
-/** The tree of `head` with the moves applied, written by git from a temporary index. */
-async function movedTree(repo: Repo, head: string, moves: readonly LayoutMove[]): Promise<string> {
-  const { gitdir } = repo;
-  const files = await filesOf(gitdir, head);
-  const lines: string[] = [];
-  for (const move of moves) {
-    const file = files.get(move.from);
-    if (!file) throw new ConflictError(`the layout migration found no file at ${move.from}; nothing was written`);
-    lines.push(`0 ${NO_OBJECT}\t${move.from}`, `${file.mode} ${file.oid}\t${move.to}`);
-  }
-  const index = path.join(gitdir, 'specbase', 'layout-migration.index');
-  await fsp.mkdir(path.dirname(index), { recursive: true });
-  await fsp.rm(index, { force: true });
-  const env = { GIT_INDEX_FILE: index };
-  try {
-    await gitPlumbing(gitdir, ['read-tree', head], { env });
-    await gitPlumbing(gitdir, ['update-index', '-z', '--index-info'], { env, input: lines.map((l) => `${l}\0`).join('') });
-    return (await gitPlumbing(gitdir, [...fsyncOptions(repo), 'write-tree'], { env })).toString('utf8').trim();
-  } finally {
-    await fsp.rm(index, { force: true });
-  }
+async function writeMigrationCommit(repo: Repo, head: string, moves: readonly LayoutMove[], committer: WriteEnv['committer']): Promise<string> {
+  const service = headerSafe(committer);
+  const who = `${service.name} <${service.email}> ${Math.floor(Date.now() / 1000)} +0000`;
+  const message = migrationMessage(moves.length);
+  const stream = [
+    'feature done',
+    `commit ${MIGRATION_REF}`,
+    `author ${who}`,
+    `committer ${who}`,
+    `data ${Buffer.byteLength(message)}`,
+    `${message}from ${head}`,
+    ...moves.map((move) => `R ${quoted(move.from)} ${quoted(move.to)}`),
+    'done',
+    '',
+  ].join('\n');
+  await gitPlumbing(repo.gitdir, [...fsyncOptions(repo), 'fast-import', '--quiet', '--force'], { input: stream });
+  return (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${MIGRATION_REF}^{commit}`])).toString('utf8').trim();
 }
 
 /**
  * Moves a repository written in the first, flat layout into the sharded one with ONE commit
  * authored by the service. Runs under the organization's lock with the state at `main`; the
  * objects are written first and the move of `main` is the commit point, so a crash leaves the
- * old layout (and unreferenced objects) or the new one. Idempotent: nothing to move, nothing
+ * old layout (and an unpublished commit) or the new one. Idempotent: nothing to move, nothing
  * written. The catalog follows the moves in memory; every artifact keeps its id, history and
  * version (no artifact changed), and versions before the move are read at its former path.
  */
@@ -112,22 +101,14 @@ export async function migrateLayout(handle: OrgHandle, env: WriteEnv): Promise<L
   const moves = layoutMoves(state);
   if (moves.length === 0 || !state.head) return undefined;
   const head = state.head;
-  const tree = await movedTree(repo, head, moves);
-  const service = headerSafe(env.committer);
-  const when = `${Math.floor(Date.now() / 1000)} +0000`;
-  const commit = (
-    await gitPlumbing(repo.gitdir, [...fsyncOptions(repo), 'commit-tree', tree, '-p', head, '-F', '-'], {
-      input: migrationMessage(moves.length),
-      env: {
-        GIT_AUTHOR_NAME: service.name, GIT_AUTHOR_EMAIL: service.email, GIT_AUTHOR_DATE: when,
-        GIT_COMMITTER_NAME: service.name, GIT_COMMITTER_EMAIL: service.email, GIT_COMMITTER_DATE: when,
-      },
-    })
-  ).toString('utf8').trim();
+  const commit = await writeMigrationCommit(repo, head, moves, env.committer);
+  const tree = (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${commit}^{tree}`])).toString('utf8').trim();
   if ((await readMain(repo.gitdir)) !== head) {
     throw new ConflictError('the repository moved on during the layout migration; nothing was written');
   }
   await writeMain(repo.gitdir, commit, repo.durability);
+  // Only tidiness: the ref is never published, and the next migration would overwrite it.
+  await gitPlumbing(repo.gitdir, ['update-ref', '-d', MIGRATION_REF]).catch(() => undefined);
   for (const move of moves) recordMove(state, move.id, move.from, move.to);
   state.moveTo(commit, tree);
   return { commit, moved: moves.length };
