@@ -35,7 +35,7 @@ export interface SearchIndexesOptions {
 }
 
 /** Documents handed to the indexes per request while building, so no single message is huge. */
-const BUILD_BATCH = 1_000;
+const BUILD_BATCH = 250;
 const SAVE_DELAY_MS = 30_000;
 
 type Change = Extract<IndexRequest, { op: 'upsert' | 'remove' }>;
@@ -108,11 +108,14 @@ export class SearchIndexes {
       // Taken before loading, so it never claims more than the documents hold.
       const version = restored ? restored.version : this.#saved ? await this.#saved.version(orgId) : null;
       const docs = restored ? restored.docs : await this.#load(orgId);
-      // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
       const sent = restored ? [] : [this.#channel.send({ op: 'reset', orgId })];
       for (let i = 0; i < docs.length; i += BUILD_BATCH) {
         sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
+        // Copying a batch to the worker takes the thread a while: let requests in between. Changes
+        // committed meanwhile queue in `changes` and are replayed after the last batch.
+        await new Promise((resolve) => setImmediate(resolve));
       }
+      // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
       if (restored) sent.push(this.#channel.send({ op: 'retain', orgId, ids: restored.ids }));
       for (const change of changes) sent.push(this.#channel.send(change.request));
       this.#built.add(orgId);

@@ -20,12 +20,13 @@ const MAX_PAIR_CHARS = 2_000;
 /** A diff with more changed pairs than this highlights only lines, not words. */
 const MAX_PAIRS = 400;
 
-/** Reads the unified diff the domain returns into numbered rows; file headers are dropped. */
-export function parseDiff(diff: string): DiffRow[] {
+/** Reads the unified diff the domain returns into numbered rows, the first `limit` of them; file headers are dropped. */
+export function parseDiff(diff: string, limit = Infinity): DiffRow[] {
   const out: DiffRow[] = [];
   let oldLine = 0;
   let newLine = 0;
   for (const line of diff.split('\n')) {
+    if (out.length >= limit) break;
     if (line.startsWith('---') || line.startsWith('+++') || line.startsWith('Index:') || line.startsWith('====')) continue;
     const hunk = HUNK.exec(line);
     if (hunk) {

@@ -47,12 +47,26 @@ function splitRows(list: readonly DiffRow[]): SafeHtml[] {
   return out;
 }
 
+/**
+ * Rows a diff page shows at most: past this a page is megabytes of HTML that takes the server
+ * and the browser a long time to build, and nobody reads it line by line.
+ */
+const MAX_SHOWN_ROWS = 1_500;
+
 /** A diff with changed words highlighted: inline (one column) or split (old beside new). */
 export function diffTable(diff: string, caption: string, layout: DiffLayout = 'inline'): SafeHtml {
-  const list = parseDiff(diff);
+  const list = parseDiff(diff, MAX_SHOWN_ROWS + 1);
   if (!list.some((r) => r.kind === 'add' || r.kind === 'del')) {
     return html`<p class="empty">No differences in the document.</p>`;
   }
+  const cut =
+    list.length > MAX_SHOWN_ROWS
+      ? html`<p class="notice">This change is too large to show in full: only its first ${MAX_SHOWN_ROWS} diff lines are shown. The whole diff is in the organization's Git repository (<code>git show</code> on a clone).</p>`
+      : html``;
+  return html`${table(list.slice(0, MAX_SHOWN_ROWS), caption, layout)}${cut}`;
+}
+
+function table(list: readonly DiffRow[], caption: string, layout: DiffLayout): SafeHtml {
   if (layout === 'split') {
     return html`<div class="diff-wrap"><table class="diff split">
 <caption class="visually-hidden">${caption}</caption>
