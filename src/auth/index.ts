@@ -14,13 +14,15 @@ import { mcpResourceFamily } from './resource.js';
 import { applyAuthSchema, purgeExpired } from './schema.js';
 import { nowSeconds } from './secrets.js';
 import { signinRouter } from './signin.js';
-import { DEFAULT_TOKEN_LIFETIMES, TokenStore, type TokenLifetimes } from './tokens.js';
+import { TokenStore, type TokenLifetimes } from './tokens.js';
 import type { Auth } from './types.js';
 import { lazyDiscovery, type UpstreamIssuer } from './upstream.js';
 import { requireWebUser, WebSessions } from './web-session.js';
 
 export type { Auth, AuthenticatedUser } from './types.js';
 export type { TokenLifetimes } from './tokens.js';
+export type { ConnectedClient, GrantAdmin } from './grants.js';
+export { openGrantAdmin } from './grant-admin.js';
 export { embeddedIdentityProvider, KEYS_FILE, LOCAL_ISSUER } from './idp/index.js';
 export { MCP_ROUTE_PATTERNS } from './resource.js';
 
@@ -29,7 +31,7 @@ export interface AuthDeps {
   readonly control: ControlPlane;
   readonly db: SqlDatabase;
   readonly dataDir: string;
-  /** Shorter lifetimes for tests; the defaults are 1 hour (access) and 30 days (refresh). */
+  /** Shorter lifetimes for tests; otherwise the configured ones (1 hour and 30 days by default). */
   readonly tokenLifetimes?: Partial<TokenLifetimes>;
 }
 
@@ -44,7 +46,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
 
   const family = mcpResourceFamily(baseUrl);
   const clients = sqlClientsStore(db);
-  const tokens = new TokenStore(db, family, { ...DEFAULT_TOKEN_LIFETIMES, ...deps.tokenLifetimes });
+  const tokens = new TokenStore(db, family, { ...config.oauthTokens, ...deps.tokenLifetimes });
   const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));
   const provider = new SpecbaseOAuthProvider({ clients, codes, tokens, family, baseUrl });
   const sessions = new WebSessions(db, control, baseUrl);
@@ -88,6 +90,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
     verifyAccessToken: async (token, resource) => tokens.verify(token, resource),
     webSession: sessions.middleware,
     requireWebUser,
+    grants: tokens.grants,
     close: async () => clearInterval(purge),
   };
 }
