@@ -1,5 +1,7 @@
 import express from 'express';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { readFileSync } from 'node:fs';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { ClientDocuments } from './cimd/client-documents.js';
 import type { Config } from '../config/index.js';
 import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
@@ -45,7 +47,11 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   await purgeExpired(db, nowSeconds());
 
   const family = mcpResourceFamily(baseUrl);
-  const clients = sqlClientsStore(db);
+  const { caFile, allowLoopbackHost } = config.clientDocuments;
+  const clients = sqlClientsStore(
+    db,
+    new ClientDocuments({ ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}), ...(allowLoopbackHost ? { allowLoopbackHost } : {}) }),
+  );
   const tokens = new TokenStore(db, family, { ...config.oauthTokens, ...deps.tokenLifetimes });
   const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));
   const provider = new SpecbaseOAuthProvider({ clients, codes, tokens, family, baseUrl });
@@ -54,16 +60,20 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
 
   const router = express.Router();
   router.use(protectedResourceMetadataRouter({ baseUrl, issuer: issuerUrl.href, scopes: [MCP_SCOPE] }));
-  router.all('/authorize', ...authorizeGuard());
-  router.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl,
-      resourceServerUrl: new URL(family.defaultResource),
-      scopesSupported: [MCP_SCOPE],
-      resourceName: 'Specbase',
-    }),
-  );
+  router.all('/authorize', ...authorizeGuard(clients));
+  const authOptions = {
+    provider,
+    issuerUrl,
+    resourceServerUrl: new URL(family.defaultResource),
+    scopesSupported: [MCP_SCOPE],
+    resourceName: 'Specbase',
+  };
+  // The SDK's metadata, plus the Client ID Metadata Document support it does not know to advertise.
+  const metadata = { ...createOAuthMetadata(authOptions), client_id_metadata_document_supported: true };
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.set('Access-Control-Allow-Origin', '*').json(metadata);
+  });
+  router.use(mcpAuthRouter(authOptions));
   router.use(consentRouter({ baseUrl, codes, clients, webSession: sessions.middleware }));
 
   let upstream: UpstreamIssuer;
