@@ -17,7 +17,7 @@ const CONFORMANCE = path.resolve('node_modules/@modelcontextprotocol/conformance
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams', 'server-sse-polling'] as const;
 
 /** Every other server scenario of the suite, and why it is not run. */
-export const EXCLUDED: Record<string, string> = {
+const EXCLUDED: Record<string, string> = {
   'logging-set-level': 'Specbase offers no logging capability.',
   'completion-complete': 'Specbase offers no completion capability.',
   'tools-call-simple-text': 'calls the suite\'s fixture tool test_simple_text; our tools are covered by test/integration/mcp.',
