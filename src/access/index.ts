@@ -23,6 +23,10 @@ export const canWrite = (p: Principal, workspaceId: string): boolean => hasAtLea
 
 export const canManage = (p: Principal, workspaceId: string): boolean => hasAtLeast(p, workspaceId, 'admin');
 
+/** An owner, or an admin of every workspace: may see and cut other members' connections. */
+export const isOrganizationAdmin = (p: Principal, allWorkspaceIds: readonly string[]): boolean =>
+  p.isOwner || (allWorkspaceIds.length > 0 && allWorkspaceIds.every((workspaceId) => canManage(p, workspaceId)));
+
 /** The subset of `all` the principal may read. */
 export function readableWorkspaces(p: Principal, all: readonly string[]): Set<string> {
   return new Set(all.filter((workspaceId) => canRead(p, workspaceId)));

@@ -3,6 +3,7 @@ import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
 import { droppedLogLines, type Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
+import type { McpRouterDeps } from '../mcp/types.js';
 import { createWebRouter } from '../web/index.js';
 import type { Services } from './services.js';
 
@@ -14,7 +15,11 @@ export interface HttpApp {
 }
 
 /** Mounts every surface of Specbase on one express app: MCP, OAuth and sign-in, Git, web. */
-export async function createHttpApp(services: Services, log: Logger): Promise<HttpApp> {
+export async function createHttpApp(
+  services: Services,
+  log: Logger,
+  options: { readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'tools'> } = {},
+): Promise<HttpApp> {
   const { config, control, specs, store } = services;
   const app = express();
   app.disable('x-powered-by');
@@ -29,6 +34,7 @@ export async function createHttpApp(services: Services, log: Logger): Promise<Ht
   const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });
   const verifyPat = patVerifier(control);
   const mcp = createMcpRouter({
+    ...options.mcp,
     specs,
     control,
     config,

@@ -2,17 +2,29 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import { CustomOAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SqlDatabase } from '../control/index.js';
+import { isClientIdUrl, type ClientDocuments } from './cimd/client-documents.js';
 import { clientMetadataSizeProblem } from './client-metadata-limits.js';
 import { redirectUriProblem } from './redirect-policy.js';
 import { nowSeconds } from './secrets.js';
 
 /**
- * Dynamically registered MCP clients (RFC 7591). Every client is public: it proves itself with
- * PKCE, never with a secret, so no client secret exists to be stored.
+ * Dynamically registered MCP clients (RFC 7591), and clients named by the URL of their Client ID
+ * Metadata Document. Every client is public: it proves itself with PKCE, never with a secret, so
+ * no client secret exists to be stored. A document client's latest metadata is kept too, so that
+ * listings of connected assistants can name it.
  */
-export function sqlClientsStore(db: SqlDatabase): OAuthRegisteredClientsStore {
+export function sqlClientsStore(db: SqlDatabase, documents?: ClientDocuments): OAuthRegisteredClientsStore {
   return {
     async getClient(clientId) {
+      if (documents && isClientIdUrl(clientId)) {
+        const client = await documents.resolve(clientId);
+        await db.run(
+          `INSERT INTO auth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)
+           ON CONFLICT (client_id) DO UPDATE SET metadata = excluded.metadata`,
+          [clientId, JSON.stringify(client), nowSeconds()],
+        );
+        return client;
+      }
       const row = await db.get<{ metadata: string }>('SELECT metadata FROM auth_clients WHERE client_id = ?', [clientId]);
       return row ? (JSON.parse(row.metadata) as OAuthClientInformationFull) : undefined;
     },

@@ -110,6 +110,7 @@ export class CodeStore {
           userId: row.user_id,
           scopes: row.scopes ? row.scopes.split(' ') : [],
           resource: row.resource,
+          redirectUri: row.redirect_uri,
         },
       };
     });

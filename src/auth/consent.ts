@@ -25,12 +25,14 @@ export function consentRouter(deps: {
     if (!pending || !client) return expired(res);
     const csrf = issueCsrfToken(req, res, baseUrl);
     const clientName = client.client_name ?? 'An unnamed application';
+    // A metadata-document client is known by where its document lives: show that host.
+    const documentHost = /^https:\/\//.test(client.client_id) ? new URL(client.client_id).host : undefined;
     const redirectHost = describeRedirect(pending.redirectUri);
     const user = req.user!;
     sendPage(
       res,
       'Authorize access',
-      `<p><strong>${escapeHtml(clientName)}</strong> wants to use Specbase as <strong>${escapeHtml(user.name)}</strong>
+      `<p><strong>${escapeHtml(clientName)}</strong>${documentHost ? ` <span class="client-host">(from <code>${escapeHtml(documentHost)}</code>)</span>` : ''} wants to use Specbase as <strong>${escapeHtml(user.name)}</strong>
 (${escapeHtml(user.email)}), with your permissions in every organization you belong to.</p>
 <p>After your decision you will be sent to <code>${escapeHtml(redirectHost)}</code>.</p>
 <form class="decision" method="post" action="${CONSENT_PATH}">

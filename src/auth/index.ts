@@ -1,5 +1,7 @@
 import express from 'express';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { readFileSync } from 'node:fs';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { ClientDocuments } from './cimd/client-documents.js';
 import type { Config } from '../config/index.js';
 import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
@@ -14,13 +16,15 @@ import { mcpResourceFamily } from './resource.js';
 import { applyAuthSchema, purgeExpired } from './schema.js';
 import { nowSeconds } from './secrets.js';
 import { signinRouter } from './signin.js';
-import { DEFAULT_TOKEN_LIFETIMES, TokenStore, type TokenLifetimes } from './tokens.js';
+import { TokenStore, type TokenLifetimes } from './tokens.js';
 import type { Auth } from './types.js';
 import { lazyDiscovery, type UpstreamIssuer } from './upstream.js';
 import { requireWebUser, WebSessions } from './web-session.js';
 
 export type { Auth, AuthenticatedUser } from './types.js';
 export type { TokenLifetimes } from './tokens.js';
+export type { ConnectedClient, GrantAdmin } from './grants.js';
+export { openGrantAdmin } from './grant-admin.js';
 export { embeddedIdentityProvider, KEYS_FILE, LOCAL_ISSUER } from './idp/index.js';
 export { MCP_ROUTE_PATTERNS } from './resource.js';
 
@@ -29,7 +33,7 @@ export interface AuthDeps {
   readonly control: ControlPlane;
   readonly db: SqlDatabase;
   readonly dataDir: string;
-  /** Shorter lifetimes for tests; the defaults are 1 hour (access) and 30 days (refresh). */
+  /** Shorter lifetimes for tests; otherwise the configured ones (1 hour and 30 days by default). */
   readonly tokenLifetimes?: Partial<TokenLifetimes>;
 }
 
@@ -43,8 +47,12 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   await purgeExpired(db, nowSeconds());
 
   const family = mcpResourceFamily(baseUrl);
-  const clients = sqlClientsStore(db);
-  const tokens = new TokenStore(db, family, { ...DEFAULT_TOKEN_LIFETIMES, ...deps.tokenLifetimes });
+  const { caFile, allowLoopbackHost } = config.clientDocuments;
+  const clients = sqlClientsStore(
+    db,
+    new ClientDocuments({ ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}), ...(allowLoopbackHost ? { allowLoopbackHost } : {}) }),
+  );
+  const tokens = new TokenStore(db, family, { ...config.oauthTokens, ...deps.tokenLifetimes });
   const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));
   const provider = new SpecbaseOAuthProvider({ clients, codes, tokens, family, baseUrl });
   const sessions = new WebSessions(db, control, baseUrl);
@@ -52,16 +60,20 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
 
   const router = express.Router();
   router.use(protectedResourceMetadataRouter({ baseUrl, issuer: issuerUrl.href, scopes: [MCP_SCOPE] }));
-  router.all('/authorize', ...authorizeGuard());
-  router.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl,
-      resourceServerUrl: new URL(family.defaultResource),
-      scopesSupported: [MCP_SCOPE],
-      resourceName: 'Specbase',
-    }),
-  );
+  router.all('/authorize', ...authorizeGuard(clients));
+  const authOptions = {
+    provider,
+    issuerUrl,
+    resourceServerUrl: new URL(family.defaultResource),
+    scopesSupported: [MCP_SCOPE],
+    resourceName: 'Specbase',
+  };
+  // The SDK's metadata, plus the Client ID Metadata Document support it does not know to advertise.
+  const metadata = { ...createOAuthMetadata(authOptions), client_id_metadata_document_supported: true };
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.set('Access-Control-Allow-Origin', '*').json(metadata);
+  });
+  router.use(mcpAuthRouter(authOptions));
   router.use(consentRouter({ baseUrl, codes, clients, webSession: sessions.middleware }));
 
   let upstream: UpstreamIssuer;
@@ -88,6 +100,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
     verifyAccessToken: async (token, resource) => tokens.verify(token, resource),
     webSession: sessions.middleware,
     requireWebUser,
+    grants: tokens.grants,
     close: async () => clearInterval(purge),
   };
 }

@@ -71,9 +71,39 @@ const VERSION_1 = [
 /** PostgreSQL's INTEGER is 32 bits; epoch seconds get 64. */
 const asPostgres = (statement: string) => statement.replace(/ INTEGER/g, ' BIGINT');
 
+/**
+ * One row per authorization a user gave a client (a token family), so that people can see
+ * their connected assistants and cut them. Families issued before this table existed are
+ * listed from their tokens, created (estimated) an hour before their first access token expired.
+ */
+const VERSION_2 = [
+  `CREATE TABLE auth_grants (
+     family_id TEXT PRIMARY KEY,
+     client_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     redirect_uri TEXT,
+     created_at INTEGER NOT NULL,
+     last_used_at INTEGER)`,
+  `CREATE INDEX auth_grants_user ON auth_grants (user_id)`,
+  // "WHERE true": SQLite needs it to read ON CONFLICT after INSERT ... SELECT.
+  `INSERT INTO auth_grants (family_id, client_id, user_id, created_at, last_used_at)
+     SELECT family_id, MIN(client_id), MIN(user_id), MIN(expires_at) - 3600, NULL FROM auth_tokens
+      WHERE true AND kind = 'access' GROUP BY family_id
+     ON CONFLICT DO NOTHING`,
+];
+
+const statements = (list: readonly string[], dialect: (statement: string) => string = (s) => s) =>
+  list.map((statement) => `${dialect(statement)};`).join('\n');
+
 const AUTH_MIGRATIONS: DialectMigrations = {
-  sqlite: [{ version: 1, sql: VERSION_1.map((statement) => `${statement};`).join('\n') }],
-  postgres: [{ version: 1, sql: VERSION_1.map((statement) => `${asPostgres(statement)};`).join('\n') }],
+  sqlite: [
+    { version: 1, sql: statements(VERSION_1) },
+    { version: 2, sql: statements(VERSION_2) },
+  ],
+  postgres: [
+    { version: 1, sql: statements(VERSION_1, asPostgres) },
+    { version: 2, sql: statements(VERSION_2, asPostgres) },
+  ],
 };
 
 export async function applyAuthSchema(db: SqlDatabase): Promise<void> {
@@ -85,4 +115,6 @@ export async function purgeExpired(db: SqlDatabase, now: number): Promise<void> 
   for (const table of ['auth_requests', 'auth_codes', 'auth_tokens', 'auth_sessions', 'auth_signins', 'auth_idp_store']) {
     await db.run(`DELETE FROM ${table} WHERE expires_at IS NOT NULL AND expires_at < ?`, [now - 86_400]);
   }
+  // A grant whose tokens are all gone can no longer be used: nothing is left to show or cut.
+  await db.run('DELETE FROM auth_grants WHERE family_id NOT IN (SELECT family_id FROM auth_tokens)');
 }

@@ -1,6 +1,7 @@
 import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SqlDatabase, SqlQueries } from '../control/index.js';
+import { GrantStore } from './grants.js';
 import type { ResourceFamily } from './resource.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
 import type { AuthenticatedUser } from './types.js';
@@ -34,6 +35,8 @@ export interface GrantSubject {
   readonly userId: string;
   readonly scopes: readonly string[];
   readonly resource: string;
+  /** Known when the grant is born of an authorization code. */
+  readonly redirectUri?: string;
 }
 
 /**
@@ -44,11 +47,14 @@ export class TokenStore {
   readonly #db: SqlDatabase;
   readonly #family: ResourceFamily;
   readonly #lifetimes: TokenLifetimes;
+  /** The authorizations behind the tokens, as people see and revoke them. */
+  readonly grants: GrantStore;
 
   constructor(db: SqlDatabase, family: ResourceFamily, lifetimes: TokenLifetimes) {
     this.#db = db;
     this.#family = family;
     this.#lifetimes = lifetimes;
+    this.grants = new GrantStore(db, (familyId) => this.revokeFamily(familyId));
   }
 
   issue(grant: GrantSubject): Promise<OAuthTokens> {
@@ -103,6 +109,7 @@ export class TokenStore {
     if (row.expires_at <= nowSeconds()) return undefined;
     const wanted = this.#family.familyOf(resource);
     if (!wanted || wanted !== this.#family.familyOf(row.resource)) return undefined;
+    await this.grants.touch(row.family_id);
     return {
       userId: row.user_id,
       clientId: row.client_id,
@@ -114,6 +121,12 @@ export class TokenStore {
 
   async #issueWith(q: SqlQueries, grant: GrantSubject): Promise<OAuthTokens> {
     const now = nowSeconds();
+    await this.grants.record(q, {
+      familyId: grant.familyId,
+      clientId: grant.clientId,
+      userId: grant.userId,
+      ...(grant.redirectUri ? { redirectUri: grant.redirectUri } : {}),
+    });
     const access = newSecret(ACCESS_TOKEN_PREFIX);
     const refresh = newSecret(REFRESH_TOKEN_PREFIX);
     const insert = `INSERT INTO auth_tokens (token_hash, kind, family_id, client_id, user_id, scopes, resource, expires_at)

@@ -1,5 +1,8 @@
 import type express from 'express';
 import type { User } from '../control/types.js';
+import type { GrantAdmin } from './grants.js';
+
+export type { ConnectedClient, GrantAdmin } from './grants.js';
 
 /** Who is calling an MCP endpoint with an OAuth access token. */
 export interface AuthenticatedUser {
@@ -20,6 +23,8 @@ export interface Auth {
   readonly webSession: express.RequestHandler;
   /** Sends the browser to sign-in (and back) when `req.user` is not set. */
   readonly requireWebUser: express.RequestHandler;
+  /** The assistants users connected through OAuth, to list and revoke. */
+  readonly grants: GrantAdmin;
   close(): Promise<void>;
 }
 

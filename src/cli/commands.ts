@@ -1,6 +1,7 @@
 import { provisionOrganization } from '../app/provision.js';
 import type { Services } from '../app/services.js';
 import type { WorkspaceRole } from '../access/principal.js';
+import { openGrantAdmin } from '../auth/grant-admin.js';
 import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -158,6 +159,52 @@ export const COMMANDS: readonly Command[] = [
         organizations.push({ orgId, migrated: migration !== undefined, commit: migration?.commit ?? null, moved: migration?.moved ?? 0 });
       }
       return { organizations };
+    },
+  },
+  {
+    name: 'token list',
+    usage: 'token list --user EMAIL            the user\'s personal access tokens (never their secrets)',
+    flags: { user: { type: 'string' } },
+    required: ['user'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      return { tokens: await services.control.tokens.list(user.id) };
+    },
+  },
+  {
+    name: 'token revoke',
+    usage: 'token revoke --user EMAIL --id TOKEN_ID',
+    flags: { user: { type: 'string' }, id: { type: 'string' } },
+    required: ['user', 'id'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      if (!(await services.control.tokens.revoke(text(flags, 'id'), user.id))) {
+        throw new NotFoundError('active token', { tokenId: text(flags, 'id') });
+      }
+      return { revoked: text(flags, 'id') };
+    },
+  },
+  {
+    name: 'grant list',
+    usage: 'grant list --user EMAIL            assistants the user connected through OAuth',
+    flags: { user: { type: 'string' } },
+    required: ['user'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      return { grants: await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([user.id]) };
+    },
+  },
+  {
+    name: 'grant revoke',
+    usage: 'grant revoke --user EMAIL --id GRANT_ID',
+    flags: { user: { type: 'string' }, id: { type: 'string' } },
+    required: ['user', 'id'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      if (!(await (await openGrantAdmin(services.control.db, services.config.baseUrl)).revoke(text(flags, 'id'), [user.id]))) {
+        throw new NotFoundError('active grant', { grantId: text(flags, 'id') });
+      }
+      return { revoked: text(flags, 'id') };
     },
   },
   {

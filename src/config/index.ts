@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   SPECBASE_SIGNIN_FAILURES_PER_ACCOUNT: limit(10),
   SPECBASE_SIGNIN_FAILURES_PER_ADDRESS: limit(100),
   SPECBASE_SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  SPECBASE_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  SPECBASE_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SPECBASE_CIMD_CA_FILE: optionalText,
+  SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
 
 export interface Config {
@@ -46,6 +50,10 @@ export interface Config {
   /** Acknowledge a commit only once its objects and `main` are flushed to disk. */
   readonly fsync: boolean;
   readonly limits: Limits;
+  /** Fetching Client ID Metadata Documents: extra trusted CA, and one loopback host for tests. */
+  readonly clientDocuments: { readonly caFile?: string; readonly allowLoopbackHost?: string };
+  /** Lifetimes of the OAuth tokens given to MCP clients. */
+  readonly oauthTokens: { readonly accessSeconds: number; readonly refreshSeconds: number };
   readonly userLimits: UserLimits;
 }
 
@@ -133,5 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,
     userLimits: userLimitsOf(e),
+    clientDocuments: Object.freeze({
+      ...(e.SPECBASE_CIMD_CA_FILE ? { caFile: e.SPECBASE_CIMD_CA_FILE } : {}),
+      ...(e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST } : {}),
+    }),
+    oauthTokens: Object.freeze({
+      accessSeconds: e.SPECBASE_ACCESS_TOKEN_MINUTES * 60,
+      refreshSeconds: e.SPECBASE_REFRESH_TOKEN_DAYS * 86_400,
+    }),
   });
 }

@@ -16,6 +16,8 @@ import { limitStreamableToolCalls, ToolCallLimit } from './tool-call-limit.js';
 import type { McpRouterDeps, RequestScope } from './types.js';
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
+/** Under the idle timeouts of common proxies (30-60 s), so that a long call never looks dead. */
+const DEFAULT_POLL_AFTER_MS = 25_000;
 /** Room for the largest document plus JSON-RPC framing and escaping. */
 const BODY_OVERHEAD_BYTES = 64 * 1024;
 
@@ -37,7 +39,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
   const inFlight = new InFlight();
   const toolDeps: ToolServerDeps = {
-    catalog: buildCatalog(),
+    catalog: buildCatalog(deps.tools),
+    pollAfterMs: deps.pollAfterMs ?? DEFAULT_POLL_AFTER_MS,
     specs,
     audit: control.audit,
     log: toolLog,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
+import { SessionEventStore } from './event-store.js';
 import { sendHttpError } from './http-error.js';
 import { newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
@@ -14,6 +15,30 @@ export interface StreamableDeps {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+const VERSION_HEADER = 'mcp-protocol-version';
+/** How long a client whose stream closed waits before it reconnects with Last-Event-ID. */
+const RETRY_MS = 1000;
+/** Resumable streams (a priming event with an id before anything else) came with this version. */
+const RESUMABLE_SINCE = '2025-11-25';
+
+/** The protocol version each session negotiated at initialize. */
+const negotiated = new WeakMap<StreamableHTTPServerTransport, string>();
+
+/**
+ * A request's header may name an older protocol version than its session negotiated; the
+ * session's version decides whether its streams are resumable, since the client showed at
+ * initialize that it understands priming events.
+ */
+function atSessionVersion(req: Request, transport: StreamableHTTPServerTransport): void {
+  const version = negotiated.get(transport);
+  const header = req.headers[VERSION_HEADER];
+  if (!version || version < RESUMABLE_SINCE || typeof header !== 'string' || header >= version) return;
+  req.headers[VERSION_HEADER] = version;
+  // The transport builds its Request from the raw header list.
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === VERSION_HEADER) req.rawHeaders[i + 1] = version;
+  }
+}
 
 const jsonRpcError = (res: Response, status: number, message: string) =>
   res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
@@ -59,6 +84,8 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Requ
   const server = deps.openServer(scope, activity);
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
+    eventStore: new SessionEventStore(),
+    retryInterval: RETRY_MS,
     onsessioninitialized: (id) =>
       deps.sessions.add({
         id,
@@ -72,6 +99,11 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Requ
   server.onclose = () => {
     if (transport.sessionId) deps.sessions.remove(transport.sessionId);
   };
+  const requested = (req.body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+  negotiated.set(
+    transport,
+    typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+  );
   await server.connect(transport);
   await transport.handleRequest(req, res, req.body);
 }
@@ -87,7 +119,9 @@ export const streamablePost = (deps: StreamableDeps): RequestHandler => async (r
     return;
   }
   const transport = withSession(deps, req, res);
-  if (transport) await transport.handleRequest(req, res, req.body);
+  if (!transport) return;
+  atSessionVersion(req, transport);
+  await transport.handleRequest(req, res, req.body);
 };
 
 /**
@@ -99,7 +133,10 @@ export const holdSession = (deps: StreamableDeps): RequestHandler => (req, res, 
   next();
 };
 
-/** GET (the server-to-client stream) and DELETE (end the session) need an existing session. */
+/**
+ * GET (the server-to-client stream, or the resumption of a broken one with Last-Event-ID) and
+ * DELETE (end the session) need an existing session.
+ */
 export const streamableSessionRequest = (deps: StreamableDeps): RequestHandler => async (req, res) => {
   const transport = withSession(deps, req, res);
   if (transport) await transport.handleRequest(req, res);

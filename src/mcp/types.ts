@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
 import type { Logger } from '../log.js';
+import type { AnyToolDef } from '../tools/index.js';
 
 export type { AuthenticatedUser };
 
@@ -17,6 +18,10 @@ export interface McpRouterDeps {
   readonly log?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** Sessions without a request for this long are closed (default 30 minutes). */
   readonly sessionIdleMs?: number;
+  /** A call still running after this long closes its stream; the client resumes it (default 25 s). */
+  readonly pollAfterMs?: number;
+  /** The tool table (default: Specbase's 31 tools); tests add a fixture of the conformance suite. */
+  readonly tools?: readonly AnyToolDef[];
 }
 
 /** Who a request is from and for which organization, resolved before MCP sees it. */

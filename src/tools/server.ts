@@ -28,6 +28,12 @@ export interface ToolServerDeps {
   readonly log: ToolLog;
   /** Runs each tool call, so that the transport layer can wait for calls under way at shutdown. */
   readonly track: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * A call running longer closes its response stream (SSE polling): the client reconnects with
+   * Last-Event-ID and gets the result from the session's event store. Only for clients that can
+   * resume; the transport offers `closeSSEStream` to no others.
+   */
+  readonly pollAfterMs?: number;
 }
 
 /** The (user, organization) a session belongs to. */
@@ -97,6 +103,19 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(() => callTool(request, extra)));
 
   const callTool = async (
+    request: CallToolRequest,
+    extra: { authInfo?: AuthInfo | undefined; closeSSEStream?: (() => void) | undefined },
+  ): Promise<CallToolResult> => {
+    const { pollAfterMs } = deps;
+    const poll = extra.closeSSEStream && pollAfterMs !== undefined ? setTimeout(extra.closeSSEStream, pollAfterMs) : undefined;
+    try {
+      return await runTool(request, extra);
+    } finally {
+      clearTimeout(poll);
+    }
+  };
+
+  const runTool = async (
     request: CallToolRequest,
     extra: { authInfo?: AuthInfo | undefined },
   ): Promise<CallToolResult> => {

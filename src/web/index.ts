@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import type { GrantAdmin } from '../auth/types.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
@@ -17,7 +18,7 @@ export interface WebDeps {
   readonly specs: SpecService;
   readonly control: ControlPlane;
   readonly config: Config;
-  readonly auth: { readonly webSession: RequestHandler; readonly requireWebUser: RequestHandler };
+  readonly auth: { readonly webSession: RequestHandler; readonly requireWebUser: RequestHandler; readonly grants: GrantAdmin };
 }
 
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */

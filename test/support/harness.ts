@@ -10,6 +10,7 @@ import type { User } from '../../src/control/types.js';
 import { ensureDemo, type DemoInfo } from '../../src/demo/seed.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/log.js';
+import type { McpRouterDeps } from '../../src/mcp/types.js';
 
 export type Persona = 'owner' | 'editor' | 'viewer' | 'partial' | 'outsider';
 
@@ -40,6 +41,8 @@ export interface HarnessOptions {
   readonly env?: Record<string, string>;
   /** Public base URL to configure instead of the listening address. */
   readonly baseUrl?: (port: number) => string;
+  /** MCP options: an earlier stream poll, extra fixture tools. */
+  readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'tools'>;
 }
 
 const PERSONA_ROLES: Record<Exclude<Persona, 'owner' | 'outsider'>, { default: WorkspaceRole; restricted?: WorkspaceRole }> = {
@@ -69,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let app: HttpApp | undefined;
   try {
     const { demo } = await ensureDemo(services);
-    app = await createHttpApp(services, createLogger(config.logLevel));
+    app = await createHttpApp(services, createLogger(config.logLevel), options.mcp ? { mcp: options.mcp } : {});
     server.on('request', app.app);
     const workspaces = await services.control.workspaces.list(demo.orgId);
     const defaultWorkspaceId = workspaces.find((w) => w.isDefault)!.id;

@@ -1,23 +1,37 @@
 import express, { type Request, type Response } from 'express';
+import type { GrantAdmin } from '../../auth/types.js';
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError } from '../../errors.js';
 import { orgContext, sendHtml, type OrgContext } from '../context.js';
 import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { connectPage } from '../views/connect.js';
 import { layout } from '../views/layout.js';
+import { loadConnections, revokeGrant, revokeToken } from './connections.js';
 
 const form = express.urlencoded({ extended: false, limit: '4kb' });
 
-/** The connect dialog: organization id, MCP URLs, client configuration, personal access tokens. */
-export function connectRoutes(deps: { control: ControlPlane; config: Config }): express.Router {
+/**
+ * The connect dialog: organization id, MCP URLs, client configuration, personal access tokens,
+ * connected assistants (and, for an organization admin, every member's connections).
+ */
+export function connectRoutes(deps: { control: ControlPlane; config: Config; auth: { readonly grants: GrantAdmin } }): express.Router {
   const { control, config } = deps;
+  const connections = { control, grants: deps.auth.grants };
   const router = express.Router();
 
   async function render(req: Request, res: Response, ctx: OrgContext, created?: { name: string; secret: string }) {
-    const tokens = await control.tokens.list(ctx.user.id);
-    const page = connectPage({ org: ctx.org, baseUrl: config.baseUrl, tokens, csrf: csrfToken(req, res, config.baseUrl), ...(created ? { created } : {}) });
+    const [tokens, connected] = await Promise.all([control.tokens.list(ctx.user.id), loadConnections(connections, ctx)]);
+    const csrf = csrfToken(req, res, config.baseUrl);
+    const page = connectPage({
+      org: ctx.org,
+      baseUrl: config.baseUrl,
+      tokens,
+      csrf,
+      connections: { orgId: ctx.org.id, csrf, ...connected },
+      ...(created ? { created } : {}),
+    });
     sendHtml(res, layout({ title: 'Connect an assistant', user: ctx.user, org: { ...ctx.org, section: 'connect' } }, page));
   }
 
@@ -45,8 +59,15 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config }): 
   router.post('/o/:orgId/tokens/:tokenId/revoke', form, async (req, res) => {
     if (refused(req, res)) return;
     const ctx = await orgContext(control, req);
-    if (!(await control.tokens.revoke(String(req.params.tokenId), ctx.user.id))) throw new NotFoundError('token');
+    await revokeToken(connections, ctx, String(req.params.tokenId));
     res.redirect(303, `/o/${ctx.org.id}/connect#h-tokens`);
+  });
+
+  router.post('/o/:orgId/grants/:grantId/revoke', form, async (req, res) => {
+    if (refused(req, res)) return;
+    const ctx = await orgContext(control, req);
+    await revokeGrant(connections, ctx, String(req.params.grantId));
+    res.redirect(303, `/o/${ctx.org.id}/connect#h-grants`);
   });
 
   return router;

@@ -1,5 +1,6 @@
 import type { Organization, PersonalAccessToken } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
+import { connectionsSections, type ConnectionsModel } from './connections.js';
 import { when } from './format.js';
 
 export interface ConnectModel {
@@ -7,6 +8,7 @@ export interface ConnectModel {
   readonly baseUrl: string;
   readonly tokens: readonly PersonalAccessToken[];
   readonly csrf: string;
+  readonly connections: ConnectionsModel;
   /** A token just created: its secret is shown this once. */
   readonly created?: { readonly name: string; readonly secret: string };
 }
@@ -99,6 +101,8 @@ export function connectPage(model: ConnectModel): SafeHtml {
     <button type="submit">Create token</button>
   </form>
 </section>
+
+${connectionsSections(model.connections)}
 
 <section class="panel" aria-labelledby="h-git">
   <h2 id="h-git">Clone with Git</h2>
