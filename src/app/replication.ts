@@ -5,6 +5,12 @@ import type { GitStore } from '../store/index.js';
 
 /** Commits remembered as announced, so that one heard from another replica is not announced again. */
 const REMEMBERED_COMMITS = 1_000;
+/**
+ * How often every open organization's `main` is read for commits nobody announced (native Git
+ * on the shared storage). It reads the ref itself, never trusting file times a network file
+ * system may cache; a commit found this way is then announced to the other replicas.
+ */
+const FOLLOW_UNANNOUNCED_MS = 2_000;
 
 export interface Replication {
   /** False while commits of other replicas may go unheard. */
@@ -47,6 +53,12 @@ export async function replicate(deps: {
     },
     onError,
   });
+  const sweep = setInterval(() => {
+    for (const orgId of store.openOrganizations()) {
+      store.refresh(orgId).catch((error: Error) => (error instanceof NotFoundError ? undefined : onError(error)));
+    }
+  }, FOLLOW_UNANNOUNCED_MS);
+  sweep.unref();
   const unsubscribe = store.onCommit((orgId, result) => {
     if (known.has(result.commit)) return;
     remember(result.commit);
@@ -55,6 +67,7 @@ export async function replicate(deps: {
   return {
     listening: () => channel.listening(),
     async close() {
+      clearInterval(sweep);
       unsubscribe();
       await channel.close();
     },

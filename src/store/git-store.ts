@@ -196,6 +196,11 @@ export class GitStore {
    * Catches up with `main` now (another process or native git may have moved it) and emits
    * what it finds, instead of waiting for the next read to notice.
    */
+  /** The organizations this store has opened (and so keeps state of). */
+  openOrganizations(): string[] {
+    return [...this.handles.keys()];
+  }
+
   async refresh(orgId: string): Promise<void> {
     const handle = await this.handle(orgId);
     await this.exclusive(handle, () => this.catchUp(handle, true));

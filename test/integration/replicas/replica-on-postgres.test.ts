@@ -54,6 +54,42 @@ describe('a replica on PostgreSQL', () => {
     }
   });
 
+  it('finds by search, within a few seconds, a commit made with native git on the shared repository', async () => {
+    const client = await connect(h, 'owner');
+    try {
+      const word = `numbat${Date.now().toString(36)}`;
+      const gitdir = h.services.store.gitdir(h.orgId);
+      const git = async (args: string[], input?: string) => {
+        const child = execFile('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
+        if (input !== undefined) child.stdin!.end(input);
+        return new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (chunk: string) => (out += chunk));
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
+        });
+      };
+      const productPath = (await git(['ls-tree', '--name-only', 'main', 'product.md'])) || 'product.md';
+      const text = await git(['show', `main:${productPath}`]);
+      const blob = await git(['hash-object', '-w', '--stdin'], `${text}\n${word}\n`);
+      const index = path.join(h.dataDir, 'native-index');
+      const env = { ...process.env, GIT_INDEX_FILE: index };
+      await exec('git', ['--git-dir', gitdir, 'read-tree', 'main'], { env });
+      await exec('git', ['--git-dir', gitdir, 'update-index', '--cacheinfo', `100644,${blob},${productPath}`], { env });
+      const tree = (await exec('git', ['--git-dir', gitdir, 'write-tree'], { env })).stdout.trim();
+      const identity = { GIT_AUTHOR_NAME: 'Native', GIT_AUTHOR_EMAIL: 'native@example.com', GIT_COMMITTER_NAME: 'Native', GIT_COMMITTER_EMAIL: 'native@example.com' };
+      const commit = (await exec('git', ['--git-dir', gitdir, 'commit-tree', tree, '-p', 'main', '-m', 'Edit product by hand'], { env: { ...env, ...identity } })).stdout.trim();
+      await exec('git', ['--git-dir', gitdir, 'update-ref', 'refs/heads/main', commit]);
+      await waitUntil(
+        async () => ((await call(client, 'specbase_search', { query: word })).data.results as { id: string }[]).some((hit) => hit.id === h.productId),
+        5_000,
+        () => 'the search did not follow a native git commit within 5 s',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the CLI takes --database-url: what it writes is what the replica sees', async () => {
     const email = `cli-${Date.now()}@example.com`;
     await exec(process.execPath, [path.resolve('bin/specbase.js'), 'user', 'add', '--email', email, '--name', 'Cli User', '--password', 'cli-password-1',
