@@ -1,5 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Response } from 'express';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
+import { sendHttpError } from './http-error.js';
 import type { RequestScope } from './types.js';
 
 /** What a session is doing: tool calls under way, and when it was last used. */
@@ -142,5 +144,19 @@ export class SessionRegistry<T extends Transport> {
   private closeSession(session: McpSession<T>): Promise<void> {
     this.sessions.delete(session.id);
     return session.close().catch(this.onCloseError);
+  }
+}
+
+/**
+ * Admits a new session or stream of the request's user; when the user is at the cap, answers 429
+ * (with what to do) and returns undefined. Otherwise returns the reservation's release.
+ */
+export function admitOrRefuse(sessions: Pick<SessionRegistry<Transport>, 'admit'>, userId: string, res: Response): (() => void) | undefined {
+  try {
+    return sessions.admit(userId);
+  } catch (error) {
+    if (!(error instanceof LimitExceededError)) throw error;
+    sendHttpError(res, error);
+    return undefined;
   }
 }

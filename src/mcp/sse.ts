@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { InvalidInputError, LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { sendHttpError } from './http-error.js';
-import { newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
+import { admitOrRefuse, newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import { toolCallIds, type ToolCallLimit } from './tool-call-limit.js';
 import type { RequestScope } from './types.js';
 
@@ -23,14 +23,8 @@ export const SSE_SESSION_HEADER = 'Mcp-Session-Id';
 /** GET: the legacy SSE stream; the session lives as long as the stream (or until idle expiry). */
 export const sseOpen = (deps: SseDeps): RequestHandler => async (req, res) => {
   const scope = res.locals.scope as RequestScope;
-  let release: () => void;
-  try {
-    release = deps.sessions.admit(scope.user.userId);
-  } catch (error) {
-    if (!(error instanceof LimitExceededError)) throw error;
-    sendHttpError(res, error);
-    return;
-  }
+  const release = admitOrRefuse(deps.sessions, scope.user.userId, res);
+  if (!release) return;
   const transport = new SSEServerTransport(deps.messagesPath(scope, req.params.orgId !== undefined), res);
   // The id is otherwise only inside the stream's first event; a load balancer learns it from
   // this header and sends the matching `POST …/messages?sessionId=` to this replica.

@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { SessionEventStore } from './event-store.js';
 import { sendHttpError } from './http-error.js';
-import { newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
+import { admitOrRefuse, newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
 
 export interface StreamableDeps {
@@ -63,14 +63,8 @@ function withSession(deps: StreamableDeps, req: Request, res: Response): Streama
 
 async function openSession(deps: StreamableDeps, req: Request, res: Response): Promise<void> {
   const scope = res.locals.scope as RequestScope;
-  let release: () => void;
-  try {
-    release = deps.sessions.admit(scope.user.userId);
-  } catch (error) {
-    if (!(error instanceof LimitExceededError)) throw error;
-    sendHttpError(res, error);
-    return;
-  }
+  const release = admitOrRefuse(deps.sessions, scope.user.userId, res);
+  if (!release) return;
   try {
     await startSession(deps, scope, req, res);
   } finally {
