@@ -7,16 +7,26 @@ import { applyMigrations } from './migrations.js';
 /** How long a writer waits for another process's lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/** The store's statements are a fixed set of SQL texts: each is compiled once, not on every call. */
 function queriesOn(db: Database.Database): SqlQueries {
+  const statements = new Map<string, Database.Statement>();
+  const statement = (sql: string): Database.Statement => {
+    let prepared = statements.get(sql);
+    if (!prepared) {
+      prepared = db.prepare(sql);
+      statements.set(sql, prepared);
+    }
+    return prepared;
+  };
   return {
     async all<T>(sql: string, params: readonly SqlValue[] = []) {
-      return db.prepare(sql).all(...params) as T[];
+      return statement(sql).all(...params) as T[];
     },
     async get<T>(sql: string, params: readonly SqlValue[] = []) {
-      return db.prepare(sql).get(...params) as T | undefined;
+      return statement(sql).get(...params) as T | undefined;
     },
     async run(sql: string, params: readonly SqlValue[] = []) {
-      return db.prepare(sql).run(...params).changes;
+      return statement(sql).run(...params).changes;
     },
   };
 }
