@@ -1,22 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../support/free-port.js';
 
 export const MAIN = path.resolve('dist/main.js');
 
 /** `npm test` builds first; a lone run of these tests builds if nothing is there yet. */
 export async function ensureBuilt(): Promise<void> {
   if (!existsSync(MAIN)) await promisify(execFile)('npm', ['run', 'build'], { timeout: 120_000 });
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface Started {
@@ -81,3 +73,5 @@ export function startMain(env: Record<string, string>, stdio: { stdout?: number;
     },
   };
 }
+
+export { freePort };
