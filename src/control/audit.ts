@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { AuditBatches } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
 import type { AuditEntry, ControlPlane } from './types.js';
@@ -44,8 +45,6 @@ function timestamp(value: string | undefined, clock: Clock): string {
   return new Date(time).toISOString();
 }
 
-const INSERT = `INSERT INTO audit_log (at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const COLUMNS = 'id, at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail';
 // One statement per filter combination, so that each can use its own index.
 const listing = (where: string) => `SELECT ${COLUMNS} FROM audit_log ${where} ORDER BY at DESC, id DESC LIMIT ?`;
@@ -56,13 +55,16 @@ const LISTS = {
   both: listing('WHERE org_id = ? AND user_id = ?'),
 };
 
-export function sqlAudit(db: SqlDatabase, clock: Clock): ControlPlane['audit'] {
+/** The audit log, and what closing it must wait for: rows recorded but not yet written. */
+export function sqlAudit(db: SqlDatabase, clock: Clock): ControlPlane['audit'] & { drain(): Promise<void> } {
+  const batches = new AuditBatches(db);
   return {
+    drain: () => batches.drain(),
     async record(entry) {
       if (entry.outcome !== 'ok' && entry.outcome !== 'error') {
         throw new InvalidInputError(`audit outcome must be ok or error, got ${String(entry.outcome)}`);
       }
-      await db.run(INSERT, [
+      await batches.write([
         timestamp(entry.at, clock),
         entry.userId ?? null,
         entry.orgId ?? null,
@@ -77,6 +79,7 @@ export function sqlAudit(db: SqlDatabase, clock: Clock): ControlPlane['audit'] {
       ]);
     },
     async list({ orgId, userId, limit }) {
+      await batches.drain();
       const bounded = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST) : MAX_LIST;
       const [statement, params] =
         orgId && userId ? [LISTS.both, [orgId, userId]] : orgId ? [LISTS.org, [orgId]] : userId ? [LISTS.user, [userId]] : [LISTS.all, []];

@@ -29,7 +29,7 @@ export class SqlControlPlane implements ControlPlane {
   readonly workspaces: ControlPlane['workspaces'];
   readonly members: ControlPlane['members'];
   readonly tokens: ControlPlane['tokens'];
-  readonly audit: ControlPlane['audit'];
+  readonly audit: ReturnType<typeof sqlAudit>;
 
   constructor(
     readonly db: SqlDatabase,
@@ -43,8 +43,9 @@ export class SqlControlPlane implements ControlPlane {
     this.audit = sqlAudit(db, clock);
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    await this.audit.drain();
+    await this.db.close();
   }
 }
 

@@ -144,12 +144,13 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
       const actor = { principal: await scope.principal(extra.authInfo), ...(client ? { client } : {}) };
       const outcome = await tool.run({ specs, actor }, args);
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
-      await record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
+      // Not awaited: the row is written with others shortly after (see control/audit-batch.ts).
+      void record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
       return { content: [{ type: 'text', text: outcome.text }], structuredContent };
     } catch (error) {
       const result = toolErrorResult(error, tool.name, log);
       const first = result.content[0];
-      await record('error', requestedId(request.params.arguments), null, first?.type === 'text' ? first.text : null);
+      void record('error', requestedId(request.params.arguments), null, first?.type === 'text' ? first.text : null);
       return result;
     }
   };

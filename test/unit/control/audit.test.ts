@@ -77,6 +77,23 @@ describe.each(BACKENDS)('audit log (%s)', (backend) => {
     expect(await actions({ limit: 0 })).toEqual(['b-ann']);
   });
 
+  it('stores every entry of a burst recorded in one turn, in the order recorded, before each record resolves', async () => {
+    const orgId = newId();
+    const actions = Array.from({ length: 250 }, (_, n) => `burst-${n}`);
+    // More than one INSERT's worth of rows, recorded without waiting in between.
+    await Promise.all(actions.map((action) => f.control.audit.record(entry({ orgId, action }))));
+    expect((await f.control.audit.list({ orgId, limit: 1000 })).map((e) => e.action)).toEqual([...actions].reverse());
+  });
+
+  it('writes what was recorded before the control plane closes', async () => {
+    const orgId = newId();
+    const recorded = f.control.audit.record(entry({ orgId, action: 'last words' }));
+    await f.control.close();
+    await recorded;
+    const reopened = await f.reopen();
+    expect((await reopened.audit.list({ orgId, limit: 10 })).map((e) => e.action)).toEqual(['last words']);
+  });
+
   it('rejects entries without kind or action, with a bad outcome or time', async () => {
     await expect(f.control.audit.record(entry({ kind: '' }))).rejects.toThrow(InvalidInputError);
     await expect(f.control.audit.record(entry({ action: ' ' }))).rejects.toThrow(InvalidInputError);
