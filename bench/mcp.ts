@@ -14,6 +14,7 @@ import { QUERIES } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
 import { startBareServer, startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
+import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
 import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
 
@@ -52,6 +53,17 @@ async function surfaceSizes(url: string, m: SeedManifest): Promise<{ toolsListBy
   return { toolsListBytes, conciseReadChars: (read.content[0] as { text: string }).text.length };
 }
 
+interface CpuPerCall {
+  readonly server: ProcessCpu;
+  readonly load: ProcessCpu;
+}
+
+/** Where a call's CPU goes: the server's event loop, its other threads (search worker, libuv pool), the load generator. */
+function cpuLine(name: string, rounds: readonly CpuPerCall[]): string {
+  const of = (pick: (c: CpuPerCall) => number) => fmt(median(rounds.map(pick)), 3);
+  return `${name} server main ${of((c) => c.server.mainMs)} + threads ${of((c) => c.server.otherThreadsMs)}, load generator ${of((c) => c.load.mainMs + c.load.otherThreadsMs)}`;
+}
+
 function failIfErrors(label: string, stats: RunStats): void {
   if (stats.errors > 0) throw new Error(`${label}: ${stats.errors} of ${stats.calls} calls failed, first: ${stats.firstError}`);
 }
@@ -78,13 +90,22 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       ['read', 'specbase', readCalls(m), 'readP50'],
       ['search', 'specbase', searchCalls(), 'searchP50'],
     ];
+    const cpu = { bare: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
         const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
+        const server = group === 'bare' ? bare : specbase;
+        const before = { server: processCpu(server.child.pid!), load: processCpu(load.pid) };
         const stats = await load.run(group, calls, WARMUP_MS, MEASURE_MS);
         failIfErrors(name, stats);
         rounds[name].push(stats.perSecond);
         rounds[p50].push(stats.p50Ms);
+        // The warm-up's calls are not counted but their CPU is: estimate them at the measured rate.
+        const callsRun = (stats.perSecond * (WARMUP_MS + MEASURE_MS)) / 1000;
+        cpu[name as keyof typeof cpu].push({
+          server: cpuPerCall(before.server, processCpu(server.child.pid!), callsRun),
+          load: cpuPerCall(before.load, processCpu(load.pid), callsRun),
+        });
       }
     }
     const sizes = await surfaceSizes(specbase.mcpUrl, m);
@@ -94,6 +115,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
       `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
+      `  CPU per call (ms, median of rounds): ${(['bare', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
     ];
   } finally {

@@ -82,6 +82,7 @@ export async function startBareServer(): Promise<ServerProcess> {
 }
 
 export interface LoadGenerator {
+  readonly pid: number;
   open(group: string, url: string, headers: Record<string, string>, clients: number): Promise<void>;
   run(group: string, calls: ToolCall[], warmupMs: number, measureMs: number): Promise<RunStats>;
   first(url: string, headers: Record<string, string>, calls: ToolCall[]): Promise<{ ms: number[]; errors: (string | null)[] }>;
@@ -93,6 +94,7 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
   const proc = await startChild('load-generator.ts');
   const ask = <T>(request: LoadRequest) => proc.ask<T>(request);
   return {
+    pid: proc.child.pid!,
     open: async (group, url, headers, clients) => void (await ask({ kind: 'open', group, url, headers, clients })),
     run: (group, calls, warmupMs, measureMs) => ask<RunStats>({ kind: 'run', group, calls, warmupMs, measureMs }),
     first: (url, headers, calls) => ask({ kind: 'first', url, headers, calls }),
