@@ -12,7 +12,7 @@ process.on('message', (request: { kind: 'build'; total: number; workspaceId: str
   const docs = organizationArtifacts(request.total, request.workspaceId);
   const started = performance.now();
   const index = createFlexIndex(createTextEncoder());
-  for (const doc of docs) index.add({ id: doc.id, title: doc.title, body: doc.body });
+  docs.forEach((doc, slot) => index.add({ id: slot, title: doc.title, body: doc.body }));
   process.send!({ kind: 'answer', value: { ms: performance.now() - started } });
 });
 exitWithParent();

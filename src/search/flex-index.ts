@@ -1,7 +1,12 @@
 import { Document, type Encoder } from 'flexsearch';
 
-/** What FlexSearch holds per artifact: only the searchable text; the rest lives beside it. */
-export type FlexDocument = { id: string; title: string; body: string };
+/**
+ * What FlexSearch holds per artifact: only the searchable text, under a small integer id (the
+ * artifact's slot in its index; see org-search-index.ts). Numeric ids are FlexSearch's fast
+ * path: with UUID strings every posting it visits is a string hashed as an object key, and a
+ * restored index holds a separate copy of each id per posting list.
+ */
+export type FlexDocument = { id: number; title: string; body: string };
 
 /**
  * The FlexSearch configuration of an organization's index: `forward` tokenizing so a query word
@@ -32,8 +37,8 @@ export function searchCandidates(
   index: Document<FlexDocument>,
   query: string,
   limits: CandidateLimits,
-): { ids: Set<string>; truncated: boolean } {
-  const ids = new Set<string>();
+): { ids: Set<number>; truncated: boolean } {
+  const ids = new Set<number>();
   let truncated = false;
   // Per-field options replace the top-level ones for that field, so each repeats `suggest`.
   const fields = index.search(query, {
@@ -43,7 +48,7 @@ export function searchCandidates(
     ],
   });
   for (const { field, result } of fields) {
-    for (const id of result) ids.add(String(id));
+    for (const id of result) ids.add(Number(id));
     if (result.length >= (field === 'title' ? limits.title : limits.body)) truncated = true;
   }
   return { ids, truncated };

@@ -34,9 +34,9 @@ interface Entry {
   analyzed?: AnalyzedDocument;
 }
 
-/** An index as saved: what it knows of each document, and FlexSearch's own export. */
+/** An index as saved: what it knows of each document (with its slot), and FlexSearch's own export. */
 export interface IndexSnapshot {
-  readonly docs: readonly (DocumentFacts & { readonly plainBody: string })[];
+  readonly docs: readonly (DocumentFacts & { readonly plainBody: string; readonly slot: number })[];
   readonly flex: readonly (readonly [key: string, data: string])[];
 }
 
@@ -45,25 +45,30 @@ export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
-  readonly #docs = new Map<string, Entry>();
+  /** Each document's slot: its id in FlexSearch and its place in `#entries`, kept while it is indexed. */
+  readonly #slots = new Map<string, number>();
+  readonly #entries: (Entry | undefined)[] = [];
 
   get size(): number {
-    return this.#docs.size;
+    return this.#slots.size;
   }
 
   upsert(doc: IndexedDocument): void {
     const plainBody = plainBodyOf(doc.body);
+    const known = this.#slots.get(doc.id);
+    const slot = known ?? this.#entries.length;
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    const entry: FlexDocument = { id: doc.id, title: doc.title, body: plainBody };
-    if (this.#docs.has(doc.id)) this.#flex.update(entry);
-    else this.#flex.add(entry);
+    const entry: FlexDocument = { id: slot, title: doc.title, body: plainBody };
+    if (known === undefined) this.#flex.add(entry);
+    else this.#flex.update(entry);
     const { body: _body, ...facts } = doc;
-    this.#docs.set(doc.id, { doc: facts, plainBody });
+    this.#slots.set(doc.id, slot);
+    this.#entries[slot] = { doc: facts, plainBody };
   }
 
   /** Ids of the indexed documents not in `keep`, removed. */
   retain(keep: ReadonlySet<string>): void {
-    for (const id of [...this.#docs.keys()]) if (!keep.has(id)) this.remove(id);
+    for (const id of [...this.#slots.keys()]) if (!keep.has(id)) this.remove(id);
   }
 
   async snapshot(): Promise<IndexSnapshot> {
@@ -71,20 +76,30 @@ export class OrgSearchIndex {
     await this.#flex.export((key: string, data: string) => {
       flex.push([key, data]);
     });
-    return { docs: [...this.#docs.values()].map(({ doc, plainBody }) => ({ ...doc, plainBody })), flex };
+    const docs = [...this.#slots.values()].map((slot) => {
+      const { doc, plainBody } = this.#entries[slot]!;
+      return { ...doc, plainBody, slot };
+    });
+    return { docs, flex };
   }
 
   /** The index a snapshot was taken of, without indexing anything again. */
   static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
     const index = new OrgSearchIndex();
     for (const [key, data] of snapshot.flex) index.#flex.import(key, data);
-    for (const { plainBody, ...doc } of snapshot.docs) index.#docs.set(doc.id, { doc, plainBody });
+    for (const { plainBody, slot, ...doc } of snapshot.docs) {
+      index.#slots.set(doc.id, slot);
+      index.#entries[slot] = { doc, plainBody };
+    }
     return index;
   }
 
   remove(id: string): void {
-    if (!this.#docs.delete(id)) return;
-    this.#flex.remove(id);
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    this.#slots.delete(id);
+    this.#entries[slot] = undefined;
+    this.#flex.remove(slot);
   }
 
   /** See match-ranges.ts. */
@@ -121,13 +136,13 @@ export class OrgSearchIndex {
       const limits = candidateLimits(q.limit, growth);
       const { ids, truncated } = searchCandidates(this.#flex, text, limits);
       const admissible: AnalyzedDocument[] = [];
-      for (const id of ids) {
-        const entry = this.#docs.get(id);
+      for (const slot of ids) {
+        const entry = this.#entries[slot];
         if (!entry || !q.workspaceIds.has(entry.doc.workspaceId)) continue;
         if (types && !types.has(entry.doc.type)) continue;
         admissible.push((entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody)));
       }
-      if (!truncated || admissible.length >= wanted || limits.body >= this.#docs.size) return admissible;
+      if (!truncated || admissible.length >= wanted || limits.body >= this.#slots.size) return admissible;
     }
   }
 }
