@@ -8,6 +8,11 @@ export type SqliteValue = string | number | null;
 
 export type SqliteRow = Record<string, unknown>;
 
+/**
+ * Where the drivers differ and callers must not lean on either: use all/get only for statements
+ * that return rows (better-sqlite3 refuses others), and pass one value per `?` (node:sqlite
+ * binds missing ones as NULL, better-sqlite3 throws). Rows of node:sqlite have no prototype.
+ */
 export interface SqliteStatement {
   all<T = SqliteRow>(...params: readonly SqliteValue[]): T[];
   /** The first row, or undefined when there is none. */
