@@ -57,9 +57,12 @@ class NodeSqliteConnection implements SqliteConnection {
   }
 }
 
-const isSqliteExperimentalWarning = (warning: unknown, type: unknown): boolean =>
-  (type === 'ExperimentalWarning' || (typeof type === 'object' && type !== null && 'type' in type && type.type === 'ExperimentalWarning')) &&
-  String(warning instanceof Error ? warning.message : warning).startsWith('SQLite is an experimental feature');
+/** `type` is the warning's type name, or an options object holding it. */
+function isSqliteExperimentalWarning(warning: unknown, type: unknown): boolean {
+  const typeName = typeof type === 'object' && type !== null && 'type' in type ? type.type : type;
+  const message = warning instanceof Error ? warning.message : String(warning);
+  return typeName === 'ExperimentalWarning' && message.startsWith('SQLite is an experimental feature');
+}
 
 /**
  * Imports node:sqlite without its one-time ExperimentalWarning (Node 22 prints it on the
@@ -68,7 +71,7 @@ const isSqliteExperimentalWarning = (warning: unknown, type: unknown): boolean =
  */
 async function importQuietly(): Promise<NodeSqliteModule | undefined> {
   const emitWarning = process.emitWarning;
-  process.emitWarning = function (this: unknown, warning: unknown, type?: unknown, ...rest: unknown[]) {
+  process.emitWarning = function (warning: unknown, type?: unknown, ...rest: unknown[]) {
     if (isSqliteExperimentalWarning(warning, type)) return;
     return Reflect.apply(emitWarning, process, [warning, type, ...rest]) as void;
   } as typeof process.emitWarning;
