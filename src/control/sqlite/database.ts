@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { openSqlite, type SqliteConnection, type SqliteStatement } from '../../sqlite/index.js';
+import { sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -98,10 +98,13 @@ export class SqliteDatabase implements SqlDatabase {
   }
 }
 
-/** Opens (creating it and its directory when missing) the database file in WAL mode. */
-export async function openSqliteDatabase(file: string): Promise<SqliteDatabase> {
+/**
+ * Opens (creating it and its directory when missing) the database file in WAL mode, with the
+ * driver this Node prefers unless told which (the driver benchmark compares them).
+ */
+export async function openSqliteDatabase(file: string, driver?: SqliteDriver): Promise<SqliteDatabase> {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const handle = await openSqlite(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
+  const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     handle.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     return new SqliteDatabase(handle);
