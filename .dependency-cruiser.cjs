@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
- * -> artifacts/config/errors/ids/characters.
+ * -> artifacts/config/errors/ids/characters/sqlite.
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
 const lower = (folder, allowed) => ({
@@ -26,10 +26,11 @@ module.exports = {
     lower('artifacts', []),
     lower('config', []),
     lower('limits', []),
+    lower('sqlite', []),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
-    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/']),
-    lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/']),
+    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/', 'sqlite/']),
+    lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {
       name: 'tools-and-auth-below-transports',

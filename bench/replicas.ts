@@ -106,7 +106,7 @@ export async function runReplicasBench(): Promise<string> {
 }
 
 /** Mean latency of one authenticated call's control-plane work, sequentially, after a warm-up. */
-async function authenticatedCallMs(control: SqlControlPlane): Promise<number> {
+export async function authenticatedCallMs(control: SqlControlPlane): Promise<number> {
   const user = await control.users.upsert({ issuer: 'local', subject: 'bench', email: 'bench@example.com', name: 'Bench' });
   const { org } = await control.orgs.create({ name: 'Bench' });
   await control.members.setOwner(org.id, user.id, true);

@@ -9,6 +9,7 @@ import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
 import { runControlPlaneBench, runReplicasBench } from './replicas.js';
 import { runSearchBench } from './search.js';
+import { runSqliteDriversBench } from './sqlite-drivers.js';
 import { runStoreBench } from './store.js';
 
 const SUITES: Record<string, () => Promise<void>> = {
@@ -23,6 +24,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   storm: runStormBench,
   'saved-state': runSavedStateBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
+  'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
 };
 
 const requested = process.argv.slice(2);

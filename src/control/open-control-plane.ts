@@ -51,7 +51,7 @@ export class SqlControlPlane implements ControlPlane {
 
 /** Opens the database named by the options and brings the control plane's tables up to date. */
 export async function openControlPlane(options: ControlPlaneOptions): Promise<SqlControlPlane> {
-  const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl) : openSqliteDatabase(options.file!);
+  const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl) : await openSqliteDatabase(options.file!);
   try {
     await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
     return new SqlControlPlane(db, options.clock);

@@ -81,7 +81,7 @@ export class GitStore {
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
     const repo = openRepo(gitdir, this.durability);
     await initBareRepo(repo);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved: this.openSaved(gitdir) };
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved: await this.openSaved(gitdir) };
     const result = await this.exclusive(handle, () =>
       this.locked(handle, async () => {
         if (handle.state.head) throw new ConflictError('the organization already has a repository');
@@ -229,7 +229,7 @@ export class GitStore {
     if (!handle) {
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const saved = this.openSaved(gitdir);
+        const saved = await this.openSaved(gitdir);
         const state = await saved?.load().catch(() => undefined);
         const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
         if (!state) saved?.replaceOnNextSave();
@@ -314,8 +314,12 @@ export class GitStore {
     });
   }
 
-  private openSaved(gitdir: string): SavedState | undefined {
-    return this.closed ? undefined : SavedState.open(gitdir);
+  private async openSaved(gitdir: string): Promise<SavedState | undefined> {
+    if (this.closed) return undefined;
+    const saved = await SavedState.open(gitdir);
+    // Closed while the driver loaded: nothing may write to the file after close().
+    if (this.closed) saved?.close();
+    return this.closed ? undefined : saved;
   }
 
   private async save(handle: OrgHandle): Promise<void> {

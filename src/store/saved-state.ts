@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import { openSqlite, transaction, type SqliteConnection } from '../sqlite/index.js';
 import { OrgState } from './org-state.js';
 import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 
@@ -19,8 +19,6 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entries (position INTEGER PRIMARY KEY, workspace TEXT NOT NULL, entry TEXT NOT NULL);
 `;
 
-type Row = Record<string, unknown>;
-
 export const savedStateFile = (gitdir: string): string => path.join(gitdir, 'specbase', 'state.db');
 
 /**
@@ -36,22 +34,22 @@ export class SavedState {
   /** The next save rewrites the file whole (the state was rebuilt, not loaded from it). */
   private replaceAll = true;
 
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(private readonly db: SqliteConnection) {}
 
   /**
    * Opens or creates the file (and drops the whole-file JSON state of earlier versions);
    * undefined when it cannot be opened: the store then runs without it.
    */
-  static open(gitdir: string): SavedState | undefined {
+  static async open(gitdir: string): Promise<SavedState | undefined> {
     const file = savedStateFile(gitdir);
     rmSync(path.join(path.dirname(file), 'index.json'), { force: true });
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      return new SavedState(openDatabase(file));
+      return new SavedState(await openDatabase(file));
     } catch {
       rmSync(file, { force: true });
       try {
-        return new SavedState(openDatabase(file));
+        return new SavedState(await openDatabase(file));
       } catch {
         return undefined;
       }
@@ -60,22 +58,22 @@ export class SavedState {
 
   /** The saved state, read a chunk per turn of the event loop; undefined when there is none. */
   async load(): Promise<OrgState | undefined> {
-    const head = this.db.prepare('SELECT commit_id, root_tree FROM head').get() as Row | undefined;
+    const head = this.db.prepare('SELECT commit_id, root_tree FROM head').get();
     if (typeof head?.commit_id !== 'string' || typeof head.root_tree !== 'string') return undefined;
     const state = new OrgState();
     const artifacts = this.db.prepare('SELECT id, rank, blob, meta FROM artifacts WHERE rank > ? ORDER BY rank LIMIT ?');
     for (let after = -1; ; await nextTurn()) {
-      const rows = artifacts.all(after, CHUNK) as Row[];
+      const rows = artifacts.all(after, CHUNK);
       for (const row of rows) state.restoreArtifact(JSON.parse(row.meta as string) as ArtifactMeta, row.blob as string, row.rank as number);
       if (rows.length < CHUNK) break;
       after = rows.at(-1)!.rank as number;
     }
-    for (const row of this.db.prepare('SELECT folder FROM folders').all() as Row[]) {
+    for (const row of this.db.prepare('SELECT folder FROM folders').all()) {
       state.setFolder(JSON.parse(row.folder as string) as FolderRecord);
     }
     const entries = this.db.prepare('SELECT position, workspace, entry FROM entries WHERE position >= ? ORDER BY position LIMIT ?');
     for (;;) {
-      const rows = entries.all(state.entries.length, CHUNK) as Row[];
+      const rows = entries.all(state.entries.length, CHUNK);
       for (const row of rows) {
         if (row.position !== state.entries.length) throw new Error('saved history has a gap');
         state.addEntry(JSON.parse(row.entry as string) as HistoryEntry, row.workspace as string);
@@ -97,23 +95,23 @@ export class SavedState {
    */
   async save(state: OrgState): Promise<boolean> {
     if (!state.head || !state.rootTree) return true;
-    const fileHead = (this.db.prepare('SELECT commit_id FROM head').get() as Row | undefined)?.commit_id ?? null;
+    const fileHead = this.db.prepare('SELECT commit_id FROM head').get()?.commit_id ?? null;
     if (!this.replaceAll && fileHead !== this.savedHead) return false;
     const writes = this.pendingWrites(state);
     if (writes.length === 0 && !this.replaceAll && state.head === this.savedHead) return true;
     const setHead = this.db.prepare('INSERT OR REPLACE INTO head (one, commit_id, root_tree) VALUES (1, ?, ?)');
     if (writes.length <= CHUNK && !this.replaceAll) {
-      this.db.transaction(() => {
+      transaction(this.db, () => {
         for (const write of writes) write();
         setHead.run(state.head, state.rootTree);
-      })();
+      });
     } else {
-      this.db.transaction(() => {
+      transaction(this.db, () => {
         setHead.run(null, null);
         if (this.replaceAll) this.db.exec('DELETE FROM artifacts; DELETE FROM folders; DELETE FROM entries;');
-      })();
+      });
       for (let i = 0; i < writes.length; i += CHUNK) {
-        this.db.transaction(() => writes.slice(i, i + CHUNK).forEach((write) => write()))();
+        transaction(this.db, () => writes.slice(i, i + CHUNK).forEach((write) => write()));
         await nextTurn();
       }
       setHead.run(state.head, state.rootTree);
@@ -144,7 +142,7 @@ export class SavedState {
     const writes: (() => void)[] = [];
     for (const id of artifactIds) {
       const meta = state.metas.get(id);
-      writes.push(meta ? () => putArtifact.run(id, state.orderOf(id), state.blobs.get(id), JSON.stringify(meta)) : () => dropArtifact.run(id));
+      writes.push(meta ? () => putArtifact.run(id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)) : () => dropArtifact.run(id));
     }
     for (const id of folderIds) {
       const folder = state.folders.get(id);
@@ -172,19 +170,18 @@ export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: str
   }
 }
 
-function openDatabase(file: string): Database.Database {
-  const db = new Database(file, { timeout: 5_000 });
+async function openDatabase(file: string): Promise<SqliteConnection> {
+  const db = await openSqlite(file, { busyTimeoutMs: 5_000 });
   try {
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // A cache: losing the last writes to a power cut only means catching up from an older head.
-    db.pragma('synchronous = NORMAL');
+    db.exec('PRAGMA synchronous = NORMAL');
     // Each commit rewrites a few pages; checkpoint often and truncate the log, so the file
     // grows with rows (one per artifact, one per commit), not with pages written.
-    db.pragma('wal_autocheckpoint = 64');
-    db.pragma('journal_size_limit = 262144');
-    if (db.pragma('user_version', { simple: true }) !== FORMAT) {
+    db.exec('PRAGMA wal_autocheckpoint = 64; PRAGMA journal_size_limit = 262144;');
+    if (db.prepare('PRAGMA user_version').get<{ user_version: number }>()?.user_version !== FORMAT) {
       db.exec('DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;');
-      db.pragma(`user_version = ${FORMAT}`);
+      db.exec(`PRAGMA user_version = ${FORMAT}`);
     }
     db.exec(SCHEMA);
     return db;

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -8,9 +8,9 @@ import { applyMigrations } from './migrations.js';
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** The store's statements are a fixed set of SQL texts: each is compiled once, not on every call. */
-function queriesOn(db: Database.Database): SqlQueries {
-  const statements = new Map<string, Database.Statement>();
-  const statement = (sql: string): Database.Statement => {
+function queriesOn(db: SqliteConnection): SqlQueries {
+  const statements = new Map<string, SqliteStatement>();
+  const statement = (sql: string): SqliteStatement => {
     let prepared = statements.get(sql);
     if (!prepared) {
       prepared = db.prepare(sql);
@@ -20,28 +20,28 @@ function queriesOn(db: Database.Database): SqlQueries {
   };
   return {
     async all<T>(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).all(...params) as T[];
+      return statement(sql).all<T>(...params);
     },
     async get<T>(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).get(...params) as T | undefined;
+      return statement(sql).get<T>(...params);
     },
     async run(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).run(...params).changes;
+      return statement(sql).run(...params);
     },
   };
 }
 
 /**
- * The embedded backend: one better-sqlite3 connection to `specbase.db`. Statements run
- * synchronously, but a transaction's work is async, so other callers wait at the gate while
- * one is open instead of slipping their statements into it.
+ * The embedded backend: one connection to `specbase.db` through the driver seam (src/sqlite).
+ * Statements run synchronously, but a transaction's work is async, so other callers wait at
+ * the gate while one is open instead of slipping their statements into it.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   readonly #direct: SqlQueries;
   #gate: Promise<void> = Promise.resolve();
 
-  constructor(readonly handle: Database.Database) {
+  constructor(readonly handle: SqliteConnection) {
     this.#direct = queriesOn(handle);
   }
 
@@ -94,18 +94,19 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
-    if (this.handle.open) this.handle.close();
+    if (this.handle.isOpen) this.handle.close();
   }
 }
 
-/** Opens (creating it and its directory when missing) the database file in WAL mode. */
-export function openSqliteDatabase(file: string): SqliteDatabase {
+/**
+ * Opens (creating it and its directory when missing) the database file in WAL mode, with the
+ * driver this Node prefers unless told which (the driver benchmark compares them).
+ */
+export async function openSqliteDatabase(file: string, driver?: SqliteDriver): Promise<SqliteDatabase> {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const handle = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
-    handle.pragma('journal_mode = WAL');
-    handle.pragma('synchronous = NORMAL');
-    handle.pragma('foreign_keys = ON');
+    handle.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     return new SqliteDatabase(handle);
   } catch (error) {
     handle.close();

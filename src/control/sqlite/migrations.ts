@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import { transaction, type SqliteConnection } from '../../sqlite/index.js';
 import type { Migration } from '../sql/types.js';
 import { assertWellFormed, inVersionOrder } from '../sql/well-formed.js';
 
@@ -9,7 +9,7 @@ import { assertWellFormed, inVersionOrder } from '../sql/well-formed.js';
  * apply it exactly once. Returns the versions applied by this call.
  */
 export function applyMigrations(
-  db: BetterSqlite3.Database,
+  db: SqliteConnection,
   namespace: string,
   migrations: readonly Migration[],
 ): number[] {
@@ -19,19 +19,17 @@ export function applyMigrations(
     version INTEGER NOT NULL,
     applied_at TEXT NOT NULL,
     PRIMARY KEY (namespace, version))`);
-  const isApplied = db.prepare<[string, number], 1>('SELECT 1 FROM schema_migrations WHERE namespace = ? AND version = ?');
-  const markApplied = db.prepare<[string, number, string]>(
-    'INSERT INTO schema_migrations (namespace, version, applied_at) VALUES (?, ?, ?)',
-  );
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE namespace = ? AND version = ?');
+  const markApplied = db.prepare('INSERT INTO schema_migrations (namespace, version, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const migration of inVersionOrder(migrations)) {
-    const apply = db.transaction(() => {
+    const apply = () => {
       if (isApplied.get(namespace, migration.version)) return false;
       db.exec(migration.sql);
       markApplied.run(namespace, migration.version, new Date().toISOString());
       return true;
-    });
-    if (apply.immediate()) applied.push(migration.version);
+    };
+    if (transaction(db, apply, 'IMMEDIATE')) applied.push(migration.version);
   }
   return applied;
 }

@@ -98,8 +98,10 @@ describe('a log or banner reader that goes away never stops the service', () => 
     const started = await start({ stderr: pipeWithoutReader('stderr') });
     await started.waitFor('Or as one command:');
     await answering(started.port);
-    // "created the demo organization" and "listening" could not be written.
-    expect((await health(started.port)).droppedLogLines).toBeGreaterThanOrEqual(2);
+    // The first write finds the pipe broken (on Node 20 that is oidc-provider's "Unsupported
+    // runtime" warning, on 22 and 24 our first log line); every line after it is dropped and
+    // counted, "listening" at least.
+    expect((await health(started.port)).droppedLogLines).toBeGreaterThanOrEqual(1);
     await stopsWithinGrace(started);
   });
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../../src/sqlite/index.js';
 import { GitStore } from '../../../src/store/index.js';
 import { alice, bob, capabilityInput, git, openStoreFixture, ORG, type StoreFixture } from './fixture.js';
 
@@ -22,10 +22,10 @@ const restart = () => {
   extra.push(store);
   return store;
 };
-const rowCounts = () => {
-  const db = new Database(stateFile(), { readonly: true });
+const rowCounts = async () => {
+  const db = await openSqlite(stateFile(), { busyTimeoutMs: 5_000 });
   try {
-    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const count = (table: string) => db.prepare(`SELECT count(*) AS n FROM ${table}`).get<{ n: number }>()?.n;
     return { artifacts: count('artifacts'), entries: count('entries') };
   } finally {
     db.close();
@@ -64,9 +64,9 @@ describe('saved state', () => {
 
   it('grows by one history row per commit and keeps one row per artifact', async () => {
     const { a } = await seed();
-    expect(rowCounts()).toEqual({ artifacts: 3, entries: 5 });
+    expect(await rowCounts()).toEqual({ artifacts: 3, entries: 5 });
     for (let i = 0; i < 5; i++) await fx.store.update(ORG, a.artifact.id, { body: `# Payments\n\nv${i}\n`, verb: 'edit' }, bob);
-    expect(rowCounts()).toEqual({ artifacts: 3, entries: 10 });
+    expect(await rowCounts()).toEqual({ artifacts: 3, entries: 10 });
   });
 
   it('applies a commit made with native git while the service was down, and refresh() emits one made while it runs', async () => {
@@ -88,7 +88,7 @@ describe('saved state', () => {
     expect(await restarted.read(ORG, a.artifact.id)).toMatchObject({ body: '# Payments\n\nBy hand.\n', version: first, updatedBy: { name: 'Native' } });
     expect((await restarted.history(ORG, a.artifact.id)).map((h) => h.commit)[0]).toBe(first);
     expect((await restarted.history(ORG, a.artifact.id))).toHaveLength(4);
-    expect(rowCounts().entries).toBe(6);
+    expect((await rowCounts()).entries).toBe(6);
 
     const seen: string[] = [];
     restarted.onCommit((_org, result) => seen.push(result.commit));
@@ -105,7 +105,7 @@ describe('saved state', () => {
 
     await rm(stateFile());
     expect(await knowledge(restart(), ids)).toEqual(before);
-    expect(rowCounts()).toEqual({ artifacts: 3, entries: 5 });
+    expect(await rowCounts()).toEqual({ artifacts: 3, entries: 5 });
     await extra.pop()!.close();
 
     await writeFile(stateFile(), 'not a database at all');
@@ -114,7 +114,7 @@ describe('saved state', () => {
     expect(await knowledge(restart(), ids)).toEqual(before);
     await extra.pop()!.close();
 
-    const db = new Database(stateFile());
+    const db = await openSqlite(stateFile(), { busyTimeoutMs: 5_000 });
     db.prepare("UPDATE artifacts SET meta = '{broken'").run();
     db.close();
     expect(await knowledge(restart(), ids)).toEqual(before);
