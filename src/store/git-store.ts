@@ -11,6 +11,7 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
+import { DirectReader, type DirectRecord } from './read-direct.js';
 import { readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
@@ -21,6 +22,9 @@ import type {
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
+
+/** Reads answered from Git at once while catalogs build: enough for a burst, few enough not to slow the build. */
+const MAX_DIRECT_READS = 8;
 
 export interface GitStoreOptions {
   readonly dataDir: string;
@@ -48,6 +52,9 @@ export class GitStore {
   private readonly durability: Durability;
   private readonly env: WriteEnv;
   private readonly handles = new Map<string, Promise<OrgHandle>>();
+  /** Organizations still opening (catalog loading or building), with reads answered from Git meanwhile. */
+  private readonly opening = new Map<string, DirectReader>();
+  private directReads = 0;
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
   private closed = false;
@@ -101,13 +108,19 @@ export class GitStore {
     return (await this.fresh(orgId)).state.catalog();
   }
 
+  /** Answered from Git directly while the organization's catalog is being built (see read-direct.ts). */
   async meta(orgId: string, id: string): Promise<ArtifactMeta | undefined> {
     if (!isUuid(id)) return undefined;
+    const direct = await this.readDirect(orgId, id.toLowerCase());
+    if (direct) return direct.meta;
     return (await this.fresh(orgId)).state.metas.get(id.toLowerCase());
   }
 
+  /** As meta(): answered from Git directly while the catalog is being built. */
   async read(orgId: string, id: string): Promise<ArtifactRecord> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
+    const direct = await this.readDirect(orgId, id.toLowerCase());
+    if (direct) return { ...direct.meta, body: direct.body };
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
   }
 
@@ -117,10 +130,12 @@ export class GitStore {
   }
 
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
-    const meta = await this.meta(orgId, id);
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const handle = await this.fresh(orgId);
+    const meta = handle.state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
     if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
-    return readBodyAt((await this.fresh(orgId)).repo, meta, commit);
+    return readBodyAt(handle.repo, meta, commit);
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
@@ -144,9 +159,11 @@ export class GitStore {
   }
 
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {
-    const meta = await this.meta(orgId, id);
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const state = (await this.fresh(orgId)).state;
+    const meta = state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
-    return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
+    return [...(state.byArtifact.get(meta.id) ?? [])].reverse();
   }
 
   /** The commit of the latest artifact change on `main`, null when there is none. */
@@ -227,6 +244,7 @@ export class GitStore {
     const key = orgId.toLowerCase();
     let handle = this.handles.get(key);
     if (!handle) {
+      this.opening.set(key, new DirectReader(gitdir));
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
         const saved = await this.openSaved(gitdir);
@@ -242,9 +260,36 @@ export class GitStore {
         return loaded;
       })();
       this.handles.set(key, handle);
-      handle.catch(() => this.handles.delete(key));
+      handle.then(
+        () => this.opening.delete(key),
+        () => {
+          this.opening.delete(key);
+          this.handles.delete(key);
+        },
+      );
     }
     return handle;
+  }
+
+  /**
+   * While the organization opens, an artifact read from Git without waiting for the catalog;
+   * undefined once it is open, when Git alone cannot answer, or when enough direct reads are
+   * under way already (each runs git a few times; the rest wait for the catalog).
+   */
+  private async readDirect(orgId: string, id: string): Promise<DirectRecord | undefined> {
+    const key = orgId.toLowerCase();
+    if (!this.opening.has(key) && this.handles.has(key)) return undefined;
+    this.handle(orgId).catch(() => undefined);
+    const reader = this.opening.get(key);
+    if (!reader || this.directReads >= MAX_DIRECT_READS) return undefined;
+    this.directReads++;
+    try {
+      return await reader.read(id);
+    } catch {
+      return undefined;
+    } finally {
+      this.directReads--;
+    }
   }
 
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
