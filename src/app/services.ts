@@ -44,7 +44,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
   const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
-  const search = new SearchIndexes((orgId) => documents(orgId), {
+  // A first build takes the documents as the store reads them (from its own catalog build on a cold start).
+  const search = new SearchIndexes((orgId, take) => store.documents(orgId, (records) => take(records.map(indexed))), {
     thread: 'worker',
     saved: {
       dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
@@ -50,4 +50,12 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
   } catch {
     return undefined;
   }
+}
+
+/** Whether a save was ever completed in `dir`: a cheap look, so that without one a build starts at once. */
+export async function hasSavedIndex(dir: string): Promise<boolean> {
+  return access(path.join(dir, MANIFEST)).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,8 +1,9 @@
 import { createWordEncoder } from './analyze-document.js';
 import { createTextEncoder } from './encoder.js';
 import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
-import { replyValue, type IndexRequest } from './index-host.js';
+import { replyValue, type IndexReply, type IndexRequest } from './index-host.js';
 import { matchRanges } from './match-ranges.js';
+import { hasSavedIndex } from './saved-index.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /** One organization's index as callers see it: answers come back in the order asked. */
@@ -28,6 +29,18 @@ export interface SavedIndexOptions {
   readonly delayMs?: number;
 }
 
+/**
+ * Loads an organization's documents on `main`, handing them to `take` in batches as they are
+ * read (the index builds meanwhile); resolves with the ids of all of them and the commit of the
+ * last artifact change they reflect.
+ */
+export type LoadDocuments = (orgId: string, take: (docs: readonly IndexedDocument[]) => Promise<void>) => Promise<LoadedDocuments>;
+
+export interface LoadedDocuments {
+  readonly ids: readonly string[];
+  readonly version: string | null;
+}
+
 export interface SearchIndexesOptions {
   /** 'worker' (the service) keeps the indexes off the event loop; 'main' runs them in this thread. */
   readonly thread?: 'worker' | 'main';
@@ -49,7 +62,7 @@ type Queued = { readonly request: Change; readonly version: string | undefined }
  * made, so a search sent after an upsert sees it; this thread only loads documents and waits.
  */
 export class SearchIndexes {
-  readonly #load: (orgId: string) => Promise<readonly IndexedDocument[]>;
+  readonly #load: LoadDocuments;
   readonly #channel: IndexChannel;
   readonly #encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
@@ -62,7 +75,7 @@ export class SearchIndexes {
   readonly #saveTimers = new Map<string, NodeJS.Timeout>();
   readonly #savesUnderWay = new Set<Promise<void>>();
 
-  constructor(load: (orgId: string) => Promise<readonly IndexedDocument[]>, options: SearchIndexesOptions = {}) {
+  constructor(load: LoadDocuments, options: SearchIndexesOptions = {}) {
     this.#load = load;
     this.#saved = options.saved;
     this.#channel = options.thread === 'worker' ? new WorkerChannel(() => this.#built.clear()) : inThreadChannel();
@@ -105,24 +118,32 @@ export class SearchIndexes {
     try {
       await Promise.resolve();
       const restored = this.#saved ? await this.#restore(orgId) : undefined;
-      // Taken before loading, so it never claims more than the documents hold.
-      const version = restored ? restored.version : this.#saved ? await this.#saved.version(orgId) : null;
-      const docs = restored ? restored.docs : await this.#load(orgId);
-      const sent = restored ? [] : [this.#channel.send({ op: 'reset', orgId })];
-      for (let i = 0; i < docs.length; i += BUILD_BATCH) {
-        sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
-        // Copying a batch to the worker takes the thread a while: let requests in between. Changes
-        // committed meanwhile queue in `changes` and are replayed after the last batch.
-        await new Promise((resolve) => setImmediate(resolve));
+      const sent: Promise<IndexReply>[] = [];
+      const add = async (docs: readonly IndexedDocument[]) => {
+        for (let i = 0; i < docs.length; i += BUILD_BATCH) {
+          sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
+          // Copying a batch to the worker takes the thread a while: let requests in between. Changes
+          // committed meanwhile queue in `changes` and are replayed after the last batch.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      let loaded: LoadedDocuments;
+      if (restored) {
+        await add(restored.docs);
+        loaded = restored;
+      } else {
+        // The index fills while the documents are still being read.
+        sent.push(this.#channel.send({ op: 'reset', orgId }));
+        loaded = await this.#load(orgId, add);
       }
       // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
-      if (restored) sent.push(this.#channel.send({ op: 'retain', orgId, ids: restored.ids }));
+      sent.push(this.#channel.send({ op: 'retain', orgId, ids: loaded.ids }));
       for (const change of changes) sent.push(this.#channel.send(change.request));
       this.#built.add(orgId);
       this.#building.delete(orgId);
-      this.#versions.set(orgId, changes.findLast((change) => change.version)?.version ?? version ?? null);
+      this.#versions.set(orgId, changes.findLast((change) => change.version)?.version ?? loaded.version);
       for (const reply of await Promise.all(sent)) replyValue(reply);
-      if (!restored || docs.length > 0) this.#scheduleSave(orgId);
+      if (!restored || restored.docs.length > 0) this.#scheduleSave(orgId);
       return this.#handle(orgId);
     } catch (error) {
       this.#building.delete(orgId);
@@ -133,7 +154,8 @@ export class SearchIndexes {
 
   /** The saved index, loaded by the indexes, and the documents that changed on `main` since. */
   async #restore(orgId: string) {
-    if (!this.#saved) return undefined;
+    // Without a saved index the build starts at once, taking documents while the store reads them.
+    if (!this.#saved || !(await hasSavedIndex(this.#saved.dir(orgId)))) return undefined;
     // Sent first, so starting the worker and reading the saved index overlap the store's own start.
     const restoring = this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) });
     const version = await this.#saved.version(orgId);

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
@@ -11,15 +13,16 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
+import { ColdFeed } from './cold-feed.js';
 import { DirectReader, type DirectRecord } from './read-direct.js';
 import { readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
-import { saveOrDrop, SavedState } from './saved-state.js';
+import { saveOrDrop, SavedState, savedStateFile } from './saved-state.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
+  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
 
@@ -52,8 +55,8 @@ export class GitStore {
   private readonly durability: Durability;
   private readonly env: WriteEnv;
   private readonly handles = new Map<string, Promise<OrgHandle>>();
-  /** Organizations still opening (catalog loading or building), with reads answered from Git meanwhile. */
-  private readonly opening = new Map<string, DirectReader>();
+  /** Organizations still opening (catalog loading or building): reads answered from Git meanwhile, and the build's records. */
+  private readonly opening = new Map<string, { readonly reader: DirectReader; readonly feed: ColdFeed }>();
   private directReads = 0;
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
@@ -127,6 +130,30 @@ export class GitStore {
   /** See read-many.ts: all artifacts (or those of `ids`) with bodies, read from git in bulk. */
   async readMany(orgId: string, ids?: readonly string[]): Promise<ArtifactRecord[]> {
     return readMany(await this.fresh(orgId), ids?.map((id) => id.toLowerCase()));
+  }
+
+  /**
+   * Every artifact at `main` with its body, handed to `take` in batches as they are read (what
+   * building a search index needs). While the catalog is built from the root, the batches come
+   * from the build's own reads of Git; what it parsed before this call, or what changed since,
+   * is read once the catalog is ready. Resolves with the ids of all artifacts and the commit of
+   * the last artifact change the records reflect.
+   */
+  async documents(orgId: string, take: (records: readonly ArtifactRecord[]) => Promise<void>): Promise<StoreDocuments> {
+    // Started first, so that the build (if it is one) feeds this call from its first record.
+    this.handle(orgId).catch(() => undefined);
+    const taken = new Map<string, string>();
+    const fed = this.opening.get(orgId.toLowerCase())?.feed.take();
+    for await (const batch of fed ?? []) {
+      for (const { record, blob } of batch) taken.set(record.id, blob);
+      await take(batch.map((fed) => fed.record));
+    }
+    const handle = await this.fresh(orgId);
+    const { state } = handle;
+    const ids = [...state.metas.keys()];
+    const version = state.entries.at(-1)?.commit ?? null;
+    await readMany(handle, ids.filter((id) => taken.get(id) !== state.blobs.get(id)), take);
+    return { ids, version };
   }
 
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
@@ -244,29 +271,48 @@ export class GitStore {
     const key = orgId.toLowerCase();
     let handle = this.handles.get(key);
     if (!handle) {
-      this.opening.set(key, new DirectReader(gitdir));
+      const opening = { reader: new DirectReader(gitdir), feed: new ColdFeed() };
+      this.opening.set(key, opening);
       handle = (async () => {
         if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const saved = await this.openSaved(gitdir);
+        // Creating the file costs a synchronous moment (and a sync to disk): without one, the
+        // state is built from Git first and the file made once the organization is open.
+        const saved = existsSync(savedStateFile(gitdir)) ? await this.openSaved(gitdir) : undefined;
         const state = await saved?.load().catch(() => undefined);
         const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
         if (!state) saved?.replaceOnNextSave();
-        await this.exclusive(loaded, async () => {
-          await this.catchUp(loaded, false);
+        let built!: () => void;
+        const ready = new Promise<void>((resolve) => (built = resolve));
+        const open = this.exclusive(loaded, async () => {
+          try {
+            await this.catchUp(loaded, false, opening.feed);
+          } finally {
+            opening.feed.end();
+          }
           if (layoutMoves(loaded.state).length > 0) {
             loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
           }
+          built();
+          if (!loaded.saved) {
+            await nextTurn();
+            loaded.saved = await this.openSaved(gitdir);
+          }
         });
+        // Open once the state is at main; saving it (seconds after a build from the root) goes
+        // on in the write section, which writes wait for and reads do not.
+        open.catch(() => undefined);
+        await Promise.race([ready, open]);
         return loaded;
       })();
       this.handles.set(key, handle);
-      handle.then(
-        () => this.opening.delete(key),
-        () => {
-          this.opening.delete(key);
-          this.handles.delete(key);
-        },
-      );
+      const opened = () => {
+        this.opening.delete(key);
+        opening.feed.end();
+      };
+      handle.then(opened, () => {
+        opened();
+        this.handles.delete(key);
+      });
     }
     return handle;
   }
@@ -280,7 +326,7 @@ export class GitStore {
     const key = orgId.toLowerCase();
     if (!this.opening.has(key) && this.handles.has(key)) return undefined;
     this.handle(orgId).catch(() => undefined);
-    const reader = this.opening.get(key);
+    const reader = this.opening.get(key)?.reader;
     if (!reader || this.directReads >= MAX_DIRECT_READS) return undefined;
     this.directReads++;
     try {
@@ -307,14 +353,14 @@ export class GitStore {
   }
 
   /** Follows commits written by another process; emits them when asked to. */
-  private async catchUp(handle: OrgHandle, emit: boolean): Promise<void> {
+  private async catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
     const main = await readMain(handle.repo.gitdir);
     if (!main || main === handle.state.head) return;
-    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies });
+    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies, feed });
     if (applied === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
-      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies });
+      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies, feed });
     }
     if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
   }

@@ -138,6 +138,7 @@ export class BlobBatch {
   private readonly waiting: { resolve: (data: Buffer) => void; reject: (error: Error) => void }[] = [];
   private buffer: Buffer = Buffer.alloc(0);
   private failure: Error | undefined;
+  private corked = false;
 
   constructor(gitdir: string) {
     this.child = spawn('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
@@ -156,6 +157,15 @@ export class BlobBatch {
 
   read(oid: string): Promise<Buffer> {
     if (this.failure) return Promise.reject(this.failure);
+    if (!this.corked) {
+      // Requests made in one turn go to git in one write.
+      this.corked = true;
+      this.child.stdin.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.child.stdin.uncork();
+      });
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.child.stdin.write(`${oid}\n`);

@@ -14,7 +14,12 @@ const decoder = new TextDecoder('utf-8');
  * in creation order), read through one `git cat-file --batch` instead of one object read each:
  * what building a search index needs. Unknown ids, and files another writer broke, are left out.
  */
-export async function readMany(handle: OrgHandle, ids?: readonly string[]): Promise<ArtifactRecord[]> {
+export async function readMany(
+  handle: OrgHandle,
+  ids?: readonly string[],
+  /** When given, each window of records goes here as it is read instead of into the result. */
+  take?: (records: ArtifactRecord[]) => Promise<void>,
+): Promise<ArtifactRecord[]> {
   const { state } = handle;
   const wanted = (ids ?? [...state.metas.keys()]).flatMap((id) => {
     const meta = state.metas.get(id);
@@ -22,19 +27,22 @@ export async function readMany(handle: OrgHandle, ids?: readonly string[]): Prom
     return meta && blob ? [{ meta, blob }] : [];
   });
   const records: ArtifactRecord[] = [];
+  if (wanted.length === 0) return records;
   const batch = new BlobBatch(handle.repo.gitdir);
   try {
     for (let i = 0; i < wanted.length; i += WINDOW) {
       const window = wanted.slice(i, i + WINDOW);
       const texts = await Promise.all(window.map(({ blob }) => batch.read(blob)));
+      const read: ArtifactRecord[] = take ? [] : records;
       window.forEach(({ meta }, k) => {
         try {
           const file = parseRepositoryFile(decoder.decode(texts[k]), meta.path);
-          if (file.kind === 'artifact') records.push({ ...meta, body: file.body });
+          if (file.kind === 'artifact') read.push({ ...meta, body: file.body });
         } catch (error) {
           if (!(error instanceof SpecbaseError)) throw error;
         }
       });
+      if (take && read.length > 0) await take(read);
       await nextTurn();
     }
   } finally {

@@ -104,3 +104,37 @@ it('leaves what Git alone cannot answer to the catalog: an unknown id is not fou
   await expect(store.read(ORG, unknown)).rejects.toBeInstanceOf(NotFoundError);
   expect(await store.meta(ORG, unknown)).toBeUndefined();
 });
+
+it('hands the search index every artifact as the cold build reads it, ending with exactly the catalog', async () => {
+  const [product, capability] = artifacts;
+  const writer = openStore();
+  await writer.update(ORG, capability!.id, { body: '# Edited\n\nBy Bob.\n', verb: 'edit' }, bob);
+  await writer.close();
+  await rm(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+
+  const store = openStore();
+  let catalogReady = false;
+  const catalog = store.catalog(ORG).then((all) => {
+    catalogReady = true;
+    return all;
+  });
+  const taken = new Map<string, { title: string; body: string }>();
+  let takenBeforeCatalog = 0;
+  const result = await store.documents(ORG, async (records) => {
+    if (!catalogReady) takenBeforeCatalog += records.length;
+    for (const record of records) taken.set(record.id, { title: record.title, body: record.body });
+  });
+  expect(takenBeforeCatalog).toBeGreaterThan(ARTIFACTS / 2);
+  const all = await store.readMany(ORG);
+  expect([...result.ids].sort()).toEqual((await catalog).map((meta) => meta.id).sort());
+  expect(result.version).toBe(await store.lastChange(ORG));
+  expect(taken).toEqual(new Map(all.map((record) => [record.id, { title: record.title, body: record.body }])));
+  expect(taken.get(capability!.id)?.body).toBe('# Edited\n\nBy Bob.\n');
+  expect(taken.has(product!.id)).toBe(true);
+
+  // An organization already open: everything is read from its catalog.
+  const again = new Map<string, string>();
+  await store.documents(ORG, async (records) => records.forEach((record) => again.set(record.id, record.body)));
+  expect(again).toEqual(new Map(all.map((record) => [record.id, record.body])));
+});
+
