@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
@@ -52,10 +52,15 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
   }
 }
 
-/** Whether a save was ever completed in `dir`: a cheap look, so that without one a build starts at once. */
-export async function hasSavedIndex(dir: string): Promise<boolean> {
-  return access(path.join(dir, MANIFEST)).then(
-    () => true,
-    () => false,
-  );
+/**
+ * The version of the index saved in `dir`, read from its manifest alone (no index is loaded);
+ * undefined when there is none or it is of another format.
+ */
+export async function savedIndexVersion(dir: string): Promise<string | undefined> {
+  try {
+    const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
+    return manifest.format === FORMAT && typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
 }

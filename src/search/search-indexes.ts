@@ -3,7 +3,7 @@ import { createTextEncoder } from './encoder.js';
 import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
 import { replyValue, type IndexReply, type IndexRequest } from './index-host.js';
 import { matchRanges } from './match-ranges.js';
-import { hasSavedIndex } from './saved-index.js';
+import { savedIndexVersion } from './saved-index.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /** One organization's index as callers see it: answers come back in the order asked. */
@@ -18,15 +18,21 @@ export interface OrgSearch {
 export interface SavedIndexOptions {
   /** The organization's saved-index directory. */
   dir(orgId: string): string;
-  /** The commit of the latest artifact change on `main` (null when there is none). */
-  version(orgId: string): Promise<string | null>;
   /**
-   * The documents changed after commit `version` and the ids of all documents on `main`;
-   * undefined when `version` is not in `main`'s history (the index is then built again).
+   * What `main` changed after commit `version` (the last artifact change a saved index holds):
+   * the documents changed since, the ids of all documents on `main` (omitted when nothing
+   * changed), and the last artifact change they bring the index to; undefined when `version`
+   * is not in `main`'s history (the index is then built again).
    */
-  since(orgId: string, version: string): Promise<{ docs: readonly IndexedDocument[]; ids: readonly string[] } | undefined>;
+  since(orgId: string, version: string): Promise<SavedIndexDelta | undefined>;
   /** Quiet time after the last change before the index is saved again. */
   readonly delayMs?: number;
+}
+
+export interface SavedIndexDelta {
+  readonly docs: readonly IndexedDocument[];
+  readonly ids?: readonly string[];
+  readonly version: string | null;
 }
 
 /**
@@ -95,6 +101,14 @@ export class SearchIndexes {
     return ready;
   }
 
+  /**
+   * Starts the worker now (a service calls this when it starts), so that the first search after
+   * a start does not also wait for a thread to boot. It keeps no process alive by itself.
+   */
+  prepare(): void {
+    this.#channel.prepare();
+  }
+
   /** No-op for an organization not built yet: its first use loads the committed state. */
   upsert(orgId: string, doc: IndexedDocument, version?: string): void {
     this.#apply({ op: 'upsert', orgId, doc }, version);
@@ -127,7 +141,7 @@ export class SearchIndexes {
           await new Promise((resolve) => setImmediate(resolve));
         }
       };
-      let loaded: LoadedDocuments;
+      let loaded: LoadedDocuments | SavedIndexDelta;
       if (restored) {
         await add(restored.docs);
         loaded = restored;
@@ -137,7 +151,7 @@ export class SearchIndexes {
         loaded = await this.#load(orgId, add);
       }
       // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
-      sent.push(this.#channel.send({ op: 'retain', orgId, ids: loaded.ids }));
+      if (loaded.ids) sent.push(this.#channel.send({ op: 'retain', orgId, ids: loaded.ids }));
       for (const change of changes) sent.push(this.#channel.send(change.request));
       this.#built.add(orgId);
       this.#building.delete(orgId);
@@ -152,17 +166,18 @@ export class SearchIndexes {
     }
   }
 
-  /** The saved index, loaded by the indexes, and the documents that changed on `main` since. */
-  async #restore(orgId: string) {
+  /**
+   * The saved index, loaded by the indexes, and what changed on `main` since: both at once, the
+   * saved version being read from the manifest here.
+   */
+  async #restore(orgId: string): Promise<SavedIndexDelta | undefined> {
+    const dir = this.#saved?.dir(orgId);
+    const version = dir === undefined ? undefined : await savedIndexVersion(dir);
     // Without a saved index the build starts at once, taking documents while the store reads them.
-    if (!this.#saved || !(await hasSavedIndex(this.#saved.dir(orgId)))) return undefined;
-    // Sent first, so starting the worker and reading the saved index overlap the store's own start.
-    const restoring = this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) });
-    const version = await this.#saved.version(orgId);
-    const savedVersion = replyValue(await restoring);
-    if (typeof savedVersion !== 'string') return undefined;
-    const delta = await this.#saved.since(orgId, savedVersion);
-    return delta && { version, ...delta };
+    if (!this.#saved || dir === undefined || version === undefined) return undefined;
+    const [restored, delta] = await Promise.all([this.#channel.send({ op: 'restore', orgId, dir }), this.#saved.since(orgId, version)]);
+    // Another process may have saved a newer index in between: the delta is for the older one.
+    return replyValue(restored) === version ? delta : undefined;
   }
 
   #handle(orgId: string): OrgSearch {

@@ -103,6 +103,11 @@ export class GitStore {
     return result;
   }
 
+  /** The commit `main` points at now, read from the ref alone (the catalog may still be loading). */
+  async mainCommit(orgId: string): Promise<string | null> {
+    return readMain(this.gitdir(orgId));
+  }
+
   async head(orgId: string): Promise<string> {
     return (await this.fresh(orgId)).state.head as string;
   }

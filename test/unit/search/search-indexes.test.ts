@@ -196,11 +196,11 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
           thread,
           saved: {
             dir: () => dir,
-            version: async () => main.head,
             since: async (_org, version) => {
-              const changed = version === main.head ? [] : main.changes.get(version);
+              if (version === main.head) return { docs: [], version };
+              const changed = main.changes.get(version);
               if (!changed) return undefined;
-              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id) };
+              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id), version: main.head };
             },
           },
         },
