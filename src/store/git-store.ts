@@ -13,9 +13,9 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
-import { ColdFeed } from './cold-feed.js';
-import { DirectReader, type DirectRecord } from './read-direct.js';
-import { readMany } from './read-many.js';
+import type { ColdFeed } from './cold-feed.js';
+import { OrgHandles } from './org-handles.js';
+import { readDocuments, readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
@@ -25,9 +25,6 @@ import type {
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
-
-/** Reads answered from Git at once while catalogs build: enough for a burst, few enough not to slow the build. */
-const MAX_DIRECT_READS = 8;
 
 export interface GitStoreOptions {
   readonly dataDir: string;
@@ -54,10 +51,7 @@ export class GitStore {
   private readonly dataDir: string;
   private readonly durability: Durability;
   private readonly env: WriteEnv;
-  private readonly handles = new Map<string, Promise<OrgHandle>>();
-  /** Organizations still opening (catalog loading or building): reads answered from Git meanwhile, and the build's records. */
-  private readonly opening = new Map<string, { readonly reader: DirectReader; readonly feed: ColdFeed }>();
-  private directReads = 0;
+  private readonly handles = new OrgHandles((key, gitdir, feed) => this.open(key, gitdir, feed));
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
   private closed = false;
@@ -98,7 +92,7 @@ export class GitStore {
         return createArtifact(handle, product, ctx, this.env);
       }),
     );
-    this.handles.set(handle.orgId, Promise.resolve(handle));
+    this.handles.add(handle);
     this.afterWrite(handle, [result]);
     return result;
   }
@@ -119,7 +113,7 @@ export class GitStore {
   /** Answered from Git directly while the organization's catalog is being built (see read-direct.ts). */
   async meta(orgId: string, id: string): Promise<ArtifactMeta | undefined> {
     if (!isUuid(id)) return undefined;
-    const direct = await this.readDirect(orgId, id.toLowerCase());
+    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
     if (direct) return direct.meta;
     return (await this.fresh(orgId)).state.metas.get(id.toLowerCase());
   }
@@ -127,7 +121,7 @@ export class GitStore {
   /** As meta(): answered from Git directly while the catalog is being built. */
   async read(orgId: string, id: string): Promise<ArtifactRecord> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
-    const direct = await this.readDirect(orgId, id.toLowerCase());
+    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
     if (direct) return { ...direct.meta, body: direct.body };
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
   }
@@ -147,18 +141,7 @@ export class GitStore {
   async documents(orgId: string, take: (records: readonly ArtifactRecord[]) => Promise<void>): Promise<StoreDocuments> {
     // Started first, so that the build (if it is one) feeds this call from its first record.
     this.handle(orgId).catch(() => undefined);
-    const taken = new Map<string, string>();
-    const fed = this.opening.get(orgId.toLowerCase())?.feed.take();
-    for await (const batch of fed ?? []) {
-      for (const { record, blob } of batch) taken.set(record.id, blob);
-      await take(batch.map((fed) => fed.record));
-    }
-    const handle = await this.fresh(orgId);
-    const { state } = handle;
-    const ids = [...state.metas.keys()];
-    const version = state.entries.at(-1)?.commit ?? null;
-    await readMany(handle, ids.filter((id) => taken.get(id) !== state.blobs.get(id)), take);
-    return { ids, version };
+    return readDocuments(this.handles.takeFeed(orgId.toLowerCase()), () => this.fresh(orgId), take);
   }
 
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
@@ -247,7 +230,7 @@ export class GitStore {
    */
   /** The organizations this store has opened (and so keeps state of). */
   openOrganizations(): string[] {
-    return [...this.handles.keys()];
+    return this.handles.keys();
   }
 
   async refresh(orgId: string): Promise<void> {
@@ -272,75 +255,40 @@ export class GitStore {
   }
 
   private handle(orgId: string): Promise<OrgHandle> {
-    const gitdir = this.gitdir(orgId);
-    const key = orgId.toLowerCase();
-    let handle = this.handles.get(key);
-    if (!handle) {
-      const opening = { reader: new DirectReader(gitdir), feed: new ColdFeed() };
-      this.opening.set(key, opening);
-      handle = (async () => {
-        if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        // Creating the file costs a synchronous moment (and a sync to disk): without one, the
-        // state is built from Git first and the file made once the organization is open.
-        const saved = existsSync(savedStateFile(gitdir)) ? await this.openSaved(gitdir) : undefined;
-        const state = await saved?.load().catch(() => undefined);
-        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
-        if (!state) saved?.replaceOnNextSave();
-        let built!: () => void;
-        const ready = new Promise<void>((resolve) => (built = resolve));
-        const open = this.exclusive(loaded, async () => {
-          try {
-            await this.catchUp(loaded, false, opening.feed);
-          } finally {
-            opening.feed.end();
-          }
-          if (layoutMoves(loaded.state).length > 0) {
-            loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
-          }
-          built();
-          if (!loaded.saved) {
-            await nextTurn();
-            loaded.saved = await this.openSaved(gitdir);
-          }
-        });
-        // Open once the state is at main; saving it (seconds after a build from the root) goes
-        // on in the write section, which writes wait for and reads do not.
-        open.catch(() => undefined);
-        await Promise.race([ready, open]);
-        return loaded;
-      })();
-      this.handles.set(key, handle);
-      const opened = () => {
-        this.opening.delete(key);
-        opening.feed.end();
-      };
-      handle.then(opened, () => {
-        opened();
-        this.handles.delete(key);
-      });
-    }
-    return handle;
+    return this.handles.get(orgId.toLowerCase(), this.gitdir(orgId));
   }
 
-  /**
-   * While the organization opens, an artifact read from Git without waiting for the catalog;
-   * undefined once it is open, when Git alone cannot answer, or when enough direct reads are
-   * under way already (each runs git a few times; the rest wait for the catalog).
-   */
-  private async readDirect(orgId: string, id: string): Promise<DirectRecord | undefined> {
-    const key = orgId.toLowerCase();
-    if (!this.opening.has(key) && this.handles.has(key)) return undefined;
-    this.handle(orgId).catch(() => undefined);
-    const reader = this.opening.get(key)?.reader;
-    if (!reader || this.directReads >= MAX_DIRECT_READS) return undefined;
-    this.directReads++;
-    try {
-      return await reader.read(id);
-    } catch {
-      return undefined;
-    } finally {
-      this.directReads--;
-    }
+  /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
+  private async open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
+    if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+    // Creating the file costs a synchronous moment (and a sync to disk): without one, the
+    // state is built from Git first and the file made once the organization is open.
+    const saved = existsSync(savedStateFile(gitdir)) ? await this.openSaved(gitdir) : undefined;
+    const state = await saved?.load().catch(() => undefined);
+    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
+    if (!state) saved?.replaceOnNextSave();
+    let built!: () => void;
+    const ready = new Promise<void>((resolve) => (built = resolve));
+    const open = this.exclusive(loaded, async () => {
+      try {
+        await this.catchUp(loaded, false, feed);
+      } finally {
+        feed.end();
+      }
+      if (layoutMoves(loaded.state).length > 0) {
+        loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
+      }
+      built();
+      if (!loaded.saved) {
+        await nextTurn();
+        loaded.saved = await this.openSaved(gitdir);
+      }
+    });
+    // Open once the state is at main; saving it (seconds after a build from the root) goes on
+    // in the write section, which writes wait for and reads do not.
+    open.catch(() => undefined);
+    await Promise.race([ready, open]);
+    return loaded;
   }
 
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */

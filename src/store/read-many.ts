@@ -3,7 +3,8 @@ import { SpecbaseError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import { BlobBatch } from './native-history.js';
 import type { OrgHandle } from './org-handle.js';
-import type { ArtifactRecord } from './types.js';
+import type { FedRecord } from './cold-feed.js';
+import type { ArtifactRecord, StoreDocuments } from './types.js';
 
 /** Blobs asked of git at once: enough to keep its pipe busy, few enough to parse between turns. */
 const WINDOW = 256;
@@ -49,4 +50,27 @@ export async function readMany(
     batch.close();
   }
   return records;
+}
+
+/**
+ * See GitStore.documents: the records `fed` by a build from the root as it parses them, then,
+ * from the state at `main`, those it did not hand over (parsed before the feed was taken, or
+ * changed since).
+ */
+export async function readDocuments(
+  fed: AsyncIterable<FedRecord[]> | undefined,
+  current: () => Promise<OrgHandle>,
+  take: (records: ArtifactRecord[]) => Promise<void>,
+): Promise<StoreDocuments> {
+  const taken = new Map<string, string>();
+  for await (const batch of fed ?? []) {
+    for (const { record, blob } of batch) taken.set(record.id, blob);
+    await take(batch.map(({ record }) => record));
+  }
+  const handle = await current();
+  const { state } = handle;
+  const ids = [...state.metas.keys()];
+  const version = state.entries.at(-1)?.commit ?? null;
+  await readMany(handle, ids.filter((id) => taken.get(id) !== state.blobs.get(id)), take);
+  return { ids, version };
 }
