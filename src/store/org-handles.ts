@@ -2,7 +2,7 @@ import { ColdFeed } from './cold-feed.js';
 import type { OrgHandle } from './org-handle.js';
 import { DirectReader, type DirectRecord } from './read-direct.js';
 
-/** Reads answered from Git at once while catalogs build: enough for a burst, few enough not to slow the build. */
+/** Direct reads under way at once (each runs git three times); more wait for a turn, not for the catalog. */
 const MAX_DIRECT_READS = 8;
 
 /** Opens an organization; `feed` takes the artifacts a build from the root parses. */
@@ -17,6 +17,7 @@ export class OrgHandles {
   readonly #handles = new Map<string, Promise<OrgHandle>>();
   readonly #opening = new Map<string, { readonly reader: DirectReader; readonly feed: ColdFeed }>();
   #directReads = 0;
+  readonly #waitingReads: (() => void)[] = [];
 
   constructor(private readonly open: OpenOrg) {}
 
@@ -54,23 +55,36 @@ export class OrgHandles {
 
   /**
    * While the organization opens, an artifact read from Git without waiting for the catalog
-   * (starting the open if nobody has); undefined once it is open, when Git alone cannot answer,
-   * or when enough direct reads are under way already (each runs git a few times; the rest wait
-   * for the catalog).
+   * (starting the open if nobody has); undefined once it is open, or when Git alone cannot answer.
    */
   async readDirect(key: string, gitdir: string, id: string): Promise<DirectRecord | undefined> {
     if (this.#handles.has(key) && !this.#opening.has(key)) return undefined;
     this.get(key, gitdir).catch(() => undefined);
-    const reader = this.#opening.get(key)?.reader;
-    if (!reader || this.#directReads >= MAX_DIRECT_READS) return undefined;
-    this.#directReads++;
+    if (!this.#opening.has(key)) return undefined;
+    await this.#turn();
     try {
-      return await reader.read(id);
+      // The catalog may have become ready while this read waited for its turn.
+      return await this.#opening.get(key)?.reader.read(id);
     } catch {
       return undefined;
     } finally {
-      this.#directReads--;
+      this.#endTurn();
     }
+  }
+
+  async #turn(): Promise<void> {
+    if (this.#directReads < MAX_DIRECT_READS) {
+      this.#directReads++;
+      return;
+    }
+    // The read that ends hands its turn over (see #endTurn).
+    await new Promise<void>((resolve) => this.#waitingReads.push(resolve));
+  }
+
+  #endTurn(): void {
+    const next = this.#waitingReads.shift();
+    if (next) next();
+    else this.#directReads--;
   }
 
   /** The artifacts a build from the root parses from now on, if the organization is opening and nobody takes them yet. */
