@@ -21,6 +21,8 @@ export async function createHttpApp(
   options: { readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'tools'> } = {},
 ): Promise<HttpApp> {
   const { config, control, specs, store } = services;
+  // A server answers searches: its first one after a start should not also wait for the index thread to boot.
+  services.search.prepare();
   const app = express();
   app.disable('x-powered-by');
 

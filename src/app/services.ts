@@ -44,16 +44,20 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
   const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
-  const search = new SearchIndexes((orgId) => documents(orgId), {
+  // A first build takes the documents as the store reads them (from its own catalog build on a cold start).
+  const search = new SearchIndexes((orgId, take) => store.documents(orgId, (records) => take(records.map(indexed))), {
     thread: 'worker',
     saved: {
       dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),
-      version: (orgId) => store.lastChange(orgId),
       async since(orgId, version) {
+        // main still at the saved version: nothing changed, and nothing waits for the catalog.
+        if ((await store.mainCommit(orgId)) === version) return { docs: [], version };
+        // Taken first, so it never claims more than the documents hold (later commits are replayed).
+        const last = await store.lastChange(orgId);
         const changed = await store.changedSince(orgId, version);
         if (!changed) return undefined;
         const ids = (await store.catalog(orgId)).map((meta) => meta.id);
-        return { docs: await documents(orgId, changed), ids };
+        return { docs: await documents(orgId, changed), ids, version: last };
       },
     },
   });

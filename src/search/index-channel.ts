@@ -5,13 +5,15 @@ import { IndexHost, type IndexReply, type IndexRequest } from './index-host.js';
 /** How requests reach the indexes. Requests are handled in the order they are sent. */
 export interface IndexChannel {
   send(request: IndexRequest): Promise<IndexReply>;
+  /** Gets ready for the first request now (starts the worker), so that request does not wait for it. */
+  prepare(): void;
   close(): Promise<void>;
 }
 
 /** The indexes in this thread, each request in turn. */
 export function inThreadChannel(): IndexChannel {
   const host = new IndexHost();
-  return { send: (request) => host.handle(request), close: () => Promise.resolve() };
+  return { send: (request) => host.handle(request), prepare: () => undefined, close: () => Promise.resolve() };
 }
 
 /**
@@ -48,6 +50,10 @@ export class WorkerChannel implements IndexChannel {
       if (this.#pending.size === 1) worker.ref();
       worker.postMessage({ seq, request });
     });
+  }
+
+  prepare(): void {
+    this.#start();
   }
 
   async close(): Promise<void> {

@@ -51,3 +51,16 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
     return undefined;
   }
 }
+
+/**
+ * The version of the index saved in `dir`, read from its manifest alone (no index is loaded);
+ * undefined when there is none or it is of another format.
+ */
+export async function savedIndexVersion(dir: string): Promise<string | undefined> {
+  try {
+    const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
+    return manifest.format === FORMAT && typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}

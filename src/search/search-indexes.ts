@@ -1,8 +1,9 @@
 import { createWordEncoder } from './analyze-document.js';
 import { createTextEncoder } from './encoder.js';
 import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
-import { replyValue, type IndexRequest } from './index-host.js';
+import { replyValue, type IndexReply, type IndexRequest } from './index-host.js';
 import { matchRanges } from './match-ranges.js';
+import { savedIndexVersion } from './saved-index.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /** One organization's index as callers see it: answers come back in the order asked. */
@@ -17,15 +18,33 @@ export interface OrgSearch {
 export interface SavedIndexOptions {
   /** The organization's saved-index directory. */
   dir(orgId: string): string;
-  /** The commit of the latest artifact change on `main` (null when there is none). */
-  version(orgId: string): Promise<string | null>;
   /**
-   * The documents changed after commit `version` and the ids of all documents on `main`;
-   * undefined when `version` is not in `main`'s history (the index is then built again).
+   * What `main` changed after commit `version` (the last artifact change a saved index holds):
+   * the documents changed since, the ids of all documents on `main` (omitted when nothing
+   * changed), and the last artifact change they bring the index to; undefined when `version`
+   * is not in `main`'s history (the index is then built again).
    */
-  since(orgId: string, version: string): Promise<{ docs: readonly IndexedDocument[]; ids: readonly string[] } | undefined>;
+  since(orgId: string, version: string): Promise<SavedIndexDelta | undefined>;
   /** Quiet time after the last change before the index is saved again. */
   readonly delayMs?: number;
+}
+
+export interface SavedIndexDelta {
+  readonly docs: readonly IndexedDocument[];
+  readonly ids?: readonly string[];
+  readonly version: string | null;
+}
+
+/**
+ * Loads an organization's documents on `main`, handing them to `take` in batches as they are
+ * read (the index builds meanwhile); resolves with the ids of all of them and the commit of the
+ * last artifact change they reflect.
+ */
+export type LoadDocuments = (orgId: string, take: (docs: readonly IndexedDocument[]) => Promise<void>) => Promise<LoadedDocuments>;
+
+export interface LoadedDocuments {
+  readonly ids: readonly string[];
+  readonly version: string | null;
 }
 
 export interface SearchIndexesOptions {
@@ -49,7 +68,7 @@ type Queued = { readonly request: Change; readonly version: string | undefined }
  * made, so a search sent after an upsert sees it; this thread only loads documents and waits.
  */
 export class SearchIndexes {
-  readonly #load: (orgId: string) => Promise<readonly IndexedDocument[]>;
+  readonly #load: LoadDocuments;
   readonly #channel: IndexChannel;
   readonly #encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
@@ -62,7 +81,7 @@ export class SearchIndexes {
   readonly #saveTimers = new Map<string, NodeJS.Timeout>();
   readonly #savesUnderWay = new Set<Promise<void>>();
 
-  constructor(load: (orgId: string) => Promise<readonly IndexedDocument[]>, options: SearchIndexesOptions = {}) {
+  constructor(load: LoadDocuments, options: SearchIndexesOptions = {}) {
     this.#load = load;
     this.#saved = options.saved;
     this.#channel = options.thread === 'worker' ? new WorkerChannel(() => this.#built.clear()) : inThreadChannel();
@@ -80,6 +99,14 @@ export class SearchIndexes {
     const ready = this.#build(orgId, changes);
     this.#building.set(orgId, { ready, changes });
     return ready;
+  }
+
+  /**
+   * Starts the worker now (a service calls this when it starts), so that the first search after
+   * a start does not also wait for a thread to boot. It keeps no process alive by itself.
+   */
+  prepare(): void {
+    this.#channel.prepare();
   }
 
   /** No-op for an organization not built yet: its first use loads the committed state. */
@@ -105,24 +132,32 @@ export class SearchIndexes {
     try {
       await Promise.resolve();
       const restored = this.#saved ? await this.#restore(orgId) : undefined;
-      // Taken before loading, so it never claims more than the documents hold.
-      const version = restored ? restored.version : this.#saved ? await this.#saved.version(orgId) : null;
-      const docs = restored ? restored.docs : await this.#load(orgId);
-      const sent = restored ? [] : [this.#channel.send({ op: 'reset', orgId })];
-      for (let i = 0; i < docs.length; i += BUILD_BATCH) {
-        sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
-        // Copying a batch to the worker takes the thread a while: let requests in between. Changes
-        // committed meanwhile queue in `changes` and are replayed after the last batch.
-        await new Promise((resolve) => setImmediate(resolve));
+      const sent: Promise<IndexReply>[] = [];
+      const add = async (docs: readonly IndexedDocument[]) => {
+        for (let i = 0; i < docs.length; i += BUILD_BATCH) {
+          sent.push(this.#channel.send({ op: 'add', orgId, docs: docs.slice(i, i + BUILD_BATCH) }));
+          // Copying a batch to the worker takes the thread a while: let requests in between. Changes
+          // committed meanwhile queue in `changes` and are replayed after the last batch.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      let loaded: LoadedDocuments | SavedIndexDelta;
+      if (restored) {
+        await add(restored.docs);
+        loaded = restored;
+      } else {
+        // The index fills while the documents are still being read.
+        sent.push(this.#channel.send({ op: 'reset', orgId }));
+        loaded = await this.#load(orgId, add);
       }
       // From here to `#built.add` nothing awaits, so no change can slip between replay and hand-over.
-      if (restored) sent.push(this.#channel.send({ op: 'retain', orgId, ids: restored.ids }));
+      if (loaded.ids) sent.push(this.#channel.send({ op: 'retain', orgId, ids: loaded.ids }));
       for (const change of changes) sent.push(this.#channel.send(change.request));
       this.#built.add(orgId);
       this.#building.delete(orgId);
-      this.#versions.set(orgId, changes.findLast((change) => change.version)?.version ?? version ?? null);
+      this.#versions.set(orgId, changes.findLast((change) => change.version)?.version ?? loaded.version);
       for (const reply of await Promise.all(sent)) replyValue(reply);
-      if (!restored || docs.length > 0) this.#scheduleSave(orgId);
+      if (!restored || restored.docs.length > 0) this.#scheduleSave(orgId);
       return this.#handle(orgId);
     } catch (error) {
       this.#building.delete(orgId);
@@ -131,16 +166,18 @@ export class SearchIndexes {
     }
   }
 
-  /** The saved index, loaded by the indexes, and the documents that changed on `main` since. */
-  async #restore(orgId: string) {
-    if (!this.#saved) return undefined;
-    // Sent first, so starting the worker and reading the saved index overlap the store's own start.
-    const restoring = this.#channel.send({ op: 'restore', orgId, dir: this.#saved.dir(orgId) });
-    const version = await this.#saved.version(orgId);
-    const savedVersion = replyValue(await restoring);
-    if (typeof savedVersion !== 'string') return undefined;
-    const delta = await this.#saved.since(orgId, savedVersion);
-    return delta && { version, ...delta };
+  /**
+   * The saved index, loaded by the indexes, and what changed on `main` since: both at once, the
+   * saved version being read from the manifest here.
+   */
+  async #restore(orgId: string): Promise<SavedIndexDelta | undefined> {
+    const dir = this.#saved?.dir(orgId);
+    const version = dir === undefined ? undefined : await savedIndexVersion(dir);
+    // Without a saved index the build starts at once, taking documents while the store reads them.
+    if (!this.#saved || dir === undefined || version === undefined) return undefined;
+    const [restored, delta] = await Promise.all([this.#channel.send({ op: 'restore', orgId, dir }), this.#saved.since(orgId, version)]);
+    // Another process may have saved a newer index in between: the delta is for the older one.
+    return replyValue(restored) === version ? delta : undefined;
   }
 
   #handle(orgId: string): OrgSearch {

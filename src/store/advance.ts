@@ -1,45 +1,60 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../errors.js';
 import { parseRepositoryFile, type RepositoryFile } from './frontmatter.js';
-import { parseCommitMessage } from './message.js';
+import { parseCommitMessage, type ParsedMessage } from './message.js';
 import type { OrgState } from './org-state.js';
 import { isoSeconds, recordArtifactChange } from './record-change.js';
 import { readBlobText, readCommitObject, type CommitObject, type Repo } from './repo.js';
 import type { BodyCache } from './org-handle.js';
-import { BlobBatch, firstParentHistory } from './native-history.js';
+import type { ColdFeed } from './cold-feed.js';
+import { BlobBatch, firstParentHistory, type HistoryStep } from './native-history.js';
 import { recordMove, renamesIn } from './record-move.js';
 import { changedFiles, TreeCache, type FileChange } from './tree-diff.js';
 import type { CommitResult } from './types.js';
 
-const PREFETCH = 16;
+/** Files read ahead of the one being applied: native git in bulk keeps a deep pipe busy. */
+const READ_AHEAD = { batch: 512, inProcess: 16 } as const;
 /** Files applied between turns of the event loop: each costs a parse and a line count. */
 const YIELD_EVERY = 64;
 const decoder = new TextDecoder('utf-8');
 
-/** Reads files for a walk: many at once for big commits, each version parsed once. */
+/** Reads files for a walk: ahead of the one being applied, each version parsed once. */
 class FileReader {
   private readonly texts = new Map<string, Promise<string>>();
+  private queue: readonly string[] = [];
+  private queued = 0;
+  private readonly window: number;
+
   constructor(
     private readonly repo: Repo,
     private readonly bodies: BodyCache,
     /** Native git for a walk from the root; isomorphic-git for the few commits of a catch-up. */
     private readonly batch?: BlobBatch,
-  ) {}
+  ) {
+    this.window = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
+  }
 
   private read(oid: string): Promise<string> {
     return this.batch ? this.batch.read(oid).then((data) => decoder.decode(data)) : readBlobText(this.repo, oid);
   }
 
-  async prefetch(oids: readonly string[]): Promise<void> {
-    for (let i = 0; i < oids.length; i += PREFETCH) {
-      await Promise.all(oids.slice(i, i + PREFETCH).map((oid) => this.text(oid)));
-    }
+  /** The files about to be applied, in order: read ahead, at most `window` of them waiting. */
+  readAhead(oids: readonly string[]): void {
+    this.queue = oids;
+    this.queued = 0;
+    this.fill();
+  }
+
+  private fill(): void {
+    while (this.queued < this.queue.length && this.texts.size < this.window) this.text(this.queue[this.queued++]!);
   }
 
   private text(oid: string): Promise<string> {
     let text = this.texts.get(oid);
     if (!text) {
       text = this.read(oid);
+      // A read that fails is reported to the walk when it gets there, not as an unhandled rejection.
+      text.catch(() => undefined);
       this.texts.set(oid, text);
     }
     return text;
@@ -49,6 +64,7 @@ class FileReader {
   async parsed(oid: string, path: string): Promise<RepositoryFile | undefined> {
     const text = this.texts.get(oid);
     this.texts.delete(oid);
+    this.fill();
     try {
       const file = parseRepositoryFile(await (text ?? this.read(oid)), path);
       if (file.kind === 'artifact') this.bodies.set(oid, file.body);
@@ -65,6 +81,17 @@ class FileReader {
     const file = await this.parsed(oid, path);
     return file?.kind === 'artifact' ? file.body : '';
   }
+}
+
+/** A commit's message parsed once, however many files it changed (the first of a seeded repository: all of them). */
+const parsedMessages = new WeakMap<CommitObject, ParsedMessage>();
+function messageOf(commit: CommitObject): ParsedMessage {
+  let parsed = parsedMessages.get(commit);
+  if (!parsed) {
+    parsed = parseCommitMessage(commit.message);
+    parsedMessages.set(commit, parsed);
+  }
+  return parsed;
 }
 
 async function applyFileChange(
@@ -103,7 +130,7 @@ async function applyFileChange(
     recordMove(state, fm.id, previous.path, change.path);
   }
   const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
-  const message = parseCommitMessage(commit.message);
+  const message = messageOf(commit);
   const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
   const client = message.trailers.get('Client');
   return recordArtifactChange(state, {
@@ -139,11 +166,13 @@ export async function advanceTo(
   repo: Repo,
   state: OrgState,
   target: string,
-  options: { collect: boolean; bodies: BodyCache },
+  options: { collect: boolean; bodies: BodyCache; feed?: ColdFeed | undefined },
 ): Promise<CommitResult[] | 'diverged'> {
   const fromRoot = state.head === null;
   const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
   if (chain === 'diverged') return 'diverged';
+  const feed = fromRoot ? options.feed : undefined;
+  const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
   const results: CommitResult[] = [];
   const trees = new TreeCache();
   const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
@@ -155,14 +184,15 @@ export async function advanceTo(
       changes.sort((a, b) => Number(!a.after) - Number(!b.after));
       const renames = renamesIn(state, changes);
       const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
-      await files.prefetch(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
+      files.readAhead(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
       for (const [i, change] of changes.entries()) {
-        // Prefetched files parse without a turn of the event loop: a big commit yields now and then.
+        // Files read ahead parse without a turn of the event loop: a big commit yields now and then.
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
         const from = change.after ? renames.get(change.after) : undefined;
         const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
         const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
         if (result && options.collect) results.push(result);
+        if (result && change.after && targetBlobs.has(change.after)) feed?.push({ record: result.artifact, blob: change.after });
       }
       state.moveTo(commitOid, commit.tree);
     }
@@ -170,6 +200,18 @@ export async function advanceTo(
     batch?.close();
   }
   return results;
+}
+
+/** The blobs of the files at the walk's last commit, known from the changes alone. */
+function blobsAtTarget(chain: readonly Pick<Partial<HistoryStep>, 'changes'>[]): Set<string> {
+  const files = new Map<string, string>();
+  for (const step of chain) {
+    for (const change of step.changes ?? []) {
+      if (change.after) files.set(change.path, change.after);
+      else files.delete(change.path);
+    }
+  }
+  return new Set(files.values());
 }
 
 /** The commits after `head` up to `target` along first parents, oldest first; 'diverged' when `head` is not on that line. */

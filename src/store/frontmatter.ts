@@ -1,6 +1,7 @@
 import matter from 'gray-matter';
 import { isArtifactType, REQUIREMENT_TYPES, type ArtifactType, type RequirementType } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
+import { parseOwnFrontmatter } from './frontmatter-fast.js';
 
 export interface ArtifactFrontmatter {
   readonly id: string;
@@ -108,9 +109,9 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
     if (language) refuseCode(language)();
     throw new InvalidInputError(`${path}: the file does not start with YAML frontmatter`);
   }
-  let parsed: { data: Record<string, unknown>; content: string };
+  let parsed: { data: Record<string, unknown>; content: string } | undefined = parseOwnFrontmatter(content);
   try {
-    parsed = matter(content, SAFE_OPTIONS);
+    parsed ??= matter(content, SAFE_OPTIONS);
   } catch (error) {
     if (error instanceof InvalidInputError) throw error;
     throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);

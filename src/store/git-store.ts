@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
@@ -11,14 +13,16 @@ import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { OrgState } from './org-state.js';
-import { readMany } from './read-many.js';
+import type { ColdFeed } from './cold-feed.js';
+import { OrgHandles } from './org-handles.js';
+import { readDocuments, readMany } from './read-many.js';
 import { lockMain } from './ref-lock.js';
 import { mainStamp, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
-import { saveOrDrop, SavedState } from './saved-state.js';
+import { saveOrDrop, SavedState, savedStateFile } from './saved-state.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder,
+  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
 } from './types.js';
 import { updateArtifact, validateBodyChange } from './update-artifact.js';
 
@@ -47,7 +51,7 @@ export class GitStore {
   private readonly dataDir: string;
   private readonly durability: Durability;
   private readonly env: WriteEnv;
-  private readonly handles = new Map<string, Promise<OrgHandle>>();
+  private readonly handles = new OrgHandles((key, gitdir, feed) => this.open(key, gitdir, feed));
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
   private closed = false;
@@ -88,9 +92,14 @@ export class GitStore {
         return createArtifact(handle, product, ctx, this.env);
       }),
     );
-    this.handles.set(handle.orgId, Promise.resolve(handle));
+    this.handles.add(handle);
     this.afterWrite(handle, [result]);
     return result;
+  }
+
+  /** The commit `main` points at now, read from the ref alone (the catalog may still be loading). */
+  async mainCommit(orgId: string): Promise<string | null> {
+    return readMain(this.gitdir(orgId));
   }
 
   async head(orgId: string): Promise<string> {
@@ -101,13 +110,19 @@ export class GitStore {
     return (await this.fresh(orgId)).state.catalog();
   }
 
+  /** Answered from Git directly while the organization's catalog is being built (see read-direct.ts). */
   async meta(orgId: string, id: string): Promise<ArtifactMeta | undefined> {
     if (!isUuid(id)) return undefined;
+    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
+    if (direct) return direct.meta;
     return (await this.fresh(orgId)).state.metas.get(id.toLowerCase());
   }
 
+  /** As meta(): answered from Git directly while the catalog is being built. */
   async read(orgId: string, id: string): Promise<ArtifactRecord> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
+    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
+    if (direct) return { ...direct.meta, body: direct.body };
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
   }
 
@@ -116,11 +131,26 @@ export class GitStore {
     return readMany(await this.fresh(orgId), ids?.map((id) => id.toLowerCase()));
   }
 
+  /**
+   * Every artifact at `main` with its body, handed to `take` in batches as they are read (what
+   * building a search index needs). While the catalog is built from the root, the batches come
+   * from the build's own reads of Git; what it parsed before this call, or what changed since,
+   * is read once the catalog is ready. Resolves with the ids of all artifacts and the commit of
+   * the last artifact change the records reflect.
+   */
+  async documents(orgId: string, take: (records: readonly ArtifactRecord[]) => Promise<void>): Promise<StoreDocuments> {
+    // Started first, so that the build (if it is one) feeds this call from its first record.
+    this.handle(orgId).catch(() => undefined);
+    return readDocuments(this.handles.takeFeed(orgId.toLowerCase()), () => this.fresh(orgId), take);
+  }
+
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
-    const meta = await this.meta(orgId, id);
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const handle = await this.fresh(orgId);
+    const meta = handle.state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
     if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
-    return readBodyAt((await this.fresh(orgId)).repo, meta, commit);
+    return readBodyAt(handle.repo, meta, commit);
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
@@ -144,9 +174,11 @@ export class GitStore {
   }
 
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {
-    const meta = await this.meta(orgId, id);
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const state = (await this.fresh(orgId)).state;
+    const meta = state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
-    return [...((await this.fresh(orgId)).state.byArtifact.get(meta.id) ?? [])].reverse();
+    return [...(state.byArtifact.get(meta.id) ?? [])].reverse();
   }
 
   /** The commit of the latest artifact change on `main`, null when there is none. */
@@ -198,7 +230,7 @@ export class GitStore {
    */
   /** The organizations this store has opened (and so keeps state of). */
   openOrganizations(): string[] {
-    return [...this.handles.keys()];
+    return this.handles.keys();
   }
 
   async refresh(orgId: string): Promise<void> {
@@ -223,28 +255,40 @@ export class GitStore {
   }
 
   private handle(orgId: string): Promise<OrgHandle> {
-    const gitdir = this.gitdir(orgId);
-    const key = orgId.toLowerCase();
-    let handle = this.handles.get(key);
-    if (!handle) {
-      handle = (async () => {
-        if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-        const saved = await this.openSaved(gitdir);
-        const state = await saved?.load().catch(() => undefined);
-        const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
-        if (!state) saved?.replaceOnNextSave();
-        await this.exclusive(loaded, async () => {
-          await this.catchUp(loaded, false);
-          if (layoutMoves(loaded.state).length > 0) {
-            loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
-          }
-        });
-        return loaded;
-      })();
-      this.handles.set(key, handle);
-      handle.catch(() => this.handles.delete(key));
-    }
-    return handle;
+    return this.handles.get(orgId.toLowerCase(), this.gitdir(orgId));
+  }
+
+  /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
+  private async open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
+    if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+    // Creating the file costs a synchronous moment (and a sync to disk): without one, the
+    // state is built from Git first and the file made once the organization is open.
+    const saved = existsSync(savedStateFile(gitdir)) ? await this.openSaved(gitdir) : undefined;
+    const state = await saved?.load().catch(() => undefined);
+    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
+    if (!state) saved?.replaceOnNextSave();
+    let built!: () => void;
+    const ready = new Promise<void>((resolve) => (built = resolve));
+    const open = this.exclusive(loaded, async () => {
+      try {
+        await this.catchUp(loaded, false, feed);
+      } finally {
+        feed.end();
+      }
+      if (layoutMoves(loaded.state).length > 0) {
+        loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
+      }
+      built();
+      if (!loaded.saved) {
+        await nextTurn();
+        loaded.saved = await this.openSaved(gitdir);
+      }
+    });
+    // Open once the state is at main; saving it (seconds after a build from the root) goes on
+    // in the write section, which writes wait for and reads do not.
+    open.catch(() => undefined);
+    await Promise.race([ready, open]);
+    return loaded;
   }
 
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
@@ -262,14 +306,14 @@ export class GitStore {
   }
 
   /** Follows commits written by another process; emits them when asked to. */
-  private async catchUp(handle: OrgHandle, emit: boolean): Promise<void> {
+  private async catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
     const main = await readMain(handle.repo.gitdir);
     if (!main || main === handle.state.head) return;
-    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies });
+    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies, feed });
     if (applied === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
-      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies });
+      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies, feed });
     }
     if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
   }

@@ -21,18 +21,74 @@ function gitEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
+const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
+const LOG_ARGS = ['log', '--root', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z', LOG_FORMAT];
+
 /**
  * Every commit from the root to `target` along first parents, oldest first, with its changed
  * files: one `git log` instead of reading each commit and diffing its trees object by object
  * (isomorphic-git resolves each packed object's delta chain from scratch).
  */
 export function firstParentHistory(gitdir: string, target: string): Promise<HistoryStep[]> {
-  const format = `${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
-  const args = ['--git-dir', gitdir, 'log', '--root', '--first-parent', '--diff-merges=first-parent', '--reverse', '--no-renames', '--raw', '--no-abbrev', '-z', `--format=${format}`, target, '--'];
+  return runGit(gitdir, [...LOG_ARGS, '--reverse', target, '--']).then((out) => parseLog(out.toString('utf8')));
+}
+
+/**
+ * The first-parent commits from `from` back that changed `path`, newest first, each with its
+ * change of that path, up to the one for which `enough` says true: git is stopped there
+ * instead of walking on to the root (the cost is the commits between, not the whole history).
+ */
+export function pathHistory(gitdir: string, from: string, path: string, enough: (step: HistoryStep) => boolean): Promise<HistoryStep[]> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { encoding: 'buffer', maxBuffer: MAX_LOG_BYTES, env: gitEnvironment() }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git log failed: ${stderr.toString('utf8').trim() || error.message}`));
-      else resolve(parseLog(stdout.toString('utf8')));
+    const child = spawn('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], { env: gitEnvironment() });
+    const steps: HistoryStep[] = [];
+    let pending = '';
+    let done = false;
+    const take = (records: string) => {
+      for (const step of parseLog(records)) {
+        steps.push(step);
+        if (enough(step)) return true;
+      }
+      return false;
+    };
+    const finish = (result: HistoryStep[] | Error) => {
+      if (done) return;
+      done = true;
+      child.kill();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      // A record is complete once the next one has started.
+      const last = pending.lastIndexOf(RECORD);
+      if (last <= 0) return;
+      const complete = pending.slice(0, last);
+      pending = pending.slice(last);
+      if (take(complete)) finish(steps);
+    });
+    child.on('error', finish);
+    child.on('close', (code) => {
+      if (done) return;
+      if (code !== 0) return finish(new Error(`git log failed with exit code ${code}`));
+      take(pending);
+      finish(steps);
+    });
+  });
+}
+
+/** The files `commit` deleted against `parent`. */
+export async function deletedFiles(gitdir: string, parent: string, commit: string): Promise<FileChange[]> {
+  const out = await runGit(gitdir, ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--no-abbrev', '--diff-filter=D', parent, commit, '--']);
+  return parseRaw(out.toString('utf8'));
+}
+
+function runGit(gitdir: string, args: readonly string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile('git', ['--git-dir', gitdir, ...args], { encoding: 'buffer', maxBuffer: MAX_LOG_BYTES, env: gitEnvironment() }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${args[0]} failed: ${stderr.toString('utf8').trim() || error.message}`));
+      else resolve(stdout);
     });
   });
 }
@@ -82,6 +138,7 @@ export class BlobBatch {
   private readonly waiting: { resolve: (data: Buffer) => void; reject: (error: Error) => void }[] = [];
   private buffer: Buffer = Buffer.alloc(0);
   private failure: Error | undefined;
+  private corked = false;
 
   constructor(gitdir: string) {
     this.child = spawn('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
@@ -100,6 +157,15 @@ export class BlobBatch {
 
   read(oid: string): Promise<Buffer> {
     if (this.failure) return Promise.reject(this.failure);
+    if (!this.corked) {
+      // Requests made in one turn go to git in one write.
+      this.corked = true;
+      this.child.stdin.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.child.stdin.uncork();
+      });
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.child.stdin.write(`${oid}\n`);

@@ -21,21 +21,7 @@ export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedA
 export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
   const { added, removed } = countLineChanges(change.before, change.body, false);
   const author = headerSafe(change.author);
-  const formerPaths = state.metas.get(change.id)?.formerPaths;
-  const meta = {
-    id: change.id,
-    type: change.type,
-    parentId: change.parentId,
-    workspaceId: change.workspaceId,
-    title: change.title,
-    ...(change.requirementType ? { requirementType: change.requirementType } : {}),
-    path: change.path,
-    ...(formerPaths ? { formerPaths } : {}),
-    createdAt: change.createdAt,
-    version: change.commit,
-    updatedAt: change.authoredAt,
-    updatedBy: author,
-  };
+  const meta = artifactMeta(change, state.metas.get(change.id)?.formerPaths);
   state.setArtifact(meta, change.blob);
   state.addEntry({
     commit: change.commit,
@@ -52,6 +38,30 @@ export function recordArtifactChange(state: OrgState, change: ArtifactChange): C
     removed,
   }, change.workspaceId);
   return { commit: change.commit, artifact: { ...meta, body: change.body }, added, removed };
+}
+
+/**
+ * An artifact's catalog entry as of the commit that last changed it: one definition for the
+ * catalog and for reads answered from Git before the catalog is ready (read-direct.ts).
+ */
+export function artifactMeta(
+  change: Omit<ArtifactChange, 'parent' | 'blob' | 'verb' | 'message' | 'before' | 'body'>,
+  formerPaths: readonly string[] | undefined,
+): ArtifactMeta {
+  return {
+    id: change.id,
+    type: change.type,
+    parentId: change.parentId,
+    workspaceId: change.workspaceId,
+    title: change.title,
+    ...(change.requirementType ? { requirementType: change.requirementType } : {}),
+    path: change.path,
+    ...(formerPaths ? { formerPaths } : {}),
+    createdAt: change.createdAt,
+    version: change.commit,
+    updatedAt: change.authoredAt,
+    updatedBy: headerSafe(change.author),
+  };
 }
 
 export const isoSeconds = (timestamp: number): string => new Date(timestamp * 1000).toISOString();

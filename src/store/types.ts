@@ -129,3 +129,9 @@ export interface LayoutMigration {
   readonly commit: string;
   readonly moved: number;
 }
+
+/** What GitStore.documents() handed over: every artifact id at `main`, and the last artifact change. */
+export interface StoreDocuments {
+  readonly ids: readonly string[];
+  readonly version: string | null;
+}

@@ -63,6 +63,9 @@ describe('countLineChanges', () => {
     ['one line replaced', 'a\nb\nc\n', 'a\nB\nc\n', { added: 1, removed: 1 }],
     ['two lines appended', 'a\n', 'a\nb\nc\n', { added: 2, removed: 0 }],
     ['everything removed', 'a\nb\n', '', { added: 0, removed: 2 }],
+    ['a file created', '', 'a\n\nb\n', { added: 3, removed: 0 }],
+    ['a file created without a final newline', '', 'a\r\nb', { added: 2, removed: 0 }],
+    ['an empty file stays empty', '', '', { added: 0, removed: 0 }],
     ['nothing changed', FEATURE, FEATURE, { added: 0, removed: 0 }],
     ['only line endings changed', 'a\r\nb\r\n', 'a\nb\n', { added: 0, removed: 0 }],
   ])('%s', (_name, before, after, expected) => {

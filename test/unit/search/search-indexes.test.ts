@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SearchIndexes, type IndexedDocument, type SearchHit, type SearchIndexesOptions } from '../../../src/search/index.js';
+import { SearchIndexes, type IndexedDocument, type LoadDocuments, type SearchHit, type SearchIndexesOptions } from '../../../src/search/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
 import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
 
@@ -37,11 +37,20 @@ function fakeMain(initial: Record<string, readonly IndexedDocument[]>) {
   };
 }
 
+/** A load that reads every document first, then hands them over in one batch. */
+const loadAll =
+  (read: (orgId: string) => Promise<readonly IndexedDocument[]>, version: () => string | null = () => null): LoadDocuments =>
+  async (orgId, take) => {
+    const docs = await read(orgId);
+    await take(docs);
+    return { ids: docs.map((doc) => doc.id), version: version() };
+  };
+
 const renamed = (doc: IndexedDocument, title: string): IndexedDocument => ({ ...doc, title, body: `# ${title}\n\nRenamed.\n` });
 
 describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('SearchIndexes in the %s thread', (thread) => {
   const opened: SearchIndexes[] = [];
-  const open = (load: (orgId: string) => Promise<readonly IndexedDocument[]>) => {
+  const open = (load: LoadDocuments) => {
     const indexes = new SearchIndexes(load, { thread });
     opened.push(indexes);
     return indexes;
@@ -52,7 +61,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('builds an organization on first use only, sharing one build between concurrent callers', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     expect(store.calls).toEqual([]);
     const [first] = await Promise.all([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
     await indexes.forOrg(ORG_A);
@@ -63,7 +72,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('keeps organizations apart', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS, [ORG_B]: [byId('feat-wallets')] });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     const b = await indexes.forOrg(ORG_B);
     expect(ids(await b.search(query('checkout')))).toEqual([]);
     expect(ids(await b.search(query('wallets')))).toEqual(['feat-wallets']);
@@ -75,7 +84,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('ignores changes for an organization not built yet; its first use loads what is committed', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     indexes.upsert(ORG_A, { ...byId('feat-wallets'), id: 'never-committed' });
     indexes.remove(ORG_A, 'cap-checkout');
     expect(store.calls).toEqual([]);
@@ -86,7 +95,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('answers a search sent right after a change with the change applied', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     const index = await indexes.forOrg(ORG_A);
     indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
     const [renamedHits, oldHits] = await Promise.all([index.search(query('first steps')), index.search(query('welcome'))]);
@@ -98,7 +107,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('replays changes committed while the build was loading, so none is lost', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     const release = store.hold();
     const building = indexes.forOrg(ORG_A);
     await Promise.resolve();
@@ -116,9 +125,22 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     expect(ids(await index.search(query('refunds')))).not.toContain('feat-refunds');
   });
 
+  it('indexes documents handed over in batches while the load goes on, keeping only the ids it ends with', async () => {
+    const stale = { ...byId('feat-wallets'), id: 'feat-gone', title: 'Gone meanwhile', body: '# Gone meanwhile\n' };
+    const indexes = open(async (_orgId, take) => {
+      await take([stale, ...CORPUS.slice(0, 3)]);
+      await take(CORPUS.slice(3));
+      return { ids: CORPUS.map((doc) => doc.id), version: 'c1' };
+    });
+    const index = await indexes.forOrg(ORG_A);
+    expect(ids(await index.search(query('gone meanwhile')))).toEqual([]);
+    expect(await index.size()).toBe(CORPUS.length);
+    expect(ids(await index.search(query('checkout')))[0]).toBe('cap-checkout');
+  });
+
   it('reports a failed load to every waiter and tries again on the next use', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
-    const indexes = open(store.load);
+    const indexes = open(loadAll(store.load));
     store.failOnce();
     const results = await Promise.allSettled([indexes.forOrg(ORG_A), indexes.forOrg(ORG_A)]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
@@ -130,17 +152,17 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
   it('registers the build before a synchronously failing load throws, so it is retried', async () => {
     let attempts = 0;
-    const indexes = open((orgId) => {
+    const indexes = open((orgId, take) => {
       attempts += 1;
       if (attempts === 1) throw new Error(`cannot open ${orgId}`);
-      return Promise.resolve(CORPUS);
+      return take(CORPUS).then(() => ({ ids: CORPUS.map((doc) => doc.id), version: null }));
     });
     await expect(indexes.forOrg(ORG_A)).rejects.toThrow('cannot open');
     expect(await (await indexes.forOrg(ORG_A)).size()).toBe(CORPUS.length);
   });
 
   it('answers a bad query with the typed error, and keeps serving', async () => {
-    const indexes = open(fakeMain({ [ORG_A]: CORPUS }).load);
+    const indexes = open(loadAll(fakeMain({ [ORG_A]: CORPUS }).load));
     const index = await indexes.forOrg(ORG_A);
     await expect(index.search({ ...query('checkout'), limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
     expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
@@ -163,19 +185,22 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     const main = { head: 'c1', docs: [...CORPUS], changes: new Map<string, string[]>(), loads: 0 };
     const open = () => {
       const indexes = new SearchIndexes(
-        async () => {
-          main.loads += 1;
-          return main.docs;
-        },
+        loadAll(
+          async () => {
+            main.loads += 1;
+            return main.docs;
+          },
+          () => main.head,
+        ),
         {
           thread,
           saved: {
             dir: () => dir,
-            version: async () => main.head,
             since: async (_org, version) => {
-              const changed = version === main.head ? [] : main.changes.get(version);
+              if (version === main.head) return { docs: [], version };
+              const changed = main.changes.get(version);
               if (!changed) return undefined;
-              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id) };
+              return { docs: main.docs.filter((d) => changed.includes(d.id)), ids: main.docs.map((d) => d.id), version: main.head };
             },
           },
         },
@@ -204,7 +229,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
 
     const restarted = await open().forOrg(ORG_A);
     expect(main.loads).toBe(1);
-    const rebuilt = await new SearchIndexes(async () => main.docs).forOrg(ORG_A);
+    const rebuilt = await new SearchIndexes(loadAll(async () => main.docs)).forOrg(ORG_A);
     for (const text of ['crypto', 'refunds', 'basket', 'checkout', 'first steps', 'payments wallets', 'search']) {
       expect(await restarted.search(query(text))).toEqual(await rebuilt.search(query(text)));
     }

@@ -1,0 +1,60 @@
+import type { ArtifactRecord } from './types.js';
+
+/** An artifact as the build parsed it, with the blob it was read from. */
+export interface FedRecord {
+  readonly record: ArtifactRecord;
+  readonly blob: string;
+}
+
+/**
+ * The artifacts of `main` as a catalog build from the root parses them (see advance.ts), handed
+ * to one taker while the build goes on, so that a search index is built from the same reads of
+ * Git instead of waiting for the catalog and reading every body again. Records pass only while
+ * someone takes them: what was parsed before, the taker reads afterwards from the catalog.
+ */
+export class ColdFeed {
+  #buffer: FedRecord[] = [];
+  #taking = false;
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  /** Called by the build for each artifact whose file is the one at the target commit. */
+  push(fed: FedRecord): void {
+    if (!this.#taking || this.#ended) return;
+    this.#buffer.push(fed);
+    this.#wakeTaker();
+  }
+
+  /** The build is over (done or failed): nothing more will come. */
+  end(): void {
+    this.#ended = true;
+    this.#buffer = this.#taking ? this.#buffer : [];
+    this.#wakeTaker();
+  }
+
+  /**
+   * The records as they come, in batches, until the build ends; undefined when another taker
+   * has them already, or the build is over.
+   */
+  take(): AsyncIterable<FedRecord[]> | undefined {
+    if (this.#taking || this.#ended) return undefined;
+    this.#taking = true;
+    return this.#batches();
+  }
+
+  async *#batches(): AsyncIterable<FedRecord[]> {
+    for (;;) {
+      if (this.#buffer.length === 0 && !this.#ended) await new Promise<void>((resolve) => (this.#wake = resolve));
+      const batch = this.#buffer;
+      this.#buffer = [];
+      if (batch.length > 0) yield batch;
+      else if (this.#ended) return;
+    }
+  }
+
+  #wakeTaker(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
