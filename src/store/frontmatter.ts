@@ -1,7 +1,6 @@
 import matter from 'gray-matter';
 import { isArtifactType, REQUIREMENT_TYPES, type ArtifactType, type RequirementType } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
-import { parseOwnFrontmatter } from './frontmatter-fast.js';
 
 export interface ArtifactFrontmatter {
   readonly id: string;
@@ -109,9 +108,9 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
     if (language) refuseCode(language)();
     throw new InvalidInputError(`${path}: the file does not start with YAML frontmatter`);
   }
-  let parsed: { data: Record<string, unknown>; content: string } | undefined = parseOwnFrontmatter(content);
+  let parsed: { data: Record<string, unknown>; content: string };
   try {
-    parsed ??= matter(content, SAFE_OPTIONS);
+    parsed = matter(content, SAFE_OPTIONS);
   } catch (error) {
     if (error instanceof InvalidInputError) throw error;
     throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);

@@ -1,9 +1,7 @@
-import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/errors.js';
 import { parseRepositoryFile, slugify } from '../../../src/store/index.js';
 import { renderArtifactFile, renderFolderFile } from '../../../src/store/frontmatter.js';
-import { parseOwnFrontmatter } from '../../../src/store/frontmatter-fast.js';
 import { artifactCommitMessage, parseCommitMessage } from '../../../src/store/message.js';
 import { checkedTitle, headingTitle } from '../../../src/store/title.js';
 
@@ -56,46 +54,6 @@ describe('repository files', () => {
     expect(() => parseRepositoryFile('---\nid: [unclosed\n---\n', 'a.md')).toThrow(/a.md: unreadable frontmatter/);
     expect(() => parseRepositoryFile('---\nid: x\ntype: spaceship\nworkspace: w\ntitle: t\ncreated: c\n---\n', 'a.md')).toThrow(/unknown artifact type/);
     expect(() => parseRepositoryFile('---\ntype: page\n---\n', 'a.md')).toThrow(/"id" is missing/);
-  });
-});
-
-describe('frontmatter read without a YAML parser', () => {
-  const titles = ['Plain', 'null', 'true', 'it\'s "quoted" #hash', 'a: b', 'back\\slash/and\ttab', 'émoji 😀 日本', 'line\u2028sep', 'nul\u0000', 'c1\u0085', '\ufeffbom'];
-  const rendered = [
-    ...titles.map((title) => renderArtifactFile({ ...fm, title }, '# Body\n')),
-    renderFolderFile({ id: fm.id, type: 'folder', name: 'Guides', parent: fm.id, workspace: 'w', created: fm.created }),
-  ];
-  const byHand = [
-    '---\nid: x\ntitle: yes\n---\nbody',
-    '---\nid: x\ntitle: Yes we can\n---\nbody',
-    '---\nid: x # comment\n---\nbody',
-    '---\nid: x\nid: y\n---\nbody',
-    '---\r\nid: x\r\n---\r\nbody',
-    '---\nid: x\n\ntitle: "t"\n---\nbody',
-    '---\nid: x\ntitle: "\\x41"\n---\nbody',
-    '---\nid: x\ncreated: 2024-01-01\n---\nbody',
-    '---\nid: x\n---',
-    '---\nid: x\n----\nbody',
-    '---\nid: x\n---\n\nbody',
-    '---\n__proto__: x\n---\n',
-  ];
-
-  it.each([...rendered, ...byHand])('reads %j as gray-matter does, or leaves it to it', (content) => {
-    const fast = parseOwnFrontmatter(content);
-    let slow: { data: unknown; content: string } | Error;
-    try {
-      const parsed = matter(content, { language: 'yaml' });
-      slow = { data: parsed.data, content: parsed.content };
-    } catch (error) {
-      slow = error as Error;
-    }
-    if (fast) expect(fast).toEqual(slow);
-  });
-
-  it('reads the files the service writes, unless a title holds characters YAML does not print', () => {
-    const printable = rendered.filter((content) => !/[\u0085\u2028\ufeff]/.test(content));
-    expect(printable).toHaveLength(rendered.length - 3);
-    for (const content of printable) expect(parseOwnFrontmatter(content)).toBeDefined();
   });
 });
 
