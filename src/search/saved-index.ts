@@ -36,11 +36,21 @@ export async function writeSavedIndex(dir: string, version: string, snapshot: In
   }
 }
 
-/** The saved index and its version; undefined when there is none or it cannot be read. */
-export async function readSavedIndex(dir: string): Promise<{ version: string; snapshot: IndexSnapshot } | undefined> {
+/** The manifest of the index saved in `dir`; undefined when there is none, it is unreadable or of another format. */
+async function readManifest(dir: string): Promise<Manifest | undefined> {
   try {
     const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
-    if (manifest.format !== FORMAT || typeof manifest.version !== 'string' || !/^g-[\w-]+$/.test(manifest.generation)) return undefined;
+    return manifest.format === FORMAT && typeof manifest.version === 'string' && /^g-[\w-]+$/.test(manifest.generation) ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The saved index and its version; undefined when there is none or it cannot be read. */
+export async function readSavedIndex(dir: string): Promise<{ version: string; snapshot: IndexSnapshot } | undefined> {
+  const manifest = await readManifest(dir);
+  if (!manifest) return undefined;
+  try {
     const genDir = path.join(dir, manifest.generation);
     const docs = JSON.parse(await readFile(path.join(genDir, 'docs.json'), 'utf8')) as IndexSnapshot['docs'];
     const flex = await Promise.all(
@@ -52,15 +62,7 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
   }
 }
 
-/**
- * The version of the index saved in `dir`, read from its manifest alone (no index is loaded);
- * undefined when there is none or it is of another format.
- */
+/** The version of the index saved in `dir`, read from its manifest alone (no index is loaded). */
 export async function savedIndexVersion(dir: string): Promise<string | undefined> {
-  try {
-    const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
-    return manifest.format === FORMAT && typeof manifest.version === 'string' ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
+  return (await readManifest(dir))?.version;
 }
