@@ -11,6 +11,16 @@ import { waitUntil } from './cluster.js';
 
 const exec = promisify(execFile);
 
+type McpClient = Awaited<ReturnType<typeof connect>>;
+
+/** Waits until a search for `word` lists artifact `id`, failing with `what` after `withinMs`. */
+const searchFinds = (client: McpClient, word: string, id: string, withinMs: number, what: string) =>
+  waitUntil(
+    async () => ((await call(client, 'specbase_search', { query: word })).data.results as { id: string }[]).some((hit) => hit.id === id),
+    withinMs,
+    () => what,
+  );
+
 /** One replica (the harness) on PostgreSQL, and a second process's services on the same data. */
 describe('a replica on PostgreSQL', () => {
   let postgres: TestPostgres;
@@ -44,11 +54,7 @@ describe('a replica on PostgreSQL', () => {
         author: { name: 'Other Replica', email: 'other@example.com' },
         client: 'test',
       });
-      await waitUntil(
-        async () => ((await call(client, 'specbase_search', { query: word })).data.results as { id: string }[]).some((hit) => hit.id === h.productId),
-        1_000,
-        () => 'the search did not follow the other process within 1 s',
-      );
+      await searchFinds(client, word, h.productId, 1_000, 'the search did not follow the other process within 1 s');
     } finally {
       await client.close();
     }
@@ -80,11 +86,7 @@ describe('a replica on PostgreSQL', () => {
       const identity = { GIT_AUTHOR_NAME: 'Native', GIT_AUTHOR_EMAIL: 'native@example.com', GIT_COMMITTER_NAME: 'Native', GIT_COMMITTER_EMAIL: 'native@example.com' };
       const commit = (await exec('git', ['--git-dir', gitdir, 'commit-tree', tree, '-p', 'main', '-m', 'Edit product by hand'], { env: { ...env, ...identity } })).stdout.trim();
       await exec('git', ['--git-dir', gitdir, 'update-ref', 'refs/heads/main', commit]);
-      await waitUntil(
-        async () => ((await call(client, 'specbase_search', { query: word })).data.results as { id: string }[]).some((hit) => hit.id === h.productId),
-        5_000,
-        () => 'the search did not follow a native git commit within 5 s',
-      );
+      await searchFinds(client, word, h.productId, 5_000, 'the search did not follow a native git commit within 5 s');
     } finally {
       await client.close();
     }
