@@ -19,6 +19,8 @@ export type IndexRequest =
 
 type Value = SearchHit[] | number | string | null;
 
+const READS: ReadonlySet<IndexRequest['op']> = new Set(['search', 'size']);
+
 /** An answer that crosses a thread: typed errors travel as their code and message. */
 export type IndexReply =
   | { readonly ok: true; readonly value: Value }
@@ -32,10 +34,22 @@ export class IndexHost {
   readonly #indexes = new Map<string, OrgSearchIndex>();
   /** Requests run one after another, so a change sent during a save or a restore waits for it. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Queued requests other than saves: a read must wait for them, not for a save. */
+  #queuedOthers = 0;
 
+  /**
+   * A save exports a whole index (seconds at 100,000 documents) without changing it, so a search
+   * or size sent while only saves are under way is answered at once: it sees every change sent
+   * before it. Anything else keeps its place in the queue.
+   */
   handle(request: IndexRequest): Promise<IndexReply> {
+    if (READS.has(request.op) && this.#queuedOthers === 0) return this.#answer(request);
+    const counted = request.op !== 'save';
+    if (counted) this.#queuedOthers += 1;
     const reply = this.#queue.then(() => this.#answer(request));
-    this.#queue = reply;
+    this.#queue = reply.finally(() => {
+      if (counted) this.#queuedOthers -= 1;
+    });
     return reply;
   }
 

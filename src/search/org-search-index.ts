@@ -73,8 +73,10 @@ export class OrgSearchIndex {
 
   async snapshot(): Promise<IndexSnapshot> {
     const flex: [string, string][] = [];
+    // FlexSearch waits for a returned promise before the next chunk: searches run in between.
     await this.#flex.export((key: string, data: string) => {
       flex.push([key, data]);
+      return new Promise<void>((resolve) => setImmediate(resolve));
     });
     const docs = [...this.#slots.values()].map((slot) => {
       const { doc, plainBody } = this.#entries[slot]!;
