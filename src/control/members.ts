@@ -21,13 +21,14 @@ const ENSURE_MEMBERSHIP = 'INSERT INTO memberships (org_id, user_id, is_owner, c
 const GRANT = `INSERT INTO workspace_roles (workspace_id, user_id, role, granted_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, granted_at = excluded.granted_at`;
 const REVOKE = 'DELETE FROM workspace_roles WHERE workspace_id = ? AND user_id = ?';
-// One round trip for the user, the organization's existence and the owner flag: this runs on every authenticated call.
-const USER_IN_ORG = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner FROM users u
+// One round trip for the user, the organization's existence, the owner flag and the roles (a
+// row per role, or one row without a role): this runs on every authenticated call.
+const PRINCIPAL_ROWS = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner, r.workspace_id, r.role FROM users u
   JOIN organizations o ON o.id = ?
   LEFT JOIN memberships m ON m.org_id = o.id AND m.user_id = u.id
-  WHERE u.id = ?`;
-const ROLES_OF = `SELECT r.user_id, r.workspace_id, r.role FROM workspace_roles r JOIN workspaces w ON w.id = r.workspace_id
-  WHERE w.org_id = ? AND r.user_id = ? ORDER BY w.is_default DESC, w.created_at, w.rowid`;
+  LEFT JOIN (workspace_roles r JOIN workspaces w ON w.id = r.workspace_id) ON w.org_id = o.id AND r.user_id = u.id
+  WHERE u.id = ?
+  ORDER BY w.is_default DESC, w.created_at, w.rowid`;
 const MEMBER_ROWS = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner FROM users u
   LEFT JOIN memberships m ON m.user_id = u.id AND m.org_id = ?
   WHERE m.is_owner = 1
@@ -74,10 +75,12 @@ export function sqlMembers(db: SqlDatabase, clock: Clock): ControlPlane['members
       await db.run(REVOKE, [workspaceId, userId]);
     },
     async principal(orgId, userId): Promise<Principal | undefined> {
-      const user = await db.get<UserRow & { is_owner: number }>(USER_IN_ORG, [orgId, userId]);
+      const rows = await db.all<UserRow & { is_owner: number; workspace_id: string | null; role: WorkspaceRole | null }>(PRINCIPAL_ROWS, [orgId, userId]);
+      const user = rows[0];
       if (!user) return undefined;
       const owner = user.is_owner === 1;
-      const roles = new Map((await db.all<RoleRow>(ROLES_OF, [orgId, userId])).map((r) => [r.workspace_id, r.role] as const));
+      const roles = new Map<string, WorkspaceRole>();
+      for (const row of rows) if (row.workspace_id !== null && row.role !== null) roles.set(row.workspace_id, row.role);
       if (!owner && roles.size === 0) return undefined;
       return { userId: user.id, name: user.name, email: user.email, orgId, isOwner: owner, roles };
     },
