@@ -4,6 +4,7 @@ import { runColdStartBench } from './coldstart.js';
 import { runEditBench } from './edit.js';
 import { runLayoutBench } from './layout.js';
 import { runFsyncBench } from './fsync.js';
+import { runHistoryBench } from './history.js';
 import { runMcpBench } from './mcp.js';
 import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
@@ -23,6 +24,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   fsync: runFsyncBench,
   storm: runStormBench,
   'saved-state': runSavedStateBench,
+  history: runHistoryBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
 };

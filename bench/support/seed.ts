@@ -35,13 +35,13 @@ export interface SeededDataDir {
 /** The control-plane schema the cached database was made with. */
 const SCHEMA_FILES = [path.join(ROOT, 'src', 'control', 'schema.ts'), path.join(ROOT, 'src', 'control', 'sqlite', 'migrations.ts')];
 
-function cacheKey(total: number, loose: boolean): string {
+function cacheKey(total: number, loose: boolean, commitEach: boolean): string {
   const hash = createHash('sha1')
     .update(`${SEED_VERSION}\n${layoutFingerprint()}\n`)
     .update(SCHEMA_FILES.map((file) => fs.readFileSync(file, 'utf8')).join('\n'))
     .digest('hex')
     .slice(0, 10);
-  return `seed-${total}-${loose ? 'loose' : 'packed'}-${hash}`;
+  return `seed-${total}-${loose ? 'loose' : 'packed'}${commitEach ? '-commit-each' : ''}-${hash}`;
 }
 
 /**
@@ -49,9 +49,10 @@ function cacheKey(total: number, loose: boolean): string {
  * built once and cached under .scratch/bench keyed by size, object format and layout. Callers
  * copy it (copyDataDir) before starting a server on it.
  */
-export async function seededDataDir(total: number, options: { loose?: boolean } = {}): Promise<SeededDataDir> {
+export async function seededDataDir(total: number, options: { loose?: boolean; commitEach?: boolean } = {}): Promise<SeededDataDir> {
   const loose = options.loose ?? true;
-  const dir = path.join(SCRATCH, cacheKey(total, loose));
+  const commitEach = options.commitEach ?? false;
+  const dir = path.join(SCRATCH, cacheKey(total, loose, commitEach));
   const manifestFile = path.join(dir, 'bench-manifest.json');
   if (fs.existsSync(manifestFile)) return { dir, manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as SeedManifest };
 
@@ -67,7 +68,7 @@ export async function seededDataDir(total: number, options: { loose?: boolean } 
     await services.store.close();
     const artifacts = organizationArtifacts(total, workspaceId);
     fs.rmSync(gitdir, { recursive: true, force: true });
-    fastImport(gitdir, artifacts);
+    fastImport(gitdir, artifacts, { commitEach });
     if (loose) explodePacks(gitdir);
     const sample: Record<string, { id: string; path: string; title: string; body: string }> = {};
     for (const a of artifacts) sample[a.type] ??= { id: a.id, path: a.path, title: a.title, body: a.body };
@@ -105,14 +106,22 @@ function copyTree(from: string, to: string, underObjects: boolean): void {
   }
 }
 
-/** One commit holding every file, written by native `git fast-import` (seconds for 100,000 files). */
-export function fastImport(gitdir: string, artifacts: readonly SeedArtifact[]): void {
+/**
+ * The artifacts written by native `git fast-import` (seconds for 100,000 files): one commit
+ * holding every file, or with `commitEach` one commit per artifact, a history as long as an
+ * organization whose every artifact was created through the service.
+ */
+export function fastImport(gitdir: string, artifacts: readonly SeedArtifact[], options: { commitEach?: boolean } = {}): void {
   execFileSync('git', ['init', '-q', '--bare', '--initial-branch=main', gitdir]);
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
-  const product = artifacts[0]!;
-  const message = artifactCommitMessage({ verb: 'create', type: product.type, id: product.id, title: product.title, client: 'bench-seed' });
-  const chunks = [`commit refs/heads/main\ncommitter Specbase <specbase@localhost> 1700000000 +0000\n${data(message)}`];
-  for (const a of artifacts) chunks.push(`M 100644 inline ${a.path}\n${data(a.content)}`);
+  const commit = (a: SeedArtifact, at: number) => {
+    const message = artifactCommitMessage({ verb: 'create', type: a.type, id: a.id, title: a.title, client: 'bench-seed' });
+    return `commit refs/heads/main\ncommitter Specbase <specbase@localhost> ${at} +0000\n${data(message)}`;
+  };
+  const file = (a: SeedArtifact) => `M 100644 inline ${a.path}\n${data(a.content)}`;
+  const chunks = options.commitEach
+    ? artifacts.map((a, i) => `${commit(a, 1_700_000_000 + i)}${file(a)}`)
+    : [commit(artifacts[0]!, 1_700_000_000), ...artifacts.map(file)];
   const result = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { input: chunks.join(''), maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(`git fast-import failed: ${result.stderr.toString()}`);
 }

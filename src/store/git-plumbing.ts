@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** The environment without GIT_* variables that could point git at another repository or index. */
-function cleanEnvironment(): NodeJS.ProcessEnv {
+export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('GIT_')) env[key] = value;

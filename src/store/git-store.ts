@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { advanceTo } from './advance.js';
+import { CommitGraphs } from './commit-graph.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
@@ -54,6 +55,7 @@ export class GitStore {
   private readonly handles = new OrgHandles((key, gitdir, feed) => this.open(key, gitdir, feed));
   private readonly mutex = new KeyedMutex();
   private readonly listeners = new Set<CommitListener>();
+  private readonly commitGraphs = new CommitGraphs();
   private closed = false;
 
   constructor(options: GitStoreOptions) {
@@ -241,6 +243,7 @@ export class GitStore {
   /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.commitGraphs.close();
     const handles = await Promise.allSettled(this.handles.values());
     await Promise.all(
       handles.map(async (settled) => {
@@ -279,6 +282,7 @@ export class GitStore {
         loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
       }
       built();
+      this.commitGraphs.refresh(gitdir, loaded.state.metas.size);
       if (!loaded.saved) {
         await nextTurn();
         loaded.saved = await this.openSaved(gitdir);
