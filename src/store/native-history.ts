@@ -78,9 +78,10 @@ export function pathHistory(gitdir: string, from: string, path: string, enough: 
   });
 }
 
-/** The files `commit` deleted against `parent`. */
-export async function deletedFiles(gitdir: string, parent: string, commit: string): Promise<FileChange[]> {
-  const out = await runGit(gitdir, ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--no-abbrev', '--diff-filter=D', parent, commit, '--']);
+/** The files `commit` deleted against `parent`; with `pathspec`, only those it matches. */
+export async function deletedFiles(gitdir: string, parent: string, commit: string, pathspec?: string): Promise<FileChange[]> {
+  const args = ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--no-abbrev', '--diff-filter=D', parent, commit, '--'];
+  const out = await runGit(gitdir, pathspec === undefined ? args : [...args, pathspec]);
   return parseRaw(out.toString('utf8'));
 }
 

@@ -132,23 +132,35 @@ export class DirectReader {
   /**
    * Whether the commit that added the file moved it from elsewhere, as the catalog sees a move
    * (advance.ts, record-move.ts): the same blob deleted in that commit (a pure move), or a file
-   * of the same artifact deleted in it (moved and changed).
+   * of the same artifact deleted in it (moved and changed). The deleted files named for the
+   * artifact are asked for first: the layout migration's commit deletes every file of the
+   * organization (about 20 MB of output at 100,000 artifacts), and each was named for its
+   * artifact. All of a commit's deletions are read only when none of those is the move.
    */
   async #moveInto(step: HistoryStep, added: FileChange, id: string): Promise<Move | undefined> {
     const parent = step.commit.parent[0];
     if (!parent) return undefined;
-    let deletions = this.#deletions.get(step.oid);
-    if (!deletions) {
-      deletions = deletedFiles(this.gitdir, parent, step.oid);
-      this.#deletions.set(step.oid, deletions);
-    }
-    const deleted = (await deletions).filter((change) => change.path.endsWith('.md') && change.before);
+    const named = await deletedFiles(this.gitdir, parent, step.oid, `:(glob)**/*-${shortId(id)}.md`);
+    return (await this.#moveAmong(named, added, id)) ?? (await this.#moveAmong(await this.#deletedIn(parent, step.oid), added, id));
+  }
+
+  async #moveAmong(deletions: readonly FileChange[], added: FileChange, id: string): Promise<Move | undefined> {
+    const deleted = deletions.filter((change) => change.path.endsWith('.md') && change.before);
     const same = deleted.find((change) => change.before === added.after);
     if (same) return { from: same.path, pure: true };
     for (const change of deleted.filter((c) => basenameOf(c.path).endsWith(`-${shortId(id)}.md`))) {
       if ((await this.#artifact(change.path, change.before!))?.frontmatter.id === id) return { from: change.path, pure: false };
     }
     return undefined;
+  }
+
+  #deletedIn(parent: string, commit: string): Promise<FileChange[]> {
+    let deletions = this.#deletions.get(commit);
+    if (!deletions) {
+      deletions = deletedFiles(this.gitdir, parent, commit);
+      this.#deletions.set(commit, deletions);
+    }
+    return deletions;
   }
 }
 
