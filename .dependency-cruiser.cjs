@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
- * -> artifacts/config/errors/ids/characters/sqlite.
+ * -> artifacts/config/errors/ids/characters/sqlite -> threads.
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
 const lower = (folder, allowed) => ({
@@ -26,9 +26,10 @@ module.exports = {
     lower('artifacts', []),
     lower('config', []),
     lower('limits', []),
-    lower('sqlite', []),
+    lower('threads', []),
+    lower('sqlite', ['threads/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
-    lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/']),
+    lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
     lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'patch/', 'sqlite/']),
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),

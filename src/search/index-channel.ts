@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../threads/start-worker.js';
 import { IndexHost, type IndexReply, type IndexRequest } from './index-host.js';
 
 /** How requests reach the indexes. Requests are handled in the order they are sent. */
@@ -14,19 +14,6 @@ export interface IndexChannel {
 export function inThreadChannel(): IndexChannel {
   const host = new IndexHost();
   return { send: (request) => host.handle(request), prepare: () => undefined, close: () => Promise.resolve() };
-}
-
-/**
- * Run from sources (tests, `tsx`) the worker entry is TypeScript too: the thread first
- * registers tsx's loader, which `execArgv` cannot do for a worker in Node 20.
- */
-const fromSources = fileURLToPath(import.meta.url).endsWith('.ts');
-
-function startWorker(): Worker {
-  const entry = new URL(`./index-host.worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(entry);
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(boot, { eval: true });
 }
 
 /**
@@ -65,7 +52,7 @@ export class WorkerChannel implements IndexChannel {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = startWorker();
+    const worker = startWorker(import.meta.url, 'index-host.worker');
     worker.unref();
     worker.on('message', ({ seq, reply }: { seq: number; reply: IndexReply }) => {
       const resolve = this.#pending.get(seq);

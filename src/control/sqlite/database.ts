@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
+import { ConnectionThread, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
 /** How long a writer waits for another process's lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
+/** Settings each connection needs (journal mode is the file's, set once). */
+const CONNECTION_SETTINGS = 'PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 
 /** The store's statements are a fixed set of SQL texts: each is compiled once, not on every call. */
 function queriesOn(db: SqliteConnection): SqlQueries {
@@ -32,32 +34,43 @@ function queriesOn(db: SqliteConnection): SqlQueries {
 }
 
 /**
- * The embedded backend: one connection to `specbase.db` through the driver seam (src/sqlite).
- * Statements run synchronously, but a transaction's work is async, so other callers wait at
- * the gate while one is open instead of slipping their statements into it.
+ * The embedded backend: `specbase.db` through the driver seam (src/sqlite). Reads run on a
+ * connection in this thread: they are short and, in WAL mode, never wait for a writer. Writes
+ * and transactions run on a second connection in a worker thread: a commit can block on a busy
+ * disk (or wait for another process's lock) for hundreds of milliseconds, which on the event
+ * loop would stall every request. A transaction's work is async, so other writes wait at the
+ * gate while one is open instead of slipping their statements into it; reads meanwhile see the
+ * database as it was before the transaction.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
-  readonly #direct: SqlQueries;
+  readonly #reads: SqlQueries;
+  readonly #writes: SqlQueries;
   #gate: Promise<void> = Promise.resolve();
 
-  constructor(readonly handle: SqliteConnection) {
-    this.#direct = queriesOn(handle);
+  constructor(
+    readonly handle: SqliteConnection,
+    private readonly writer: ConnectionThread,
+  ) {
+    this.#reads = queriesOn(handle);
+    this.#writes = {
+      all: (sql, params = []) => writer.all(sql, params),
+      get: (sql, params = []) => writer.get(sql, params),
+      run: (sql, params = []) => writer.run(sql, params),
+    };
   }
 
   async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    await this.#gate;
-    return this.#direct.all<T>(sql, params);
+    return this.#reads.all<T>(sql, params);
   }
 
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    await this.#gate;
-    return this.#direct.get<T>(sql, params);
+    return this.#reads.get<T>(sql, params);
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
     await this.#gate;
-    return this.#direct.run(sql, params);
+    return this.#writes.run(sql, params);
   }
 
   async transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
@@ -66,13 +79,13 @@ export class SqliteDatabase implements SqlDatabase {
     this.#gate = previous.then(() => new Promise<void>((resolve) => (open = resolve)));
     await previous;
     try {
-      this.handle.exec('BEGIN IMMEDIATE');
+      await this.writer.exec('BEGIN IMMEDIATE');
       try {
-        const result = await work(this.#direct);
-        this.handle.exec('COMMIT');
+        const result = await work(this.#writes);
+        await this.writer.exec('COMMIT');
         return result;
       } catch (error) {
-        if (this.handle.inTransaction) this.handle.exec('ROLLBACK');
+        await this.writer.rollback();
         throw error;
       }
     } finally {
@@ -94,6 +107,7 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    await this.writer.close();
     if (this.handle.isOpen) this.handle.close();
   }
 }
@@ -106,8 +120,9 @@ export async function openSqliteDatabase(file: string, driver?: SqliteDriver): P
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
-    handle.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
-    return new SqliteDatabase(handle);
+    handle.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
+    const writer = new ConnectionThread({ driver: handle.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
+    return new SqliteDatabase(handle, writer);
   } catch (error) {
     handle.close();
     throw error;
