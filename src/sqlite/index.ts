@@ -2,7 +2,8 @@ import { loadBetterSqlite3 } from './better-sqlite3.js';
 import { loadNodeSqlite } from './node-sqlite.js';
 import type { SqliteConnection, SqliteDriver, SqliteDriverName, SqliteOpenOptions } from './types.js';
 
-export { ConnectionThread } from './connection-thread.js';
+export { ThreadConnection } from './sqlite-thread.js';
+export type { Statement } from './thread-protocol.js';
 export { transaction } from './transaction.js';
 export type * from './types.js';
 

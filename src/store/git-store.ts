@@ -250,7 +250,7 @@ export class GitStore {
         if (settled.status !== 'fulfilled') return;
         const handle = settled.value;
         await this.mutex.run(handle.orgId, async () => {
-          handle.saved?.close();
+          await handle.saved?.close();
           handle.saved = undefined;
         });
       }),
@@ -366,7 +366,7 @@ export class GitStore {
     if (this.closed) return undefined;
     const saved = await SavedState.open(gitdir);
     // Closed while the driver loaded: nothing may write to the file after close().
-    if (this.closed) saved?.close();
+    if (this.closed) await saved?.close();
     return this.closed ? undefined : saved;
   }
 

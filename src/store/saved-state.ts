@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { openSqlite, transaction, type SqliteConnection } from '../sqlite/index.js';
+import { openSqlite, ThreadConnection, type SqliteConnection, type Statement } from '../sqlite/index.js';
 import { OrgState } from './org-state.js';
 import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 
@@ -10,6 +10,15 @@ import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 const FORMAT = 2;
 /** Rows per transaction and per read: a few milliseconds each, so the event loop keeps turning. */
 const CHUNK = 500;
+const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * Each connection's settings. A cache: losing the last writes to a power cut only means
+ * catching up from an older head. Each commit rewrites a few pages; checkpoint often and
+ * truncate the log, so the file grows with rows (one per artifact, one per commit), not with
+ * pages written.
+ */
+const CONNECTION_SETTINGS = 'PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 64; PRAGMA journal_size_limit = 262144;';
+const SET_HEAD = 'INSERT OR REPLACE INTO head (one, commit_id, root_tree) VALUES (1, ?, ?)';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS head (one INTEGER PRIMARY KEY CHECK (one = 1), commit_id TEXT, root_tree TEXT);
@@ -26,7 +35,9 @@ export const savedStateFile = (gitdir: string): string => path.join(gitdir, 'spe
  * (`<gitdir>/specbase/state.db`), so a restart loads rows instead of walking history, then
  * catches up from the saved head. Written per change: a commit adds one entry row and
  * rewrites its artifact's row, so the file grows with artifacts plus commits and no write
- * costs more than a chunk. Only a cache: any problem with it means rebuild from Git.
+ * costs more than a chunk. Only a cache: any problem with it means rebuild from Git. Rows are
+ * read on this thread and written through the SQLite thread (src/sqlite/sqlite-thread.ts), so
+ * a slow disk never holds the event loop.
  */
 export class SavedState {
   /** The head this file held when we last read or wrote it; another value means another writer. */
@@ -34,7 +45,10 @@ export class SavedState {
   /** The next save rewrites the file whole (the state was rebuilt, not loaded from it). */
   private replaceAll = true;
 
-  private constructor(private readonly db: SqliteConnection) {}
+  private constructor(
+    private readonly db: SqliteConnection,
+    private readonly writer: ThreadConnection,
+  ) {}
 
   /**
    * Opens or creates the file (and drops the whole-file JSON state of earlier versions);
@@ -45,14 +59,25 @@ export class SavedState {
     rmSync(path.join(path.dirname(file), 'index.json'), { force: true });
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      return new SavedState(await openDatabase(file));
+      return await SavedState.openFile(file);
     } catch {
       rmSync(file, { force: true });
       try {
-        return new SavedState(await openDatabase(file));
+        return await SavedState.openFile(file);
       } catch {
         return undefined;
       }
+    }
+  }
+
+  private static async openFile(file: string): Promise<SavedState> {
+    const db = await openDatabase(file);
+    try {
+      const writer = await ThreadConnection.open({ driver: db.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
+      return new SavedState(db, writer);
+    } catch (error) {
+      db.close();
+      throw error;
     }
   }
 
@@ -99,22 +124,14 @@ export class SavedState {
     if (!this.replaceAll && fileHead !== this.savedHead) return false;
     const writes = this.pendingWrites(state);
     if (writes.length === 0 && !this.replaceAll && state.head === this.savedHead) return true;
-    const setHead = this.db.prepare('INSERT OR REPLACE INTO head (one, commit_id, root_tree) VALUES (1, ?, ?)');
+    const statements = (from: number, to: number) => writes.slice(from, to).map((write) => write());
     if (writes.length <= CHUNK && !this.replaceAll) {
-      transaction(this.db, () => {
-        for (const write of writes) write();
-        setHead.run(state.head, state.rootTree);
-      });
+      await this.writer.batch([...statements(0, writes.length), { sql: SET_HEAD, params: [state.head, state.rootTree] }]);
     } else {
-      transaction(this.db, () => {
-        setHead.run(null, null);
-        if (this.replaceAll) this.db.exec('DELETE FROM artifacts; DELETE FROM folders; DELETE FROM entries;');
-      });
-      for (let i = 0; i < writes.length; i += CHUNK) {
-        transaction(this.db, () => writes.slice(i, i + CHUNK).forEach((write) => write()));
-        await nextTurn();
-      }
-      setHead.run(state.head, state.rootTree);
+      const clear = ['DELETE FROM artifacts', 'DELETE FROM folders', 'DELETE FROM entries'].map((sql) => ({ sql, params: [] }));
+      await this.writer.batch([{ sql: SET_HEAD, params: [null, null] }, ...(this.replaceAll ? clear : [])]);
+      for (let i = 0; i < writes.length; i += CHUNK) await this.writer.batch(statements(i, i + CHUNK));
+      await this.writer.batch([{ sql: SET_HEAD, params: [state.head, state.rootTree] }]);
     }
     state.markSaved();
     this.savedHead = state.head;
@@ -127,33 +144,40 @@ export class SavedState {
     this.replaceAll = true;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.writer.close();
     this.db.close();
   }
 
-  private pendingWrites(state: OrgState): (() => void)[] {
-    const putArtifact = this.db.prepare('INSERT OR REPLACE INTO artifacts (id, rank, blob, meta) VALUES (?, ?, ?, ?)');
-    const dropArtifact = this.db.prepare('DELETE FROM artifacts WHERE id = ?');
-    const putFolder = this.db.prepare('INSERT OR REPLACE INTO folders (id, folder) VALUES (?, ?)');
-    const dropFolder = this.db.prepare('DELETE FROM folders WHERE id = ?');
-    const putEntry = this.db.prepare('INSERT OR REPLACE INTO entries (position, workspace, entry) VALUES (?, ?, ?)');
+  /** Each change as a statement, made when its chunk is written (a rebuild has one per artifact and commit). */
+  private pendingWrites(state: OrgState): (() => Statement)[] {
     const artifactIds = this.replaceAll ? state.metas.keys() : state.unsaved.artifacts;
     const folderIds = this.replaceAll ? state.folders.keys() : state.unsaved.folders;
-    const writes: (() => void)[] = [];
+    const writes: (() => Statement)[] = [];
     for (const id of artifactIds) {
       const meta = state.metas.get(id);
-      writes.push(meta ? () => putArtifact.run(id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)) : () => dropArtifact.run(id));
+      writes.push(() =>
+        meta
+          ? { sql: PUT_ARTIFACT, params: [id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)] }
+          : { sql: DROP_ARTIFACT, params: [id] },
+      );
     }
     for (const id of folderIds) {
       const folder = state.folders.get(id);
-      writes.push(folder ? () => putFolder.run(id, JSON.stringify(folder)) : () => dropFolder.run(id));
+      writes.push(() => (folder ? { sql: PUT_FOLDER, params: [id, JSON.stringify(folder)] } : { sql: DROP_FOLDER, params: [id] }));
     }
     for (let position = this.replaceAll ? 0 : state.unsaved.entriesFrom; position < state.entries.length; position++) {
-      writes.push(() => putEntry.run(position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])));
+      writes.push(() => ({ sql: PUT_ENTRY, params: [position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])] }));
     }
     return writes;
   }
 }
+
+const PUT_ARTIFACT = 'INSERT OR REPLACE INTO artifacts (id, rank, blob, meta) VALUES (?, ?, ?, ?)';
+const DROP_ARTIFACT = 'DELETE FROM artifacts WHERE id = ?';
+const PUT_FOLDER = 'INSERT OR REPLACE INTO folders (id, folder) VALUES (?, ?)';
+const DROP_FOLDER = 'DELETE FROM folders WHERE id = ?';
+const PUT_ENTRY = 'INSERT OR REPLACE INTO entries (position, workspace, entry) VALUES (?, ?, ?)';
 
 /** Saves; a saved state that fails is closed and deleted (a cache: the next start rebuilds it). */
 export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: string): Promise<SavedState | undefined> {
@@ -162,7 +186,7 @@ export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: str
     return saved;
   } catch {
     try {
-      saved.close();
+      await saved.close();
     } finally {
       await rm(savedStateFile(gitdir), { force: true });
     }
@@ -171,14 +195,9 @@ export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: str
 }
 
 async function openDatabase(file: string): Promise<SqliteConnection> {
-  const db = await openSqlite(file, { busyTimeoutMs: 5_000 });
+  const db = await openSqlite(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
-    db.exec('PRAGMA journal_mode = WAL');
-    // A cache: losing the last writes to a power cut only means catching up from an older head.
-    db.exec('PRAGMA synchronous = NORMAL');
-    // Each commit rewrites a few pages; checkpoint often and truncate the log, so the file
-    // grows with rows (one per artifact, one per commit), not with pages written.
-    db.exec('PRAGMA wal_autocheckpoint = 64; PRAGMA journal_size_limit = 262144;');
+    db.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
     if (db.prepare('PRAGMA user_version').get<{ user_version: number }>()?.user_version !== FORMAT) {
       db.exec('DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;');
       db.exec(`PRAGMA user_version = ${FORMAT}`);

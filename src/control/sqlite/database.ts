@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { ConnectionThread, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
+import { ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -50,13 +50,13 @@ export class SqliteDatabase implements SqlDatabase {
 
   constructor(
     readonly handle: SqliteConnection,
-    private readonly writer: ConnectionThread,
+    private readonly writer: ThreadConnection,
   ) {
     this.#reads = queriesOn(handle);
     this.#writes = {
-      all: (sql, params = []) => writer.all(sql, params),
-      get: (sql, params = []) => writer.get(sql, params),
-      run: (sql, params = []) => writer.run(sql, params),
+      all: (sql, params) => writer.all(sql, params),
+      get: (sql, params) => writer.get(sql, params),
+      run: (sql, params) => writer.run(sql, params),
     };
   }
 
@@ -121,7 +121,7 @@ export async function openSqliteDatabase(file: string, driver?: SqliteDriver): P
   const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     handle.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
-    const writer = new ConnectionThread({ driver: handle.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
+    const writer = await ThreadConnection.open({ driver: handle.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
     return new SqliteDatabase(handle, writer);
   } catch (error) {
     handle.close();

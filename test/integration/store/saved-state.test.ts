@@ -88,6 +88,8 @@ describe('saved state', () => {
     expect(await restarted.read(ORG, a.artifact.id)).toMatchObject({ body: '# Payments\n\nBy hand.\n', version: first, updatedBy: { name: 'Native' } });
     expect((await restarted.history(ORG, a.artifact.id)).map((h) => h.commit)[0]).toBe(first);
     expect((await restarted.history(ORG, a.artifact.id))).toHaveLength(4);
+    // The catch-up is saved in the write section after reads are served; a refresh waits for it.
+    await restarted.refresh(ORG);
     expect((await rowCounts()).entries).toBe(6);
 
     const seen: string[] = [];
@@ -105,8 +107,9 @@ describe('saved state', () => {
 
     await rm(stateFile());
     expect(await knowledge(restart(), ids)).toEqual(before);
-    expect(await rowCounts()).toEqual({ artifacts: 3, entries: 5 });
+    // The rebuilt state is saved in the background; closing waits for it.
     await extra.pop()!.close();
+    expect(await rowCounts()).toEqual({ artifacts: 3, entries: 5 });
 
     await writeFile(stateFile(), 'not a database at all');
     await rm(`${stateFile()}-wal`, { force: true });
