@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { authHeaders, readCalls } from './mcp.js';
-import { rawFlexBuildMs, startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { eachSize, rawFlexBuildMs, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, spread } from './support/stats.js';
 
@@ -67,15 +67,12 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   ];
 }
 
-export async function runColdStartBench(): Promise<void> {
-  console.log('Cold start: first read and first search, sent together to a fresh server process, vs a raw FlexSearch build');
-  const load = await startLoadGenerator();
-  try {
-    for (const total of SIZES) console.log((await benchSize(total, load)).join('\n'));
-  } finally {
-    await load.stop();
-  }
-}
+export const runColdStartBench = (): Promise<void> =>
+  eachSize(
+    'Cold start: first read and first search, sent together to a fresh server process, vs a raw FlexSearch build',
+    SIZES,
+    benchSize,
+  );
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runColdStartBench();

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { authHeaders, readCalls } from './mcp.js';
-import { startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { eachSize, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, ratioLine } from './support/stats.js';
 
@@ -57,15 +57,12 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   ];
 }
 
-export async function runHistoryBench(): Promise<void> {
-  console.log('First read of an early artifact on a long history, with and without changed-path filters');
-  const load = await startLoadGenerator();
-  try {
-    for (const total of SIZES) console.log((await benchSize(total, load)).join('\n'));
-  } finally {
-    await load.stop();
-  }
-}
+export const runHistoryBench = (): Promise<void> =>
+  eachSize(
+    'First read of an early artifact on a long history, with and without changed-path filters',
+    SIZES,
+    benchSize,
+  );
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runHistoryBench();

@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
 import { QUERIES } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
-import { startBareServer, startLoadGenerator, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { eachSize, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
 import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
@@ -123,15 +123,12 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   }
 }
 
-export async function runMcpBench(): Promise<void> {
-  console.log('MCP over Streamable HTTP: Specbase vs a bare SDK server (echo tool), ratios of calls/s');
-  const load = await startLoadGenerator();
-  try {
-    for (const total of SIZES) console.log((await benchSize(total, load)).join('\n'));
-  } finally {
-    await load.stop();
-  }
-}
+export const runMcpBench = (): Promise<void> =>
+  eachSize(
+    'MCP over Streamable HTTP: Specbase vs a bare SDK server (echo tool), ratios of calls/s',
+    SIZES,
+    benchSize,
+  );
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runMcpBench();

@@ -124,3 +124,18 @@ export async function startRawGitLoop(): Promise<{ run(gitdir: string, filepath:
     stop: () => void proc.child.kill('SIGTERM'),
   };
 }
+
+/** A suite over organization sizes: one load generator serves every size; each size prints its lines. */
+export async function eachSize(
+  title: string,
+  sizes: readonly number[],
+  benchSize: (total: number, load: LoadGenerator) => Promise<string[]>,
+): Promise<void> {
+  console.log(title);
+  const load = await startLoadGenerator();
+  try {
+    for (const total of sizes) console.log((await benchSize(total, load)).join('\n'));
+  } finally {
+    await load.stop();
+  }
+}
