@@ -1,26 +1,15 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { advanceTo } from './advance.js';
-import { CommitGraphs } from './commit-graph.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
-import { layoutMoves, migrateLayout } from './migrate-layout.js';
-import { KeyedMutex } from './mutex.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
-import { OrgState } from './org-state.js';
-import type { ColdFeed } from './cold-feed.js';
-import { OrgHandles } from './org-handles.js';
 import { readDocuments, readMany } from './read-many.js';
-import { lockMain } from './ref-lock.js';
-import { mainStamp, readMain } from './refs.js';
-import { initBareRepo, openRepo } from './repo.js';
-import { saveOrDrop, SavedState, savedStateFile } from './saved-state.js';
+import { OrgKeeper } from './org-keeper.js';
+import { readMain } from './refs.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
@@ -50,22 +39,17 @@ export interface NewOrganization {
  */
 export class GitStore {
   private readonly dataDir: string;
-  private readonly durability: Durability;
   private readonly env: WriteEnv;
-  private readonly handles = new OrgHandles((key, gitdir, feed) => this.open(key, gitdir, feed));
-  private readonly mutex = new KeyedMutex();
-  private readonly listeners = new Set<CommitListener>();
-  private readonly commitGraphs = new CommitGraphs();
-  private closed = false;
+  private readonly orgs: OrgKeeper;
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
-    this.durability = options.durability ?? FSYNC;
     this.env = {
       committer: options.committer ?? { name: 'Specbase', email: 'specbase@localhost' },
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
       bodies: new BodyCache(),
     };
+    this.orgs = new OrgKeeper({ gitdir: (orgId) => this.gitdir(orgId), durability: options.durability ?? FSYNC, env: this.env });
   }
 
   gitdir(orgId: string): string {
@@ -78,25 +62,16 @@ export class GitStore {
   }
 
   async initOrganization(orgId: string, input: NewOrganization, ctx: ChangeContext): Promise<CommitResult> {
-    const gitdir = this.gitdir(orgId);
     const product: NewArtifact = {
       ...(input.productId ? { id: input.productId } : {}),
       type: 'product', parentId: null, workspaceId: input.workspaceId, title: input.productTitle, body: input.productBody,
     };
     validateNewArtifact(product, this.env);
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
-    const repo = openRepo(gitdir, this.durability);
-    await initBareRepo(repo);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved: await this.openSaved(gitdir) };
-    const result = await this.exclusive(handle, () =>
-      this.locked(handle, async () => {
-        if (handle.state.head) throw new ConflictError('the organization already has a repository');
-        return createArtifact(handle, product, ctx, this.env);
-      }),
-    );
-    this.handles.add(handle);
-    this.afterWrite(handle, [result]);
-    return result;
+    return this.orgs.create(orgId, async (handle) => {
+      if (handle.state.head) throw new ConflictError('the organization already has a repository');
+      return createArtifact(handle, product, ctx, this.env);
+    });
   }
 
   /** The commit `main` points at now, read from the ref alone (the catalog may still be loading). */
@@ -115,7 +90,7 @@ export class GitStore {
   /** Answered from Git directly while the organization's catalog is being built (see read-direct.ts). */
   async meta(orgId: string, id: string): Promise<ArtifactMeta | undefined> {
     if (!isUuid(id)) return undefined;
-    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
+    const direct = await this.orgs.readDirect(orgId, id.toLowerCase());
     if (direct) return direct.meta;
     return (await this.fresh(orgId)).state.metas.get(id.toLowerCase());
   }
@@ -123,7 +98,7 @@ export class GitStore {
   /** As meta(): answered from Git directly while the catalog is being built. */
   async read(orgId: string, id: string): Promise<ArtifactRecord> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
-    const direct = await this.handles.readDirect(orgId.toLowerCase(), this.gitdir(orgId), id.toLowerCase());
+    const direct = await this.orgs.readDirect(orgId, id.toLowerCase());
     if (direct) return { ...direct.meta, body: direct.body };
     return readRecord(await this.fresh(orgId), id.toLowerCase(), this.env.bodies);
   }
@@ -142,8 +117,8 @@ export class GitStore {
    */
   async documents(orgId: string, take: (records: readonly ArtifactRecord[]) => Promise<void>): Promise<StoreDocuments> {
     // Started first, so that the build (if it is one) feeds this call from its first record.
-    this.handle(orgId).catch(() => undefined);
-    return readDocuments(this.handles.takeFeed(orgId.toLowerCase()), () => this.fresh(orgId), take);
+    this.orgs.handle(orgId).catch(() => undefined);
+    return readDocuments(this.orgs.takeFeed(orgId), () => this.fresh(orgId), take);
   }
 
   async bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined> {
@@ -217,160 +192,37 @@ export class GitStore {
    * (see migrate-layout.ts); the migration this process made, undefined when there was none.
    */
   async migrateLayout(orgId: string): Promise<LayoutMigration | undefined> {
-    return (await this.handle(orgId)).layoutMigration;
+    return (await this.orgs.handle(orgId)).layoutMigration;
   }
 
   /** Called after `main` moved, for our commits and for commits of other processes once seen. */
   onCommit(listener: CommitListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.orgs.onCommit(listener);
+  }
+
+  /** The organizations this store has opened (and so keeps state of). */
+  openOrganizations(): string[] {
+    return this.orgs.openOrganizations();
   }
 
   /**
    * Catches up with `main` now (another process or native git may have moved it) and emits
    * what it finds, instead of waiting for the next read to notice.
    */
-  /** The organizations this store has opened (and so keeps state of). */
-  openOrganizations(): string[] {
-    return this.handles.keys();
-  }
-
-  async refresh(orgId: string): Promise<void> {
-    const handle = await this.handle(orgId);
-    await this.exclusive(handle, () => this.catchUp(handle, true));
+  refresh(orgId: string): Promise<void> {
+    return this.orgs.refresh(orgId);
   }
 
   /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.commitGraphs.close();
-    const handles = await Promise.allSettled(this.handles.values());
-    await Promise.all(
-      handles.map(async (settled) => {
-        if (settled.status !== 'fulfilled') return;
-        const handle = settled.value;
-        await this.mutex.run(handle.orgId, async () => {
-          await handle.saved?.close();
-          handle.saved = undefined;
-        });
-      }),
-    );
+  close(): Promise<void> {
+    return this.orgs.close();
   }
 
-  private handle(orgId: string): Promise<OrgHandle> {
-    return this.handles.get(orgId.toLowerCase(), this.gitdir(orgId));
+  private fresh(orgId: string): Promise<OrgHandle> {
+    return this.orgs.fresh(orgId);
   }
 
-  /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
-  private async open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
-    if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
-    // Creating the file costs a synchronous moment (and a sync to disk): without one, the
-    // state is built from Git first and the file made once the organization is open.
-    const saved = existsSync(savedStateFile(gitdir)) ? await this.openSaved(gitdir) : undefined;
-    const state = await saved?.load().catch(() => undefined);
-    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.durability), state: state ?? new OrgState(), saved };
-    if (!state) saved?.replaceOnNextSave();
-    let built!: () => void;
-    const ready = new Promise<void>((resolve) => (built = resolve));
-    const open = this.exclusive(loaded, async () => {
-      try {
-        await this.catchUp(loaded, false, feed);
-      } finally {
-        feed.end();
-      }
-      if (layoutMoves(loaded.state).length > 0) {
-        loaded.layoutMigration = await this.locked(loaded, () => migrateLayout(loaded, this.env));
-      }
-      built();
-      this.commitGraphs.refresh(gitdir, loaded.state.metas.size);
-      if (!loaded.saved) {
-        await nextTurn();
-        loaded.saved = await this.openSaved(gitdir);
-      }
-    });
-    // Open once the state is at main; saving it (seconds after a build from the root) goes on
-    // in the write section, which writes wait for and reads do not.
-    open.catch(() => undefined);
-    await Promise.race([ready, open]);
-    return loaded;
-  }
-
-  /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
-  private async fresh(orgId: string): Promise<OrgHandle> {
-    const handle = await this.handle(orgId);
-    const stamp = mainStamp(handle.repo.gitdir);
-    if (stamp !== null && stamp === handle.refStamp) return handle;
-    if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
-      await this.exclusive(handle, () => this.catchUp(handle, true));
-    }
-    // The stamp was taken before the ref was read: if main moved in between, the next call
-    // sees a different stamp and looks again.
-    handle.refStamp = stamp;
-    return handle;
-  }
-
-  /** Follows commits written by another process; emits them when asked to. */
-  private async catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
-    const main = await readMain(handle.repo.gitdir);
-    if (!main || main === handle.state.head) return;
-    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies: this.env.bodies, feed });
-    if (applied === 'diverged') {
-      handle.state = new OrgState();
-      handle.saved?.replaceOnNextSave();
-      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies: this.env.bodies, feed });
-    }
-    if (emit && applied !== 'diverged') this.afterWrite(handle, applied);
-  }
-
-  private async locked<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
-    const release = await lockMain(handle.repo.gitdir);
-    try {
-      await this.catchUp(handle, true);
-      return await work();
-    } finally {
-      await release();
-    }
-  }
-
-  private async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
-    const handle = await this.handle(orgId);
-    const result = await this.exclusive(handle, () => this.locked(handle, () => work(handle)));
-    this.afterWrite(handle, result ? [result] : []);
-    return result;
-  }
-
-  private afterWrite(handle: OrgHandle, results: readonly CommitResult[]): void {
-    for (const result of results) {
-      for (const listener of this.listeners) {
-        try {
-          listener(handle.orgId, result);
-        } catch {
-          // A listener's failure (say, the search index) must not undo or fail a commit.
-        }
-      }
-    }
-  }
-
-  /** The organization's write section in this process; what it changed is saved before it ends. */
-  private exclusive<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
-    return this.mutex.run(handle.orgId, async () => {
-      try {
-        return await work();
-      } finally {
-        await this.save(handle);
-      }
-    });
-  }
-
-  private async openSaved(gitdir: string): Promise<SavedState | undefined> {
-    if (this.closed) return undefined;
-    const saved = await SavedState.open(gitdir);
-    // Closed while the driver loaded: nothing may write to the file after close().
-    if (this.closed) await saved?.close();
-    return this.closed ? undefined : saved;
-  }
-
-  private async save(handle: OrgHandle): Promise<void> {
-    if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, handle.repo.gitdir);
+  private write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
+    return this.orgs.write(orgId, work);
   }
 }
