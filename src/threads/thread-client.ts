@@ -37,7 +37,10 @@ export class ThreadClient<Request, Reply> {
 
   constructor(private readonly options: ThreadClientOptions) {}
 
-  /** Counts the workers started: what a request made in an earlier one is gone with it. */
+  /**
+   * Which worker requests go to: it changes when a worker is lost or closed, so what a request
+   * left in the worker (an open connection) is gone once the value it was sent under is.
+   */
   get generation(): number {
     return this.#generation;
   }
@@ -61,7 +64,9 @@ export class ThreadClient<Request, Reply> {
   async close(): Promise<void> {
     const worker = this.#worker;
     this.#worker = undefined;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    this.#generation += 1;
+    await worker.terminate();
     this.#failPending(`${this.options.name} was closed`);
   }
 
@@ -77,7 +82,6 @@ export class ThreadClient<Request, Reply> {
     if (this.#worker) return this.#worker;
     const { callerUrl, worker: name, name: thread } = this.options;
     const worker = startWorker(callerUrl, name);
-    this.#generation += 1;
     worker.unref();
     worker.on('message', ({ seq, reply }: ReplyEnvelope<Reply>) => {
       const pending = this.#pending.get(seq);
@@ -88,6 +92,7 @@ export class ThreadClient<Request, Reply> {
     const lost = (reason: string) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
+      this.#generation += 1;
       this.#failPending(reason);
       this.options.onLost?.();
     };
