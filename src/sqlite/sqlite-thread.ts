@@ -29,6 +29,7 @@ async function call(request: ThreadCall): Promise<unknown> {
 export class ThreadConnection {
   #opened: Promise<{ conn: number; generation: number }>;
   #closed = false;
+  #inTransaction = false;
 
   private constructor(private readonly spec: ConnectionSpec) {
     this.#opened = this.#open();
@@ -54,8 +55,19 @@ export class ThreadConnection {
     return this.#call((conn) => ({ op: 'run', conn, sql, params })) as Promise<number>;
   }
 
-  exec(sql: string): Promise<void> {
-    return this.#call((conn) => ({ op: 'exec', conn, sql })) as Promise<void>;
+  /**
+   * Opens a transaction, taking the write lock at once: the requests sent until commit or
+   * rollback belong to it. If the thread is lost meanwhile, SQLite has dropped what the
+   * transaction wrote, so they fail rather than run alone on a connection opened again.
+   */
+  async begin(): Promise<void> {
+    await this.#call((conn) => ({ op: 'exec', conn, sql: 'BEGIN IMMEDIATE' }));
+    this.#inTransaction = true;
+  }
+
+  async commit(): Promise<void> {
+    await this.#call((conn) => ({ op: 'exec', conn, sql: 'COMMIT' }));
+    this.#inTransaction = false;
   }
 
   /** The statements as one transaction: all of them or none. */
@@ -63,9 +75,11 @@ export class ThreadConnection {
     return this.#call((conn) => ({ op: 'batch', conn, statements })) as Promise<void>;
   }
 
-  /** Rolls back the transaction this connection has open, if any. */
-  rollback(): Promise<void> {
-    return this.#call((conn) => ({ op: 'rollback', conn })) as Promise<void>;
+  /** Rolls back the transaction this connection has open, if any (none is, once its thread was lost). */
+  async rollback(): Promise<void> {
+    const lost = this.#inTransaction && (await this.#opened).generation !== sqliteThread.generation;
+    this.#inTransaction = false;
+    if (!lost) await this.#call((conn) => ({ op: 'rollback', conn }));
   }
 
   /** Closes the connection once the requests sent before it are answered. */
@@ -85,9 +99,12 @@ export class ThreadConnection {
 
   async #call(request: (conn: number) => ThreadCall): Promise<unknown> {
     if (this.#closed) throw new Error(`the SQLite connection to ${this.spec.file} is closed`);
-    let opened = await this.#opened;
+    const current = this.#opened;
+    let opened = await current;
     if (opened.generation !== sqliteThread.generation) {
-      this.#opened = this.#open();
+      if (this.#inTransaction) throw new Error(`the SQLite thread was lost during the transaction on ${this.spec.file}: none of it was committed`);
+      // Calls sent together after a loss open the connection once.
+      if (this.#opened === current) this.#opened = this.#open();
       opened = await this.#opened;
     }
     return call(request(opened.conn));

@@ -71,10 +71,10 @@ export class SqliteDatabase implements SqlDatabase {
     this.#gate = previous.then(() => new Promise<void>((resolve) => (open = resolve)));
     await previous;
     try {
-      await this.writer.exec('BEGIN IMMEDIATE');
+      await this.writer.begin();
       try {
         const result = await work(this.#writes);
-        await this.writer.exec('COMMIT');
+        await this.writer.commit();
         return result;
       } catch (error) {
         await this.writer.rollback();
