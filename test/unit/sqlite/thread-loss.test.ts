@@ -35,6 +35,7 @@ it('fails the write the lost thread had not answered, and reopens the connection
   const writer = await ThreadConnection.open({ driver, file, busyTimeoutMs: 1_000, setup: 'PRAGMA synchronous = NORMAL;' });
   try {
     expect(await writer.run('INSERT INTO notes (text) VALUES (?)', ['before'])).toBe(1);
+    // The write is posted a few microtasks later, once the stop has begun: the dying thread cannot answer it.
     const inFlight = writer.run('INSERT INTO notes (text) VALUES (?)', ['in flight']);
     await sqliteThread.terminate();
     await expect(inFlight).rejects.toThrow('the SQLite thread stopped (exit code 1)');
