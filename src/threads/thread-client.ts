@@ -60,14 +60,17 @@ export class ThreadClient<Request, Reply> {
     this.#start();
   }
 
-  /** Stops the worker; the next request starts another. */
+  /**
+   * Stops the worker; the next request starts another. Its pending requests fail at once: a
+   * request sent while it stops goes to the next worker and is not failed with them.
+   */
   async close(): Promise<void> {
     const worker = this.#worker;
-    this.#worker = undefined;
     if (!worker) return;
+    this.#worker = undefined;
     this.#generation += 1;
-    await worker.terminate();
     this.#failPending(`${this.options.name} was closed`);
+    await worker.terminate();
   }
 
   /**
