@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openSqliteDatabase } from '../../../src/control/sqlite/database.js';
 import { openSqlite, sqliteDriver, ThreadConnection } from '../../../src/sqlite/index.js';
 import { sqliteThread } from '../../../src/sqlite/sqlite-thread.js';
 
@@ -44,24 +43,5 @@ it('fails the write the lost thread had not answered, and reopens the connection
     expect(await notesInFile()).toEqual(['before', 'after']);
   } finally {
     await writer.close();
-  }
-});
-
-it('rolls back a transaction the thread was lost in, instead of committing its later statements alone', async () => {
-  const db = await openSqliteDatabase(file);
-  try {
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.run('INSERT INTO notes (text) VALUES (?)', ['first half']);
-        await sqliteThread.terminate();
-        await tx.run('INSERT INTO notes (text) VALUES (?)', ['second half']);
-      }),
-    ).rejects.toThrow(/the SQLite thread was lost during the transaction/);
-    expect(await notesInFile()).toEqual([]);
-
-    expect(await db.transaction(async (tx) => tx.run('INSERT INTO notes (text) VALUES (?)', ['next']))).toBe(1);
-    expect(await notesInFile()).toEqual(['next']);
-  } finally {
-    await db.close();
   }
 });
