@@ -1,8 +1,6 @@
-import { parentPort } from 'node:worker_threads';
-import { IndexHost } from './index-host.js';
+import { serveRequests } from '../threads/serve-requests.js';
+import { IndexHost, type IndexRequest } from './index-host.js';
 
 /** The worker thread that owns every organization's search index (see index-channel.ts). */
 const host = new IndexHost();
-parentPort!.on('message', ({ seq, request }) => {
-  void host.handle(request).then((reply) => parentPort!.postMessage({ seq, reply }));
-});
+serveRequests((request: IndexRequest) => host.handle(request));

@@ -3,6 +3,7 @@ import { loadNodeSqlite } from './node-sqlite.js';
 import type { SqliteConnection, SqliteDriver, SqliteDriverName, SqliteOpenOptions } from './types.js';
 
 export { ThreadConnection } from './sqlite-thread.js';
+export { statementCache } from './statement-cache.js';
 export type { Statement } from './thread-protocol.js';
 export { transaction } from './transaction.js';
 export type * from './types.js';

@@ -1,60 +1,23 @@
-import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../threads/start-worker.js';
-import type { ConnectionSpec, Statement, ThreadCall, ThreadReply, ThreadRequest } from './thread-protocol.js';
+import { ThreadClient } from '../threads/thread-client.js';
+import type { ConnectionSpec, Statement, ThreadCall, ThreadReply } from './thread-protocol.js';
 import type { SqliteValue } from './types.js';
 
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
-
 /**
- * The process's thread for SQLite writes, started on first use. It keeps the process alive
- * only while a request is pending, and is started again after a crash (its connections are
- * then opened again on their next request).
+ * The process's thread for SQLite writes (see ThreadClient: started on first use, again after
+ * a crash). Exported for the tests that stop it as a crash would; nothing else uses it.
  */
-class SqliteThread {
-  #worker: Worker | undefined;
-  readonly #pending = new Map<number, Pending>();
-  #seq = 0;
-  /** Counts the workers started: a connection opened in an earlier one must be opened again. */
-  generation = 0;
+export const sqliteThread = new ThreadClient<ThreadCall, ThreadReply>({
+  callerUrl: import.meta.url,
+  worker: 'sqlite-thread.worker',
+  name: 'the SQLite thread',
+});
 
-  send(call: ThreadCall): Promise<unknown> {
-    const worker = this.#start();
-    const seq = ++this.#seq;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(seq, { resolve, reject });
-      if (this.#pending.size === 1) worker.ref();
-      worker.postMessage({ ...call, seq } satisfies ThreadRequest);
-    });
-  }
-
-  #start(): Worker {
-    if (this.#worker) return this.#worker;
-    const worker = startWorker(import.meta.url, 'sqlite-thread.worker');
-    this.generation += 1;
-    worker.unref();
-    worker.on('message', (reply: ThreadReply) => {
-      const pending = this.#pending.get(reply.seq);
-      this.#pending.delete(reply.seq);
-      if (this.#pending.size === 0) worker.unref();
-      if (!pending) return;
-      if (reply.ok) pending.resolve(reply.value);
-      else pending.reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
-    });
-    const lost = (reason: string) => {
-      if (this.#worker !== worker) return;
-      this.#worker = undefined;
-      const pending = [...this.#pending.values()];
-      this.#pending.clear();
-      for (const { reject } of pending) reject(new Error(reason));
-    };
-    worker.on('error', (error) => lost(`the SQLite thread failed: ${error.message}`));
-    worker.on('exit', (code) => lost(`the SQLite thread stopped (exit code ${code})`));
-    this.#worker = worker;
-    return worker;
-  }
+/** The call's value, or its failure as an Error carrying SQLite's code (SQLITE_BUSY ...). */
+async function call(request: ThreadCall): Promise<unknown> {
+  const reply = await sqliteThread.send(request);
+  if (reply.ok) return reply.value;
+  throw Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {});
 }
-
-const thread = new SqliteThread();
 
 /**
  * A SQLite connection in the process's SQLite thread, for writes: a commit (or a WAL
@@ -66,6 +29,7 @@ const thread = new SqliteThread();
 export class ThreadConnection {
   #opened: Promise<{ conn: number; generation: number }>;
   #closed = false;
+  #inTransaction = false;
 
   private constructor(private readonly spec: ConnectionSpec) {
     this.#opened = this.#open();
@@ -91,8 +55,19 @@ export class ThreadConnection {
     return this.#call((conn) => ({ op: 'run', conn, sql, params })) as Promise<number>;
   }
 
-  exec(sql: string): Promise<void> {
-    return this.#call((conn) => ({ op: 'exec', conn, sql })) as Promise<void>;
+  /**
+   * Opens a transaction, taking the write lock at once: the requests sent until commit or
+   * rollback belong to it. If the thread is lost meanwhile, SQLite has dropped what the
+   * transaction wrote, so they fail rather than run alone on a connection opened again.
+   */
+  async begin(): Promise<void> {
+    await this.#call((conn) => ({ op: 'exec', conn, sql: 'BEGIN IMMEDIATE' }));
+    this.#inTransaction = true;
+  }
+
+  async commit(): Promise<void> {
+    await this.#call((conn) => ({ op: 'exec', conn, sql: 'COMMIT' }));
+    this.#inTransaction = false;
   }
 
   /** The statements as one transaction: all of them or none. */
@@ -100,9 +75,11 @@ export class ThreadConnection {
     return this.#call((conn) => ({ op: 'batch', conn, statements })) as Promise<void>;
   }
 
-  /** Rolls back the transaction this connection has open, if any. */
-  rollback(): Promise<void> {
-    return this.#call((conn) => ({ op: 'rollback', conn })) as Promise<void>;
+  /** Rolls back the transaction this connection has open, if any (none is, once its thread was lost). */
+  async rollback(): Promise<void> {
+    const lost = this.#inTransaction && (await this.#opened).generation !== sqliteThread.generation;
+    this.#inTransaction = false;
+    if (!lost) await this.#call((conn) => ({ op: 'rollback', conn }));
   }
 
   /** Closes the connection once the requests sent before it are answered. */
@@ -110,21 +87,26 @@ export class ThreadConnection {
     if (this.#closed) return;
     this.#closed = true;
     const opened = await this.#opened.catch(() => undefined);
-    if (opened && opened.generation === thread.generation) await thread.send({ op: 'close', conn: opened.conn }).catch(() => undefined);
+    if (opened && opened.generation === sqliteThread.generation) await call({ op: 'close', conn: opened.conn }).catch(() => undefined);
   }
 
   async #open(): Promise<{ conn: number; generation: number }> {
-    const conn = (await thread.send({ op: 'open', spec: this.spec })) as number;
-    return { conn, generation: thread.generation };
+    const opened = call({ op: 'open', spec: this.spec });
+    // Read once the request is sent: the worker it went to, not one started after a loss.
+    const generation = sqliteThread.generation;
+    return { conn: (await opened) as number, generation };
   }
 
-  async #call(call: (conn: number) => ThreadCall): Promise<unknown> {
+  async #call(request: (conn: number) => ThreadCall): Promise<unknown> {
     if (this.#closed) throw new Error(`the SQLite connection to ${this.spec.file} is closed`);
-    let opened = await this.#opened;
-    if (opened.generation !== thread.generation) {
-      this.#opened = this.#open();
+    const current = this.#opened;
+    let opened = await current;
+    if (opened.generation !== sqliteThread.generation) {
+      if (this.#inTransaction) throw new Error(`the SQLite thread was lost during the transaction on ${this.spec.file}: none of it was committed`);
+      // Calls sent together after a loss open the connection once.
+      if (this.#opened === current) this.#opened = this.#open();
       opened = await this.#opened;
     }
-    return thread.send(call(opened.conn));
+    return call(request(opened.conn));
   }
 }

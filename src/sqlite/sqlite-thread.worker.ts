@@ -1,13 +1,14 @@
-import { parentPort } from 'node:worker_threads';
+import { serveRequests } from '../threads/serve-requests.js';
 import { loadSqliteDriver } from './index.js';
-import type { ThreadReply, ThreadRequest } from './thread-protocol.js';
+import { statementCache } from './statement-cache.js';
+import type { ThreadCall, ThreadReply } from './thread-protocol.js';
 import { transaction } from './transaction.js';
 import type { SqliteConnection, SqliteStatement } from './types.js';
 
 /** The connections this thread writes through (see sqlite-thread.ts), by number. */
 interface Open {
   readonly db: SqliteConnection;
-  readonly statements: Map<string, SqliteStatement>;
+  readonly statement: (sql: string) => SqliteStatement;
 }
 const connections = new Map<number, Open>();
 let opened = 0;
@@ -18,19 +19,10 @@ function connection(conn: number): Open {
   return open;
 }
 
-function statement(open: Open, sql: string): SqliteStatement {
-  let prepared = open.statements.get(sql);
-  if (!prepared) {
-    prepared = open.db.prepare(sql);
-    open.statements.set(sql, prepared);
-  }
-  return prepared;
-}
-
-async function answer(request: ThreadRequest): Promise<unknown> {
-  switch (request.op) {
+async function answer(call: ThreadCall): Promise<unknown> {
+  switch (call.op) {
     case 'open': {
-      const { driver: name, file, busyTimeoutMs, setup } = request.spec;
+      const { driver: name, file, busyTimeoutMs, setup } = call.spec;
       const driver = await loadSqliteDriver(name);
       if (!driver) throw new Error(`the SQLite driver ${name} does not load in a worker thread`);
       const db = driver.open(file, { busyTimeoutMs });
@@ -40,47 +32,49 @@ async function answer(request: ThreadRequest): Promise<unknown> {
         db.close();
         throw error;
       }
-      connections.set(++opened, { db, statements: new Map() });
+      connections.set(++opened, { db, statement: statementCache(db) });
       return opened;
     }
     case 'all':
-      return statement(connection(request.conn), request.sql).all(...request.params);
+      return connection(call.conn).statement(call.sql).all(...call.params);
     case 'get':
-      return statement(connection(request.conn), request.sql).get(...request.params);
+      return connection(call.conn).statement(call.sql).get(...call.params);
     case 'run':
-      return statement(connection(request.conn), request.sql).run(...request.params);
+      return connection(call.conn).statement(call.sql).run(...call.params);
     case 'exec':
-      connection(request.conn).db.exec(request.sql);
+      connection(call.conn).db.exec(call.sql);
       return null;
     case 'batch': {
-      const open = connection(request.conn);
-      transaction(open.db, () => request.statements.forEach(({ sql, params }) => statement(open, sql).run(...params)), 'IMMEDIATE');
+      const { db, statement } = connection(call.conn);
+      transaction(db, () => call.statements.forEach(({ sql, params }) => statement(sql).run(...params)), 'IMMEDIATE');
       return null;
     }
     case 'rollback': {
-      const { db } = connection(request.conn);
+      const { db } = connection(call.conn);
       if (db.inTransaction) db.exec('ROLLBACK');
       return null;
     }
     case 'close':
-      connections.get(request.conn)?.db.close();
-      connections.delete(request.conn);
+      connections.get(call.conn)?.db.close();
+      connections.delete(call.conn);
       return null;
   }
 }
 
-// One request at a time, in the order sent: an open finishes before the statements that follow it.
-let queue: Promise<void> = Promise.resolve();
-parentPort!.on('message', (request: ThreadRequest) => {
-  queue = queue.then(async () => {
-    let reply: ThreadReply;
-    try {
-      reply = { seq: request.seq, ok: true, value: await answer(request) };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const message = error instanceof Error ? error.message : String(error);
-      reply = { seq: request.seq, ok: false, message, ...(typeof code === 'string' ? { code } : {}) };
-    }
-    parentPort!.postMessage(reply);
-  });
+async function reply(call: ThreadCall): Promise<ThreadReply> {
+  try {
+    return { ok: true, value: await answer(call) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+}
+
+// One call at a time, in the order sent: an open finishes before the statements that follow it.
+let queue: Promise<unknown> = Promise.resolve();
+serveRequests((call: ThreadCall) => {
+  const replied = queue.then(() => reply(call));
+  queue = replied;
+  return replied;
 });

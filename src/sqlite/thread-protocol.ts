@@ -24,8 +24,6 @@ export type ThreadCall =
   | { readonly op: 'rollback'; readonly conn: number }
   | { readonly op: 'close'; readonly conn: number };
 
-export type ThreadRequest = ThreadCall & { readonly seq: number };
-
 export type ThreadReply =
-  | { readonly seq: number; readonly ok: true; readonly value: unknown }
-  | { readonly seq: number; readonly ok: false; readonly message: string; readonly code?: string };
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string; readonly code?: string };

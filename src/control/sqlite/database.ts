@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
+import { statementCache, ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -9,17 +9,9 @@ const BUSY_TIMEOUT_MS = 5_000;
 /** Settings each connection needs (journal mode is the file's, set once). */
 const CONNECTION_SETTINGS = 'PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 
-/** The store's statements are a fixed set of SQL texts: each is compiled once, not on every call. */
+/** The store's queries on a connection in this thread, each SQL text compiled once. */
 function queriesOn(db: SqliteConnection): SqlQueries {
-  const statements = new Map<string, SqliteStatement>();
-  const statement = (sql: string): SqliteStatement => {
-    let prepared = statements.get(sql);
-    if (!prepared) {
-      prepared = db.prepare(sql);
-      statements.set(sql, prepared);
-    }
-    return prepared;
-  };
+  const statement = statementCache(db);
   return {
     async all<T>(sql: string, params: readonly SqlValue[] = []) {
       return statement(sql).all<T>(...params);
@@ -79,10 +71,10 @@ export class SqliteDatabase implements SqlDatabase {
     this.#gate = previous.then(() => new Promise<void>((resolve) => (open = resolve)));
     await previous;
     try {
-      await this.writer.exec('BEGIN IMMEDIATE');
+      await this.writer.begin();
       try {
         const result = await work(this.#writes);
-        await this.writer.exec('COMMIT');
+        await this.writer.commit();
         return result;
       } catch (error) {
         await this.writer.rollback();

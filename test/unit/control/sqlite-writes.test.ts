@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openSqliteDatabase, type SqliteDatabase } from '../../../src/control/sqlite/database.js';
 import { openSqlite, type SqliteConnection } from '../../../src/sqlite/index.js';
+import { sqliteThread } from '../../../src/sqlite/sqlite-thread.js';
 
 let dir: string;
 let db: SqliteDatabase;
@@ -64,4 +65,18 @@ it('keeps a transaction whole across the thread, and reports a failed statement 
   expect(await db.all('SELECT text FROM notes ORDER BY id')).toEqual([{ text: 'first' }]);
   expect(await db.transaction(async (tx) => tx.run('INSERT INTO notes (text) VALUES (?)', ['second']))).toBe(1);
   expect(await db.all('SELECT text FROM notes ORDER BY id')).toEqual([{ text: 'first' }, { text: 'second' }]);
+});
+
+it('fails a transaction whole when the SQLite thread is lost in it, instead of committing its later statements alone', async () => {
+  await expect(
+    db.transaction(async (tx) => {
+      await tx.run('INSERT INTO notes (text) VALUES (?)', ['first half']);
+      await sqliteThread.terminate();
+      await tx.run('INSERT INTO notes (text) VALUES (?)', ['second half']);
+    }),
+  ).rejects.toThrow(/the SQLite thread was lost during the transaction on .*control\.db: none of it was committed/);
+  expect(other.prepare('SELECT text FROM notes').all()).toEqual([]);
+  // The lost thread's connection let go of the write lock: the next transaction commits.
+  expect(await db.transaction(async (tx) => tx.run('INSERT INTO notes (text) VALUES (?)', ['next']))).toBe(1);
+  expect(other.prepare('SELECT text FROM notes').all()).toEqual([{ text: 'next' }]);
 });
