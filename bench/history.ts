@@ -24,7 +24,7 @@ const NEW_COMMITS = 100;
 const GRAPH_WRITE = ['commit-graph', 'write', '--reachable', '--changed-paths', '--split'];
 
 const git = (gitdir: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): string =>
-  execFileSync('git', ['--git-dir', gitdir, ...args], { env, encoding: 'utf8', ...(input === undefined ? {} : { input }) }).trim();
+  execFileSync('git', ['--git-dir', gitdir, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30, ...(input === undefined ? {} : { input }) }).trim();
 
 /** The store's background write, timed. */
 function graphWriteMs(gitdir: string): number {
