@@ -16,7 +16,8 @@ import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './suppor
 import { benchSizes, fmt, median, QUICK, spread } from './support/stats.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);
-const roundsFor = (total: number) => (QUICK || total >= 100_000 ? 1 : 2);
+/** Two rounds at every size: one round at 100,000 swung between 1.3x and 2.1x on a 2-core machine. */
+const ROUNDS = QUICK ? 1 : 2;
 
 interface FirstAnswers {
   readonly readMs: number;
@@ -45,7 +46,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   const raw: number[] = [];
   const without: FirstAnswers[] = [];
   const withSaved: FirstAnswers[] = [];
-  for (let round = 0; round < roundsFor(total); round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     raw.push(await rawFlexBuildMs(total, m.workspaceId));
     copyDataDir(seed.dir, dataDir);
     fs.rmSync(savedStateDir(dataDir, m), { recursive: true, force: true });
