@@ -50,6 +50,11 @@ export interface LoadedDocuments {
 export interface SearchIndexesOptions {
   /** 'worker' (the service) keeps the indexes off the event loop; 'main' runs them in this thread. */
   readonly thread?: 'worker' | 'main';
+  /**
+   * Where requests go instead of what `thread` picks; `onLost` is to be called when the indexes
+   * behind the channel are gone (its worker was lost), so that each is built again on next use.
+   */
+  readonly openChannel?: (onLost: () => void) => IndexChannel;
   readonly saved?: SavedIndexOptions;
 }
 
@@ -84,7 +89,8 @@ export class SearchIndexes {
   constructor(load: LoadDocuments, options: SearchIndexesOptions = {}) {
     this.#load = load;
     this.#saved = options.saved;
-    this.#channel = options.thread === 'worker' ? new WorkerChannel(() => this.#built.clear()) : inThreadChannel();
+    const onLost = () => this.#built.clear();
+    this.#channel = options.openChannel?.(onLost) ?? (options.thread === 'worker' ? new WorkerChannel(onLost) : inThreadChannel());
   }
 
   /**

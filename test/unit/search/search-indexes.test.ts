@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchIndexes, type IndexedDocument, type LoadDocuments, type SearchHit, type SearchIndexesOptions } from '../../../src/search/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
+import { WorkerChannel } from '../../../src/search/index-channel.js';
 import { byId, CORPUS, INTERNAL, SHARED } from './corpus.js';
 
 const ORG_A = '11111111-1111-4111-8111-111111111111';
@@ -249,5 +250,24 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     const index = await open().forOrg(ORG_A);
     expect(main.loads).toBe(3);
     expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+  });
+});
+
+describe('SearchIndexes whose worker is lost', () => {
+  it('builds each index again from main on next use, with what main holds then', async () => {
+    const f = fakeMain({ [ORG_A]: CORPUS });
+    let channel: WorkerChannel | undefined;
+    const indexes = new SearchIndexes(loadAll(f.load), { openChannel: (onLost) => (channel = new WorkerChannel(onLost)) });
+    try {
+      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')))).toContain('cap-checkout');
+      await channel!.terminate();
+      // Committed while the worker was gone: the rebuilt index has it, though no upsert reached an index.
+      f.main.get(ORG_A)!.push({ ...byId('feat-wallets'), id: 'feat-crypto', title: 'Crypto payouts', body: '# Crypto payouts\n' });
+      await expect.poll(async () => ids(await (await indexes.forOrg(ORG_A)).search(query('crypto')))).toEqual(['feat-crypto']);
+      expect(f.calls).toEqual([ORG_A, ORG_A]);
+      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')))).toContain('cap-checkout');
+    } finally {
+      await indexes.close();
+    }
   });
 });
