@@ -10,8 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { authHeaders, readCalls } from './mcp.js';
-import { eachSize, rawFlexBuildMs, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { firstCallsMs, readCalls } from './mcp.js';
+import { eachSize, rawFlexBuildMs, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, spread } from './support/stats.js';
 
@@ -25,16 +25,8 @@ interface FirstAnswers {
 }
 
 async function firstAnswers(dataDir: string, m: SeedManifest, load: LoadGenerator): Promise<FirstAnswers> {
-  const server = await startSpecbase(dataDir);
-  try {
-    const read = readCalls(m)[0]!;
-    const { ms, errors } = await load.first(server.mcpUrl, authHeaders(m), [read, { tool: 'specbase_search', args: { query: 'guest checkout' } }]);
-    const failed = errors.find((e) => e !== null);
-    if (failed) throw new Error(`first calls failed: ${failed}`);
-    return { readMs: ms[0]!, searchMs: ms[1]! };
-  } finally {
-    await server.stop();
-  }
+  const [readMs, searchMs] = await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!, { tool: 'specbase_search', args: { query: 'guest checkout' } }]);
+  return { readMs: readMs!, searchMs: searchMs! };
 }
 
 const savedStateDir = (dataDir: string, m: SeedManifest) => path.join(dataDir, 'orgs', `${m.orgId}.git`, 'specbase');

@@ -13,8 +13,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { authHeaders, readCalls } from './mcp.js';
-import { eachSize, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { firstCallsMs, readCalls } from './mcp.js';
+import { eachSize, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, ratioLine } from './support/stats.js';
 
@@ -50,14 +50,7 @@ function addEdits(gitdir: string, count: number): void {
 }
 
 async function firstReadMs(dataDir: string, m: SeedManifest, load: LoadGenerator): Promise<number> {
-  const server = await startSpecbase(dataDir);
-  try {
-    const { ms, errors } = await load.first(server.mcpUrl, authHeaders(m), [readCalls(m)[0]!]);
-    if (errors[0]) throw new Error(`first read failed: ${errors[0]}`);
-    return ms[0]!;
-  } finally {
-    await server.stop();
-  }
+  return (await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!]))[0]!;
 }
 
 async function benchSize(total: number, load: LoadGenerator): Promise<string[]> {

@@ -2,7 +2,7 @@
  * MCP search and read against a bare SDK server, at 10,000 and 100,000 artifacts. Each server
  * runs in its own process, the load generator in a third; both servers are warmed up, and the
  * rounds alternate between them so drift hits both alike. Specbase starts from the state a
- * first server saved (see firstUse). Targets (issue 10): search >= 0.6x,
+ * first server saved (see benchSize). Targets (issue 10): search >= 0.6x,
  * read >= 0.8x the bare server's calls/s.
  */
 import path from 'node:path';
@@ -70,18 +70,17 @@ function failIfErrors(label: string, stats: RunStats): void {
 }
 
 /**
- * The first read and search of a server started on the copy, which then shuts down and so
- * saves its catalog and search index: the measured server starts as a restarted service does,
- * with no build, and no save of one, under way during its rounds (at 100,000 artifacts a build
- * takes most of a minute and its save seconds of the search worker).
+ * A fresh server's first calls on `dataDir`, all sent at once (see LoadGenerator.first): the
+ * milliseconds from the first request to each answer. The server then shuts down, which saves
+ * its catalog and search index.
  */
-async function firstUse(dataDir: string, m: SeedManifest, load: LoadGenerator): Promise<number> {
+export async function firstCallsMs(dataDir: string, m: SeedManifest, load: LoadGenerator, calls: ToolCall[]): Promise<number[]> {
   const server = await startSpecbase(dataDir);
   try {
-    const { ms, errors } = await load.first(server.mcpUrl, authHeaders(m), [readCalls(m)[0]!, searchCalls()[0]!]);
+    const { ms, errors } = await load.first(server.mcpUrl, authHeaders(m), calls);
     const failed = errors.find((error) => error !== null);
-    if (failed) throw new Error(`first use failed: ${failed}`);
-    return Math.max(...ms);
+    if (failed) throw new Error(`first calls failed: ${failed}`);
+    return ms;
   } finally {
     await server.stop();
   }
@@ -92,7 +91,10 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   const dataDir = path.join(SCRATCH, 'run', `mcp-${total}`);
   copyDataDir(seed.dir, dataDir);
   const m = seed.manifest;
-  const firstUseMs = await firstUse(dataDir, m, load);
+  // A first server makes the first read and search and saves at shutdown: the measured server
+  // starts as a restarted service does, with no build, and no save of one, under way during its
+  // rounds (at 100,000 artifacts a build takes most of a minute and its save seconds of the worker).
+  const firstUseMs = Math.max(...(await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!, searchCalls()[0]!])));
   const [specbase, bare] = await Promise.all([startSpecbase(dataDir), startBareServer()]);
   try {
     await load.open('specbase', specbase.mcpUrl, authHeaders(m), CLIENTS);
