@@ -108,18 +108,22 @@ export class OrgKeeper {
 
   /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   async close(): Promise<void> {
-    this.#closed = true;
     await this.#commitGraphs.close();
+    // An open under way makes its saved state and saves what it built before the store stops
+    // making them: otherwise a close right after a build from Git would drop the build's save.
+    await this.#inEachSection(async () => undefined);
+    this.#closed = true;
+    await this.#inEachSection(async (handle) => {
+      await handle.saved?.close();
+      handle.saved = undefined;
+    });
+  }
+
+  /** Runs `work` in the write section of each organization opened, once the ones under way end. */
+  async #inEachSection(work: (handle: OrgHandle) => Promise<void>): Promise<void> {
     const handles = await Promise.allSettled(this.#handles.values());
     await Promise.all(
-      handles.map(async (settled) => {
-        if (settled.status !== 'fulfilled') return;
-        const handle = settled.value;
-        await this.#mutex.run(handle.orgId, async () => {
-          await handle.saved?.close();
-          handle.saved = undefined;
-        });
-      }),
+      handles.map((settled) => (settled.status === 'fulfilled' ? this.#mutex.run(settled.value.orgId, () => work(settled.value)) : undefined)),
     );
   }
 
