@@ -27,6 +27,6 @@ export class WorkerChannel extends ThreadClient<IndexRequest, IndexReply> implem
   }
 
   override send(request: IndexRequest): Promise<IndexReply> {
-    return super.send(request).catch((error: Error) => ({ ok: false, invalidInput: false, message: error.message }));
+    return super.send(request).catch((error: Error) => ({ ok: false, failure: 'failed', message: error.message }));
   }
 }

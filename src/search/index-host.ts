@@ -21,10 +21,21 @@ type Value = SearchHit[] | number | string | null;
 
 const READS: ReadonlySet<IndexRequest['op']> = new Set(['search', 'size']);
 
-/** An answer that crosses a thread: typed errors travel as their code and message. */
+/**
+ * Why a request failed: bad input from the caller, an organization this host does not hold
+ * (its indexes went with a lost worker), or anything else.
+ */
+export type IndexFailure = 'invalid-input' | 'not-loaded' | 'failed';
+
+/** An answer that crosses a thread: typed errors travel as their kind and message. */
 export type IndexReply =
   | { readonly ok: true; readonly value: Value }
-  | { readonly ok: false; readonly invalidInput: boolean; readonly message: string };
+  | { readonly ok: false; readonly failure: IndexFailure; readonly message: string };
+
+/** A search or size asked of an organization whose index this host does not hold. */
+export class IndexNotLoadedError extends Error {
+  override readonly name = 'IndexNotLoadedError';
+}
 
 /**
  * The search indexes of all organizations, driven by requests: the same code serves in this
@@ -57,11 +68,8 @@ export class IndexHost {
     try {
       return { ok: true, value: await this.#run(request) };
     } catch (error) {
-      return {
-        ok: false,
-        invalidInput: error instanceof InvalidInputError,
-        message: error instanceof Error ? error.message : String(error),
-      };
+      const failure = error instanceof InvalidInputError ? 'invalid-input' : error instanceof IndexNotLoadedError ? 'not-loaded' : 'failed';
+      return { ok: false, failure, message: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -94,10 +102,17 @@ export class IndexHost {
         this.#indexes.get(request.orgId)?.remove(request.id);
         return null;
       case 'search':
-        return this.#index(request.orgId).search(request.query);
+        return this.#loaded(request.orgId).search(request.query);
       case 'size':
-        return this.#indexes.get(request.orgId)?.size ?? 0;
+        return this.#loaded(request.orgId).size;
     }
+  }
+
+  /** Reads never make an index: an empty one would answer "no results" for a lost one. */
+  #loaded(orgId: string): OrgSearchIndex {
+    const index = this.#indexes.get(orgId);
+    if (!index) throw new IndexNotLoadedError(`the search index of organization ${orgId} is not loaded`);
+    return index;
   }
 
   #index(orgId: string): OrgSearchIndex {
@@ -113,5 +128,12 @@ export class IndexHost {
 /** The error an answer carries, as the typed error the rest of the service expects. */
 export function replyValue(reply: IndexReply): Value {
   if (reply.ok) return reply.value;
-  throw reply.invalidInput ? new InvalidInputError(reply.message) : new Error(reply.message);
+  switch (reply.failure) {
+    case 'invalid-input':
+      throw new InvalidInputError(reply.message);
+    case 'not-loaded':
+      throw new IndexNotLoadedError(reply.message);
+    case 'failed':
+      throw new Error(reply.message);
+  }
 }

@@ -1,7 +1,7 @@
 import { createWordEncoder } from './analyze-document.js';
 import { createTextEncoder } from './encoder.js';
 import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
-import { replyValue, type IndexReply, type IndexRequest } from './index-host.js';
+import { IndexNotLoadedError, replyValue, type IndexReply, type IndexRequest } from './index-host.js';
 import { matchRanges } from './match-ranges.js';
 import { savedIndexVersion } from './saved-index.js';
 import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
@@ -188,10 +188,25 @@ export class SearchIndexes {
 
   #handle(orgId: string): OrgSearch {
     return {
-      search: async (query) => replyValue(await this.#channel.send({ op: 'search', orgId, query })) as SearchHit[],
-      size: async () => replyValue(await this.#channel.send({ op: 'size', orgId })) as number,
+      search: async (query) => (await this.#read(orgId, { op: 'search', orgId, query })) as SearchHit[],
+      size: async () => (await this.#read(orgId, { op: 'size', orgId })) as number,
       matchRanges: (query, text) => matchRanges(this.#encoder, this.#encodeWord, query, text),
     };
+  }
+
+  /**
+   * A read through a handle taken before its worker was lost reaches the new worker, which does
+   * not hold the index: it is built again from `main` and the read asked once more.
+   */
+  async #read(orgId: string, request: Extract<IndexRequest, { op: 'search' | 'size' }>): Promise<ReturnType<typeof replyValue>> {
+    try {
+      return replyValue(await this.#channel.send(request));
+    } catch (error) {
+      if (!(error instanceof IndexNotLoadedError)) throw error;
+      this.#built.delete(orgId);
+      await this.forOrg(orgId);
+      return replyValue(await this.#channel.send(request));
+    }
   }
 
   #apply(request: Change, version: string | undefined): void {

@@ -270,4 +270,19 @@ describe('SearchIndexes whose worker is lost', () => {
       await indexes.close();
     }
   });
+
+  it('answers a search through a handle taken before the loss from an index built again, not from an empty one', async () => {
+    const f = fakeMain({ [ORG_A]: CORPUS });
+    let channel: WorkerChannel | undefined;
+    const indexes = new SearchIndexes(loadAll(f.load), { openChannel: (onLost) => (channel = new WorkerChannel(onLost)) });
+    try {
+      const handle = await indexes.forOrg(ORG_A);
+      await channel!.terminate();
+      expect(ids(await handle.search(query('guest checkout')))).toContain('cap-checkout');
+      expect(await handle.size()).toBe(CORPUS.length);
+      expect(f.calls).toEqual([ORG_A, ORG_A]);
+    } finally {
+      await indexes.close();
+    }
+  });
 });
