@@ -39,6 +39,9 @@ export function createWordEncoder(encoder: Encoder, capacity = 50_000): (word: s
   };
 }
 
+/** A title's distinct encoded terms, sorted: what ranking and the title index match against. */
+export const titleTermsOf = (encoder: Encoder, title: string): SortedTerms => sortedTerms(encoder.encode(title));
+
 /** The body as plain text without its `# Title` line. */
 export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(TITLE_HEADING, ''));
 

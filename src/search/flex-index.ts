@@ -1,12 +1,13 @@
 import { Document, type Encoder } from 'flexsearch';
 
 /**
- * What FlexSearch holds per artifact: only the searchable text, under a small integer id (the
+ * What FlexSearch holds per artifact: only the body's plain text, under a small integer id (the
  * artifact's slot in its index; see org-search-index.ts). Numeric ids are FlexSearch's fast
  * path: with UUID strings every posting it visits is a string hashed as an object key, and a
- * restored index holds a separate copy of each id per posting list.
+ * restored index holds a separate copy of each id per posting list. Titles are retrieved by
+ * our own title index (title-index.ts), whose order is the ranking's.
  */
-export type FlexDocument = { id: number; title: string; body: string };
+export type FlexDocument = { id: number; body: string };
 
 /**
  * The FlexSearch configuration of an organization's index: `forward` tokenizing so a query word
@@ -20,36 +21,17 @@ export const createFlexIndex = (encoder: Encoder): Document<FlexDocument> =>
     encoder,
     tokenize: 'forward',
     fastupdate: false,
-    document: { id: 'id', index: ['title', 'body'] },
+    document: { id: 'id', index: ['body'] },
   });
-
-export interface CandidateLimits {
-  readonly title: number;
-  readonly body: number;
-}
 
 /**
- * Candidate retrieval: `suggest` returns documents matching only some of the query's words
- * (the default requires all of them in one field, which would miss "checkout" in the title
- * with "payments" in the body). Ids come back per field, best first, at most the field's limit.
+ * Bodies matching the query, best first by FlexSearch's order, at most `limit`: `suggest`
+ * returns bodies holding only some of the query's words (the default requires all of them).
  */
-export function searchCandidates(
-  index: Document<FlexDocument>,
-  query: string,
-  limits: CandidateLimits,
-): { ids: Set<number>; truncated: boolean } {
-  const ids = new Set<number>();
-  let truncated = false;
-  // Per-field options replace the top-level ones for that field, so each repeats `suggest`.
-  const fields = index.search(query, {
-    index: [
-      { field: 'title', limit: limits.title, suggest: true },
-      { field: 'body', limit: limits.body, suggest: true },
-    ],
-  });
-  for (const { field, result } of fields) {
-    for (const id of result) ids.add(Number(id));
-    if (result.length >= (field === 'title' ? limits.title : limits.body)) truncated = true;
+export function bodyCandidates(index: Document<FlexDocument>, query: string, limit: number): { ids: number[]; truncated: boolean } {
+  const ids: number[] = [];
+  for (const { result } of index.search(query, { index: [{ field: 'body', limit, suggest: true }] })) {
+    for (const id of result) ids.push(Number(id));
   }
-  return { ids, truncated };
+  return { ids, truncated: ids.length >= limit };
 }

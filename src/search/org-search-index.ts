@@ -1,28 +1,33 @@
 import type { Document, Encoder } from 'flexsearch';
-import { analyzeDocument, createWordEncoder, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
+import { analyzeDocument, createWordEncoder, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
-import { createFlexIndex, searchCandidates, type CandidateLimits, type FlexDocument } from './flex-index.js';
+import { bodyCandidates, createFlexIndex, type FlexDocument } from './flex-index.js';
 import { matchRanges } from './match-ranges.js';
-import { parseQuery } from './parse-query.js';
-import { scoreDocument } from './score-document.js';
-import { selectTop } from './select-top.js';
+import { parseQuery, type ParsedQuery } from './parse-query.js';
+import { bodyOnlyBound, scoreBound, scoreDocument } from './score-document.js';
+import { TopItems } from './select-top.js';
+import { TitleIndex } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
- * Candidates fetched before ranking: FlexSearch's order decides who is considered, our score
- * decides the order. Title matches carry most of the score, so the title field is read deeper.
+ * Bodies fetched from FlexSearch when a body-only match could still rank: its order decides
+ * which are considered, our score the order. Widened by BODY_GROWTH while filters starve it.
  */
 const BODY_CANDIDATES_PER_RESULT = 10;
 const MIN_BODY_CANDIDATES = 100;
-const TITLE_DEPTH = 3;
-const CANDIDATE_GROWTH = 4;
+const BODY_GROWTH = 4;
 
-/** The first fetch for a result limit; widened by CANDIDATE_GROWTH while filters starve it. */
-export const candidateLimits = (limit: number, growth = 1): CandidateLimits => {
-  const body = Math.max(MIN_BODY_CANDIDATES, limit * BODY_CANDIDATES_PER_RESULT) * growth;
-  return { title: body * TITLE_DEPTH, body };
-};
+/**
+ * Titles scored at most, best bound first: a bound counts the body at its best, so for a common
+ * word thousands of titles can share the bound of the best ones, and analysing each for its
+ * score costs the worker a lot. Past this many, ties at the cut go by retrieval order.
+ */
+const TITLE_CANDIDATES_PER_RESULT = 50;
+const MIN_TITLE_CANDIDATES = 500;
+
+/** The first body fetch for a result limit. */
+export const bodyCandidateLimit = (limit: number): number => Math.max(MIN_BODY_CANDIDATES, limit * BODY_CANDIDATES_PER_RESULT);
 
 /**
  * A document as indexed. Ranking's analysis is made the first time the document is a candidate:
@@ -40,11 +45,15 @@ export interface IndexSnapshot {
   readonly flex: readonly (readonly [key: string, data: string])[];
 }
 
-/** The search index of one organization: FlexSearch for retrieval, our scoring for ranking. */
+/**
+ * The search index of one organization: our title index and FlexSearch (bodies) for retrieval,
+ * our scoring for ranking.
+ */
 export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
+  readonly #titles = new TitleIndex();
   /** Each document's slot: its id in FlexSearch and its place in `#entries`, kept while it is indexed. */
   readonly #slots = new Map<string, number>();
   readonly #entries: (Entry | undefined)[] = [];
@@ -58,9 +67,10 @@ export class OrgSearchIndex {
     const known = this.#slots.get(doc.id);
     const slot = known ?? this.#entries.length;
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    const entry: FlexDocument = { id: slot, title: doc.title, body: plainBody };
+    const entry: FlexDocument = { id: slot, body: plainBody };
     if (known === undefined) this.#flex.add(entry);
     else this.#flex.update(entry);
+    this.#titles.set(slot, titleTermsOf(this.#encoder, doc.title));
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
@@ -91,6 +101,7 @@ export class OrgSearchIndex {
     for (const [key, data] of snapshot.flex) index.#flex.import(key, data);
     for (const { plainBody, slot, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
+      index.#titles.set(slot, titleTermsOf(index.#encoder, doc.title));
       index.#entries[slot] = { doc, plainBody };
     }
     return index;
@@ -102,6 +113,7 @@ export class OrgSearchIndex {
     this.#slots.delete(id);
     this.#entries[slot] = undefined;
     this.#flex.remove(slot);
+    this.#titles.remove(slot);
   }
 
   /** See match-ranges.ts. */
@@ -109,15 +121,28 @@ export class OrgSearchIndex {
     return matchRanges(this.#encoder, this.#encodeWord, query, text);
   }
 
-  /** Best first; ties by title, then id. Throws InvalidInputError for an empty query or bad limit. */
+  /**
+   * Best first; equal scores by title, then id. Throws InvalidInputError for an empty query or bad limit.
+   * Titles the query reaches are scored best bound first until no unscored one can outrank the
+   * results; bodies are fetched only when a document matching in its body alone still could.
+   */
   search(q: SearchQuery): SearchHit[] {
     const query = parseQuery(this.#encoder, q);
     if (query.terms.length === 0) return [];
-    const scored = this.#admissibleCandidates(query.text, q).map((candidate) => ({
-      candidate,
-      score: scoreDocument(candidate, query),
-    }));
-    return selectTop(scored, q.limit, byRank).map(({ candidate, score }) => ({
+    const top = new TopItems<Scored>(q.limit, byRank);
+    const consider = this.#scorer(q, query, top);
+    // A document that could at best tie the last kept one is not scored: ties at the cut go by
+    // retrieval order, so that a common word does not score every title it starts.
+    const outranks = (bound: number) => top.worst !== undefined && top.worst.score >= bound;
+    const termCount = query.terms.length;
+    const matchable = query.terms.filter((term) => this.#titles.reaches(term) || this.#bodiesMayHold(term)).length;
+    let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
+    for (const { slot, bound } of this.#titles.byBound(query.terms, (match) => scoreBound(termCount, matchable, match))) {
+      if (outranks(bound) || titlesLeft === 0) break;
+      if (consider(slot)) titlesLeft -= 1;
+    }
+    if (!outranks(bodyOnlyBound(termCount, matchable))) this.#considerBodies(query.text, q.limit, consider);
+    return top.items.map(({ candidate, score }) => ({
       id: candidate.doc.id,
       type: candidate.doc.type,
       title: candidate.doc.title,
@@ -128,23 +153,42 @@ export class OrgSearchIndex {
   }
 
   /**
-   * Candidates the caller may see. Filtering happens before the limit, so when filters drop
-   * most candidates the fetch widens until enough remain or FlexSearch has nothing more.
+   * Scores a slot into `top` once, if the caller may see it (filters apply before the limit);
+   * says whether the caller may.
    */
-  #admissibleCandidates(text: string, q: SearchQuery): AnalyzedDocument[] {
-    const wanted = candidateLimits(q.limit).body;
+  #scorer(q: SearchQuery, query: ParsedQuery, top: TopItems<Scored>): (slot: number) => boolean {
     const types = q.types?.length ? new Set(q.types) : null;
-    for (let growth = 1; ; growth *= CANDIDATE_GROWTH) {
-      const limits = candidateLimits(q.limit, growth);
-      const { ids, truncated } = searchCandidates(this.#flex, text, limits);
-      const admissible: AnalyzedDocument[] = [];
-      for (const slot of ids) {
-        const entry = this.#entries[slot];
-        if (!entry || !q.workspaceIds.has(entry.doc.workspaceId)) continue;
-        if (types && !types.has(entry.doc.type)) continue;
-        admissible.push((entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody)));
+    const scored = new Set<number>();
+    return (slot) => {
+      const entry = this.#entries[slot];
+      if (!entry || !q.workspaceIds.has(entry.doc.workspaceId) || (types && !types.has(entry.doc.type))) return false;
+      if (!scored.has(slot)) {
+        scored.add(slot);
+        const candidate = (entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody));
+        top.add({ candidate, score: scoreDocument(candidate, query) });
       }
-      if (!truncated || admissible.length >= wanted || limits.body >= this.#slots.size) return admissible;
+      return true;
+    };
+  }
+
+  /**
+   * Whether some body has a word starting with `term`. FlexSearch encodes what it is asked, so
+   * a term it would encode into something else is taken to be held.
+   */
+  #bodiesMayHold(term: string): boolean {
+    const encoded = this.#encoder.encode(term);
+    if (encoded.length !== 1 || encoded[0] !== term) return true;
+    return this.#flex.search(term, { index: [{ field: 'body', limit: 1 }] }).some(({ result }) => result.length > 0);
+  }
+
+  /** FlexSearch's best bodies, the fetch widened while filters leave too few of them. */
+  #considerBodies(text: string, limit: number, consider: (slot: number) => boolean): void {
+    const wanted = bodyCandidateLimit(limit);
+    for (let fetch = wanted; ; fetch *= BODY_GROWTH) {
+      const { ids, truncated } = bodyCandidates(this.#flex, text, fetch);
+      let admissible = 0;
+      for (const slot of ids) if (consider(slot)) admissible += 1;
+      if (!truncated || admissible >= wanted || fetch >= this.#slots.size) return;
     }
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
 /** Bumped whenever the saved form (ours or FlexSearch's export) changes: an older one is rebuilt. */
-const FORMAT = 2;
+const FORMAT = 3;
 const MANIFEST = 'current.json';
 
 interface Manifest {

@@ -60,6 +60,25 @@ export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): 
   return Math.max(MIN_SCORE, Math.min(1, round(score)));
 }
 
+/**
+ * The most a document can score for a query of `termCount` terms, `matchable` of which occur
+ * in some document, when only what its title matches is known: every matchable term matched,
+ * the body covering each whole, the phrase found when every term can match.
+ */
+export function scoreBound(termCount: number, matchable: number, title: { readonly strength: number; readonly focus: number }): number {
+  const quality =
+    (WEIGHT.titleCoverage * title.strength) / termCount +
+    (WEIGHT.bodyCoverage * matchable) / termCount +
+    // An exact title is made of the query's terms only: every title term is covered.
+    (title.strength === termCount && title.focus === 1 ? WEIGHT.exactTitle : 0) +
+    (matchable === termCount ? WEIGHT.phrase : 0) +
+    (title.strength > 0 ? WEIGHT.titleFocus * title.focus : 0);
+  return Math.min(1, (matchable + quality) / (termCount + 1));
+}
+
+/** The most a document whose title matches none of the query can score. */
+export const bodyOnlyBound = (termCount: number, matchable: number): number => scoreBound(termCount, matchable, { strength: 0, focus: 0 });
+
 function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]): number {
   if (titleTerms.length === 0) return 0;
   let covered = 0;

@@ -117,6 +117,20 @@ describe('OrgSearchIndex ranking', () => {
     expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
     expect(ids(hits)).toEqual(['id-3', 'id-1', 'id-2']);
   });
+
+  it('finds the best titles among more titles holding the word than a fixed candidate window would read', () => {
+    const big = new OrgSearchIndex();
+    for (let n = 0; n < 1_500; n += 1) {
+      big.upsert({ id: `long-${n}`, type: 'feature', workspaceId: SHARED, title: `Checkout step ${n} for returning customers`, body: 'Checkout steps.' });
+    }
+    // Added last: FlexSearch's first titles and bodies for the word are all the long ones.
+    big.upsert({ id: 'exact', type: 'capability', workspaceId: SHARED, title: 'Checkout', body: 'Paying for a basket.' });
+    big.upsert({ id: 'short', type: 'feature', workspaceId: SHARED, title: 'Guest checkout', body: 'Checkout without an account.' });
+    const hits = big.search({ query: 'checkout', workspaceIds: EVERYWHERE, limit: 10 });
+    expect(ids(hits).slice(0, 2)).toEqual(['exact', 'short']);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    expect(hits[1]!.score).toBeGreaterThan(hits[2]!.score);
+  });
 });
 
 describe('OrgSearchIndex filters and limit', () => {

@@ -1,0 +1,154 @@
+import { lowerBound, type SortedTerms } from './sorted-terms.js';
+
+/** What a title matches of a query: the inputs of the title's share of the score. */
+export interface TitleMatch {
+  /** Per query term, 1 for a whole title term, 0.6 for the start of one; summed. */
+  readonly strength: number;
+  /** The share of the title's terms that start with a query term. */
+  readonly focus: number;
+}
+
+/** Slots are packed below the bound in one float64 heap key (2^26 slots, bounds to 1e-6). */
+const SLOT_SPACE = 2 ** 26;
+const BOUND_SCALE = 1e6;
+/** Query terms tracked one bit each; a longer query gets no pruning from its title strength. */
+const MASK_BITS = 31;
+const PREFIX_STRENGTH = 0.6;
+
+/**
+ * Titles by term, for ranking's retrieval. Title matches carry most of a score, and which
+ * titles rank first (those the query covers most) is not FlexSearch's order: at 100,000
+ * artifacts a word can start thousands of titles, and a fixed window of FlexSearch's first
+ * ones missed the best. Titles are short, so every title a query reaches is weighed exactly,
+ * from the posting lists alone, and handed out best bound first.
+ */
+export class TitleIndex {
+  readonly #postings = new Map<string, Set<number>>();
+  /** Each slot's distinct title terms, sorted. */
+  readonly #terms: (SortedTerms | undefined)[] = [];
+  #vocabulary: string[] | undefined;
+  #covered = new Uint16Array(0);
+  #whole = new Uint32Array(0);
+  #prefix = new Uint32Array(0);
+
+  set(slot: number, terms: SortedTerms): void {
+    if (slot >= SLOT_SPACE) throw new RangeError(`title index slot ${slot} is out of range`);
+    this.remove(slot);
+    this.#terms[slot] = terms;
+    for (const term of terms) {
+      let slots = this.#postings.get(term);
+      if (!slots) {
+        slots = new Set();
+        this.#postings.set(term, slots);
+        this.#vocabulary = undefined;
+      }
+      slots.add(slot);
+    }
+  }
+
+  remove(slot: number): void {
+    const terms = this.#terms[slot];
+    if (!terms) return;
+    this.#terms[slot] = undefined;
+    for (const term of terms) {
+      const slots = this.#postings.get(term)!;
+      slots.delete(slot);
+      if (slots.size === 0) {
+        this.#postings.delete(term);
+        this.#vocabulary = undefined;
+      }
+    }
+  }
+
+  /** Whether some title has a term starting with `term`. */
+  reaches(term: string): boolean {
+    const vocabulary = this.#sortedVocabulary();
+    return vocabulary[lowerBound(vocabulary, term)]?.startsWith(term) ?? false;
+  }
+
+  /**
+   * The slots whose title has a term starting with one of `queryTerms`, highest `bound` first,
+   * each with that bound (rounded up to six decimals, so never below the true one).
+   */
+  *byBound(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Generator<{ slot: number; bound: number }> {
+    const heap = this.#boundedSlots(queryTerms, bound);
+    for (let size = heap.length; size > 0; size -= 1) {
+      const top = heap[0]!;
+      heap[0] = heap[size - 1]!;
+      siftDown(heap, 0, size - 1);
+      const slot = top % SLOT_SPACE;
+      yield { slot, bound: (top - slot) / SLOT_SPACE / BOUND_SCALE };
+    }
+  }
+
+  /** A max-heap of packed (bound, slot) keys, one per title the query reaches. */
+  #boundedSlots(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Float64Array {
+    this.#ensureScratch();
+    const vocabulary = this.#sortedVocabulary();
+    const counted = new Set<string>();
+    const touched: number[] = [];
+    queryTerms.forEach((queryTerm, index) => {
+      const bit = index < MASK_BITS ? 1 << index : 0;
+      for (let at = lowerBound(vocabulary, queryTerm); at < vocabulary.length && vocabulary[at]!.startsWith(queryTerm); at += 1) {
+        const term = vocabulary[at]!;
+        const whole = term === queryTerm;
+        // A title term two query terms start counts once toward focus.
+        const first = !counted.has(term);
+        counted.add(term);
+        for (const slot of this.#postings.get(term)!) {
+          if (first) {
+            if (this.#covered[slot] === 0) touched.push(slot);
+            this.#covered[slot] = this.#covered[slot]! + 1;
+          }
+          if (whole) this.#whole[slot] = this.#whole[slot]! | bit;
+          else this.#prefix[slot] = this.#prefix[slot]! | bit;
+        }
+      }
+    });
+    const exactMasks = queryTerms.length <= MASK_BITS;
+    const heap = new Float64Array(touched.length);
+    touched.forEach((slot, i) => {
+      const whole = this.#whole[slot]!;
+      const strength = exactMasks ? bitCount(whole) + PREFIX_STRENGTH * bitCount(this.#prefix[slot]! & ~whole) : queryTerms.length;
+      const focus = this.#covered[slot]! / this.#terms[slot]!.length;
+      heap[i] = Math.ceil(bound({ strength, focus }) * BOUND_SCALE) * SLOT_SPACE + slot;
+      this.#covered[slot] = 0;
+      this.#whole[slot] = 0;
+      this.#prefix[slot] = 0;
+    });
+    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
+    return heap;
+  }
+
+  #sortedVocabulary(): string[] {
+    return (this.#vocabulary ??= [...this.#postings.keys()].sort());
+  }
+
+  #ensureScratch(): void {
+    const size = this.#terms.length;
+    if (this.#covered.length >= size) return;
+    const capacity = Math.max(size, this.#covered.length * 2, 1024);
+    this.#covered = new Uint16Array(capacity);
+    this.#whole = new Uint32Array(capacity);
+    this.#prefix = new Uint32Array(capacity);
+  }
+}
+
+function siftDown(heap: Float64Array, from: number, size: number): void {
+  let at = from;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= size) return;
+    const right = left + 1;
+    const larger = right < size && heap[right]! > heap[left]! ? right : left;
+    if (heap[larger]! <= heap[at]!) return;
+    [heap[at], heap[larger]] = [heap[larger]!, heap[at]!];
+    at = larger;
+  }
+}
+
+function bitCount(mask: number): number {
+  let count = 0;
+  for (let rest = mask >>> 0; rest !== 0; rest &= rest - 1) count += 1;
+  return count;
+}
