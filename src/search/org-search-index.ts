@@ -21,7 +21,8 @@ const BODY_GROWTH = 4;
 /**
  * Titles scored at most, best bound first: a bound counts the body at its best, so for a common
  * word thousands of titles can share the bound of the best ones, and analysing each for its
- * score costs the worker a lot. Past this many, ties at the cut go by retrieval order.
+ * score costs the worker a lot. Past this many the search stops with the best of those scored,
+ * even if an unscored title's bound says it could still have ranked.
  */
 const TITLE_CANDIDATES_PER_RESULT = 50;
 const MIN_TITLE_CANDIDATES = 500;
@@ -178,7 +179,7 @@ export class OrgSearchIndex {
   #bodiesMayHold(term: string): boolean {
     const encoded = this.#encoder.encode(term);
     if (encoded.length !== 1 || encoded[0] !== term) return true;
-    return this.#flex.search(term, { index: [{ field: 'body', limit: 1 }] }).some(({ result }) => result.length > 0);
+    return bodyCandidates(this.#flex, term, 1).ids.length > 0;
   }
 
   /** FlexSearch's best bodies, the fetch widened while filters leave too few of them. */
