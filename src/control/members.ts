@@ -52,8 +52,9 @@ async function requireWorkspaceOf(q: SqlQueries, orgId: string, workspaceId: str
 /**
  * A member of an organization is its owner or holds a role in at least one of its
  * workspaces; a membership row alone (left after the last role is revoked) makes no member.
+ * `perRequest` answers the principal's read, made on every call (see readsUntilChange).
  */
-export function sqlMembers(db: SqlDatabase, clock: Clock): ControlPlane['members'] {
+export function sqlMembers(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'all'>): ControlPlane['members'] {
   return {
     async setOwner(orgId, userId, owner) {
       await requireOrgAndUser(db, orgId, userId);
@@ -75,7 +76,7 @@ export function sqlMembers(db: SqlDatabase, clock: Clock): ControlPlane['members
       await db.run(REVOKE, [workspaceId, userId]);
     },
     async principal(orgId, userId): Promise<Principal | undefined> {
-      const rows = await db.all<UserRow & { is_owner: number; workspace_id: string | null; role: WorkspaceRole | null }>(PRINCIPAL_ROWS, [orgId, userId]);
+      const rows = await perRequest.all<UserRow & { is_owner: number; workspace_id: string | null; role: WorkspaceRole | null }>(PRINCIPAL_ROWS, [orgId, userId]);
       const user = rows[0];
       if (!user) return undefined;
       const owner = user.is_owner === 1;

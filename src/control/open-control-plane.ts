@@ -4,6 +4,7 @@ import { sqlMembers } from './members.js';
 import { sqlOrgs } from './orgs.js';
 import { openPostgresDatabase } from './postgres/database.js';
 import { CONTROL_MIGRATIONS } from './schema.js';
+import { readsUntilChange } from './sql/reads-until-change.js';
 import type { SqlDatabase } from './sql/types.js';
 import { openSqliteDatabase } from './sqlite/database.js';
 import { sqlPersonalAccessTokens } from './tokens.js';
@@ -37,9 +38,10 @@ export class SqlControlPlane implements ControlPlane {
   ) {
     this.users = sqlUsers(db, clock);
     this.orgs = sqlOrgs(db, clock);
-    this.workspaces = sqlWorkspaces(db, clock);
-    this.members = sqlMembers(db, clock);
-    this.tokens = sqlPersonalAccessTokens(db, clock);
+    const perRequest = readsUntilChange(db);
+    this.workspaces = sqlWorkspaces(db, clock, perRequest);
+    this.members = sqlMembers(db, clock, perRequest);
+    this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.audit = sqlAudit(db, clock);
   }
 

@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { requiredText } from './input.js';
 import { USER_COLUMNS, toToken, toUser, type TokenRow, type UserRow } from './rows.js';
-import type { SqlDatabase } from './sql/types.js';
+import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 /** Recognisable in logs and by secret scanners. */
@@ -31,7 +31,8 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 /** 32 random bytes need no slow hash: sha256 is enough to make a leaked table useless. */
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock): ControlPlane['tokens'] {
+/** `perRequest` answers the lookup by hash, made on every call (see readsUntilChange). */
+export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['tokens'] {
   return {
     async create({ userId, name, expiresAt }) {
       const label = requiredText(name, 'token name', 100);
@@ -47,7 +48,7 @@ export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock): ControlP
     },
     async verify(secret) {
       if (typeof secret !== 'string' || !secret.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX)) return undefined;
-      const row = await db.get<TokenRow & Record<`u_${keyof UserRow}`, string>>(BY_HASH, [digest(secret)]);
+      const row = await perRequest.get<TokenRow & Record<`u_${keyof UserRow}`, string>>(BY_HASH, [digest(secret)]);
       if (!row || row.revoked_at) return undefined;
       const now = clock();
       if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return undefined;

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { optionalUuid, requiredText } from './input.js';
 import { toWorkspace, type WorkspaceRow } from './rows.js';
-import type { SqlDatabase } from './sql/types.js';
+import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 const GET = 'SELECT id, org_id, name, is_default FROM workspaces WHERE id = ?';
@@ -14,7 +14,8 @@ const ORG_EXISTS = 'SELECT 1 FROM organizations WHERE id = ?';
 const NAME_TAKEN = 'SELECT 1 FROM workspaces WHERE org_id = ? AND lower(name) = lower(?)';
 const INSERT = 'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 0, ?)';
 
-export function sqlWorkspaces(db: SqlDatabase, clock: Clock): ControlPlane['workspaces'] {
+/** `perRequest` answers the reads a tool call makes (see readsUntilChange). */
+export function sqlWorkspaces(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'all' | 'get'>): ControlPlane['workspaces'] {
   return {
     async create(input) {
       const id = optionalUuid(input.id, 'workspace id') ?? newId();
@@ -35,10 +36,10 @@ export function sqlWorkspaces(db: SqlDatabase, clock: Clock): ControlPlane['work
       return row && toWorkspace(row);
     },
     async list(orgId) {
-      return (await db.all<WorkspaceRow>(LIST, [orgId])).map(toWorkspace);
+      return (await perRequest.all<WorkspaceRow>(LIST, [orgId])).map(toWorkspace);
     },
     async defaultOf(orgId) {
-      const row = await db.get<WorkspaceRow>(DEFAULT_OF, [orgId]);
+      const row = await perRequest.get<WorkspaceRow>(DEFAULT_OF, [orgId]);
       if (!row) throw new NotFoundError('organization');
       return toWorkspace(row);
     },

@@ -4,12 +4,28 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 export interface EventStoreLimits {
   /** Events kept per session; the oldest go first. */
   readonly maxEvents: number;
-  /** Bytes of serialized messages kept per session. */
+  /** Bytes of messages kept per session, as sizeOf counts them. */
   readonly maxBytes: number;
 }
 
 /** Enough to resume any call of a normal session; a read result is at most about 1 MiB. */
 export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({ maxEvents: 256, maxBytes: 4 * 1024 * 1024 });
+
+/**
+ * About the bytes a message takes: its strings' lengths plus a little per value. Serializing it
+ * to count exactly cost as much as the SDK's own serialization of it for the stream.
+ */
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  let size = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) size += sizeOf(item) + 1;
+  } else {
+    for (const [key, item] of Object.entries(value)) size += key.length + 4 + sizeOf(item);
+  }
+  return size;
+}
 
 interface StoredEvent {
   readonly id: EventId;
@@ -38,7 +54,7 @@ export class SessionEventStore implements EventStore {
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const seq = ++this.#seq;
     const id = `${streamId}.${seq}`;
-    const bytes = Buffer.byteLength(JSON.stringify(message), 'utf8');
+    const bytes = sizeOf(message);
     this.#events.push({ id, streamId, seq, message, bytes });
     this.#bytes += bytes;
     while (this.#events.length > this.#limits.maxEvents || (this.#bytes > this.#limits.maxBytes && this.#events.length > 1)) {

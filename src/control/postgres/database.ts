@@ -97,6 +97,11 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
+  /** Other replicas write too, and asking would cost the round trip a memo saves. */
+  changeStamp(): undefined {
+    return undefined;
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }

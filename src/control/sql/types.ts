@@ -40,6 +40,12 @@ export interface SqlDatabase extends SqlQueries {
    * SQLite, within this process only): for one-time set-up that replicas must not do twice.
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * A number that moves whenever anything commits to the database, this process or another;
+   * undefined when the backend cannot tell without a round trip (PostgreSQL). It lets a read
+   * that runs on every request be answered from memory (see readsUntilChange).
+   */
+  changeStamp(): number | undefined;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

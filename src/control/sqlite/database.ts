@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { statementCache, ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver } from '../../sqlite/index.js';
+import { statementCache, ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -38,6 +38,7 @@ export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   readonly #reads: SqlQueries;
   readonly #writes: SqlQueries;
+  readonly #dataVersion: SqliteStatement;
   #gate: Promise<void> = Promise.resolve();
 
   constructor(
@@ -45,6 +46,7 @@ export class SqliteDatabase implements SqlDatabase {
     private readonly writer: ThreadConnection,
   ) {
     this.#reads = queriesOn(handle);
+    this.#dataVersion = handle.prepare('PRAGMA data_version');
     this.#writes = {
       all: (sql, params) => writer.all(sql, params),
       get: (sql, params) => writer.get(sql, params),
@@ -92,6 +94,14 @@ export class SqliteDatabase implements SqlDatabase {
 
   async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
     return work();
+  }
+
+  /**
+   * SQLite's data_version on the read connection: it changes when another connection commits,
+   * and every write goes through the writer thread's connection, so no commit goes unseen.
+   */
+  changeStamp(): number {
+    return (this.#dataVersion.get<{ data_version: number }>())!.data_version;
   }
 
   async ping(): Promise<void> {

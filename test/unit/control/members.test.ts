@@ -44,6 +44,18 @@ describe.each(BACKENDS)('members and roles (%s)', (backend) => {
     expect(await f.control.orgs.forUser(ann.id)).toEqual([org]);
   });
 
+  it('a role changed by another process shows in the very next principal', async () => {
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });
+    for (let i = 0; i < 3; i++) expect((await f.control.members.principal(org.id, ann.id))?.roles.get(main.id)).toBe('editor');
+    const replica = await f.reopen();
+    await replica.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'viewer' });
+    expect((await f.control.members.principal(org.id, ann.id))?.roles.get(main.id)).toBe('viewer');
+    await replica.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: main.id });
+    expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
+    const added = await replica.workspaces.create({ orgId: org.id, name: 'Later' });
+    expect((await f.control.workspaces.list(org.id)).map((w) => w.id)).toContain(added.id);
+  });
+
   it('granting again changes the role; revoking the last role ends membership', async () => {
     await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'viewer' });
     await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });

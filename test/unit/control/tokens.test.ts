@@ -96,6 +96,14 @@ describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
     expect((await f.control.tokens.list(ann.id))[0]?.revokedAt).toBe(f.clock.now.toISOString());
   });
 
+  it('stops working at once when another process revokes it, though every request verifies it', async () => {
+    const { secret, token } = await f.control.tokens.create({ userId: ann.id, name: 'ci' });
+    for (let i = 0; i < 3; i++) expect(await f.control.tokens.verify(secret)).toBeDefined();
+    const cli = await f.reopen();
+    expect(await cli.tokens.revoke(token.id, ann.id)).toBe(true);
+    expect(await f.control.tokens.verify(secret)).toBeUndefined();
+  });
+
   it('lists a user’s tokens newest first, without secrets', async () => {
     const first = await f.control.tokens.create({ userId: ann.id, name: 'one' });
     later(f.clock, 1000);
