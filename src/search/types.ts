@@ -14,7 +14,7 @@ export interface SearchHit {
   readonly type: ArtifactType;
   readonly title: string;
   readonly workspaceId: string;
-  /** A snippet around the first match. */
+  /** A snippet around the first match, on one line: runs of white space are one space. */
   readonly preview: string;
   /** In (0, 1]; an exact title match beats a body mention, all words beat some. */
   readonly score: number;

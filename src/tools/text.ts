@@ -31,7 +31,7 @@ export function listText(items: readonly ListItemView[], singular: string, plura
 export function searchText(results: readonly SearchResultView[]): string {
   if (results.length === 0) return 'No results. Try other words or fewer artifactTypes.';
   return results
-    .map((r) => `- ${r.type} ${r.id} "${r.title}" score ${r.score.toFixed(2)}\n  ${r.preview.replace(/\s+/g, ' ')}`)
+    .map((r) => `- ${r.type} ${r.id} "${r.title}" score ${r.score.toFixed(2)}\n  ${r.preview}`)
     .join('\n');
 }
 

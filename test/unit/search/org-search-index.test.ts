@@ -210,6 +210,13 @@ describe('OrgSearchIndex previews', () => {
     expect(hit!.preview).not.toMatch(/\*\*|^#|\]\(|^- /);
   });
 
+  it('puts a preview on one line, white space runs as one space (the search tool prints it as is)', () => {
+    const fresh = new OrgSearchIndex();
+    fresh.upsert({ id: 'lines', type: 'page', workspaceId: SHARED, title: 'Lines', body: '# Lines\n\nFirst   line\t here.\n\n- second\r\n- third  line' });
+    const [hit] = fresh.search({ query: 'second', workspaceIds: EVERYWHERE, limit: 1 });
+    expect(hit!.preview).toBe('First line here. second third line');
+  });
+
   it('does not find link targets, only the text people read', () => {
     expect(ids(search('example'))).toEqual([]);
     expect(ids(search('guest'))).toContain('cap-checkout');
