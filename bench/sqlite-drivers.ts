@@ -1,6 +1,7 @@
 /**
  * The SQLite drivers side by side (src/sqlite): what every authenticated MCP call asks of the
- * control plane (verify the personal access token, build the principal) on a fresh
+ * control plane (verify the personal access token, build the principal), read from the
+ * database every time as it is when the memo of those reads is cleared, on a fresh
  * `specbase.db` through node:sqlite, as a ratio to better-sqlite3, rounds alternating. Both
  * load only on Node 22.16+ below 24 (`.tools/node22-run`, see README "Node versions"); on
  * another Node it says which driver serves there and measures nothing.
@@ -15,13 +16,14 @@ import { openSqliteDatabase } from '../src/control/sqlite/database.js';
 import { loadSqliteDriver, type SqliteDriver } from '../src/sqlite/index.js';
 import { authenticatedCallMs } from './replicas.js';
 import { QUICK, ratioLine } from './support/stats.js';
+import { everyReadFromDatabase } from './support/uncached-db.js';
 
 const ROUNDS = QUICK ? 3 : 7;
 
 async function roundMs(driver: SqliteDriver, dir: string, round: number): Promise<number> {
   const db = await openSqliteDatabase(path.join(dir, `${driver.name.replace(':', '-')}-${round}.db`), driver);
   await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
-  const control = new SqlControlPlane(db);
+  const control = new SqlControlPlane(everyReadFromDatabase(db));
   return authenticatedCallMs(control).finally(() => control.close());
 }
 
