@@ -10,24 +10,32 @@ const MAX_ENTRIES = 10_000;
  * tell reads every time. Rows are shared between callers, who map them and never change them.
  */
 export function readsUntilChange(db: SqlDatabase): Pick<SqlQueries, 'all' | 'get'> {
-  const remembered = new Map<string, unknown>();
+  // By statement, then by parameters: the statement's text is the same string each time, so
+  // its hash is computed once, not on a key built of it per call.
+  const remembered = new Map<string, Map<string, unknown>>();
+  let count = 0;
   let rememberedAt: number | undefined;
+  const forget = (stamp: number) => {
+    remembered.clear();
+    count = 0;
+    rememberedAt = stamp;
+  };
 
   const read = async <T>(sql: string, params: readonly SqlValue[], load: () => Promise<T>): Promise<T> => {
     const stamp = db.changeStamp();
     if (stamp === undefined) return load();
-    if (stamp !== rememberedAt) {
-      remembered.clear();
-      rememberedAt = stamp;
-    }
-    const key = `${sql}\u0000${params.join('\u0000')}`;
-    if (remembered.has(key)) return remembered.get(key) as T;
+    if (stamp !== rememberedAt) forget(stamp);
+    const key = params.join('\u0000');
+    const answers = remembered.get(sql);
+    if (answers?.has(key)) return answers.get(key) as T;
     const value = await load();
     // Read under an older stamp than the one now remembered: it may already be stale.
-    if (rememberedAt === stamp) {
-      if (remembered.size >= MAX_ENTRIES) remembered.clear();
-      remembered.set(key, value);
-    }
+    if (rememberedAt !== stamp) return value;
+    if (count >= MAX_ENTRIES) forget(stamp);
+    let forStatement = remembered.get(sql);
+    if (!forStatement) remembered.set(sql, (forStatement = new Map()));
+    forStatement.set(key, value);
+    count += 1;
     return value;
   };
 
