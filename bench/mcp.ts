@@ -43,15 +43,25 @@ export const searchCalls = (): ToolCall[] => QUERIES.map((query) => ({ tool: 'sp
 
 const ECHO: ToolCall[] = [{ tool: 'echo', args: { text: 'hello' } }];
 
-/** Figures the old in-process bench reported that still matter: the size of tools/list and of a concise read. */
-async function surfaceSizes(url: string, m: SeedManifest): Promise<{ toolsListBytes: number; conciseReadChars: number }> {
+interface SurfaceSizes {
+  readonly toolsListBytes: number;
+  readonly conciseReadChars: number;
+  /** The mean text of the measured reads (mode full): what the bare server's `document` answers. */
+  readonly fullReadChars: number;
+}
+
+/** The size of tools/list and of a concise read (figures the old in-process bench reported), and of the measured reads. */
+async function surfaceSizes(url: string, m: SeedManifest): Promise<SurfaceSizes> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: authHeaders(m) } }));
+  const textOf = async (name: string, args: Record<string, unknown>) =>
+    (((await client.callTool({ name, arguments: args })) as CallToolResult).content[0] as { text: string }).text.length;
   const toolsListBytes = Buffer.byteLength(JSON.stringify(await client.listTools()), 'utf8');
-  const feature = m.sample['feature']!;
-  const read = (await client.callTool({ name: 'specbase_read_feature', arguments: { featureId: feature.id } })) as CallToolResult;
+  const conciseReadChars = await textOf('specbase_read_feature', { featureId: m.sample['feature']!.id });
+  const full: number[] = [];
+  for (const call of readCalls(m)) full.push(await textOf(call.tool, call.args));
   await client.close();
-  return { toolsListBytes, conciseReadChars: (read.content[0] as { text: string }).text.length };
+  return { toolsListBytes, conciseReadChars, fullReadChars: Math.round(full.reduce((a, b) => a + b, 0) / full.length) };
 }
 
 interface CpuPerCall {
@@ -104,13 +114,20 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     await load.run('specbase', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2);
     await load.run('bare', ECHO, 0, WARMUP_MS * 2);
 
-    const rounds = { bare: [] as number[], read: [] as number[], search: [] as number[], readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[] };
+    const sizes = await surfaceSizes(specbase.mcpUrl, m);
+    const document: ToolCall[] = [{ tool: 'document', args: { chars: sizes.fullReadChars } }];
+    await load.run('bare', document, 0, WARMUP_MS);
+    const rounds = {
+      bare: [] as number[], document: [] as number[], read: [] as number[], search: [] as number[],
+      readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], documentP50: [] as number[],
+    };
     const segments: [keyof typeof rounds, string, ToolCall[], keyof typeof rounds][] = [
       ['bare', 'bare', ECHO, 'bareP50'],
+      ['document', 'bare', document, 'documentP50'],
       ['read', 'specbase', readCalls(m), 'readP50'],
       ['search', 'specbase', searchCalls(), 'searchP50'],
     ];
-    const cpu = { bare: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
+    const cpu = { bare: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
         const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
@@ -128,14 +145,15 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
         });
       }
     }
-    const sizes = await surfaceSizes(specbase.mcpUrl, m);
     await load.close();
     return [
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
-      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
-      `  CPU per call (ms, median of rounds): ${(['bare', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
+      `  against the bare server answering a read's size (${sizes.fullReadChars} characters as text and as structured content):`,
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document),
+      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
+      `  CPU per call (ms, median of rounds): ${(['bare', 'document', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
     ];
   } finally {

@@ -1,6 +1,8 @@
 /**
  * The baseline server in its own process: the MCP SDK alone (McpServer, stateful Streamable
- * HTTP over express, as Specbase uses it) with one `echo` tool that returns what it is sent.
+ * HTTP over express, as Specbase uses it) with an `echo` tool that returns what it is sent, and
+ * a `document` tool that answers `chars` characters as text and again as structured content,
+ * the shape of a Specbase read, so that a read can also be set against an answer of its size.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -27,6 +29,10 @@ app.post('/mcp', async (req, res) => {
     });
     const server = new McpServer({ name: 'bare', version: '1.0.0' });
     server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('document', { inputSchema: { chars: z.number().int().min(0) }, outputSchema: { content: z.string() } }, async ({ chars }) => {
+      const text = 'The shopper can retry the express refund checkout. '.repeat(Math.ceil(chars / 51)).slice(0, chars);
+      return { content: [{ type: 'text', text }], structuredContent: { content: text } };
+    });
     await server.connect(created);
     transport = created;
   }
