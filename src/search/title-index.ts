@@ -24,17 +24,29 @@ const PREFIX_STRENGTH = 0.6;
  */
 export class TitleIndex {
   readonly #postings = new Map<string, Set<number>>();
+  /**
+   * Each term's postings as a typed array, made when a query first walks them after a change:
+   * a common word reaches tens of thousands of slots, and walking a Set costs several times more.
+   */
+  readonly #packed = new Map<string, Int32Array>();
   /** Each slot's distinct title terms, sorted. */
   readonly #terms: (SortedTerms | undefined)[] = [];
+  /** Each slot's number of distinct title terms: read per reached slot, where `#terms` would cost a cache miss. */
+  #termCounts: Uint32Array = new Uint32Array(0);
   #vocabulary: string[] | undefined;
+  /** Scratch of one query, indexed by slot and zeroed again after it. */
   #covered = new Uint16Array(0);
   #whole = new Uint32Array(0);
   #prefix = new Uint32Array(0);
+  /** Scratch: the slots a query reached, in order; preallocated, as growing an array cost more than the walk. */
+  #reached = new Int32Array(0);
 
   set(slot: number, terms: SortedTerms): void {
     if (slot >= SLOT_SPACE) throw new RangeError(`title index slot ${slot} is out of range`);
     this.remove(slot);
     this.#terms[slot] = terms;
+    if (slot >= this.#termCounts.length) this.#termCounts = grown(this.#termCounts, slot + 1);
+    this.#termCounts[slot] = terms.length;
     for (const term of terms) {
       let slots = this.#postings.get(term);
       if (!slots) {
@@ -43,6 +55,7 @@ export class TitleIndex {
         this.#vocabulary = undefined;
       }
       slots.add(slot);
+      this.#packed.delete(term);
     }
   }
 
@@ -53,6 +66,7 @@ export class TitleIndex {
     for (const term of terms) {
       const slots = this.#postings.get(term)!;
       slots.delete(slot);
+      this.#packed.delete(term);
       if (slots.size === 0) {
         this.#postings.delete(term);
         this.#vocabulary = undefined;
@@ -84,40 +98,53 @@ export class TitleIndex {
   /** A max-heap of packed (bound, slot) keys, one per title the query reaches. */
   #boundedSlots(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Float64Array {
     this.#ensureScratch();
+    const covered = this.#covered;
+    const reachedSlots = this.#reached;
+    let reached = 0;
     const vocabulary = this.#sortedVocabulary();
     const counted = new Set<string>();
-    const touched: number[] = [];
-    queryTerms.forEach((queryTerm, index) => {
+    for (let index = 0; index < queryTerms.length; index += 1) {
+      const queryTerm = queryTerms[index]!;
       const bit = index < MASK_BITS ? 1 << index : 0;
       for (let at = lowerBound(vocabulary, queryTerm); at < vocabulary.length && vocabulary[at]!.startsWith(queryTerm); at += 1) {
         const term = vocabulary[at]!;
-        const whole = term === queryTerm;
+        const masks = term === queryTerm ? this.#whole : this.#prefix;
         // A title term two query terms start counts once toward focus.
-        const first = !counted.has(term);
+        const coverage = counted.has(term) ? 0 : 1;
         counted.add(term);
-        for (const slot of this.#postings.get(term)!) {
-          if (first) {
-            if (this.#covered[slot] === 0) touched.push(slot);
-            this.#covered[slot] = this.#covered[slot]! + 1;
-          }
-          if (whole) this.#whole[slot] = this.#whole[slot]! | bit;
-          else this.#prefix[slot] = this.#prefix[slot]! | bit;
+        const slots = this.#slotsOf(term);
+        for (let i = 0; i < slots.length; i += 1) {
+          const slot = slots[i]!;
+          const before = covered[slot]!;
+          if (before === 0) reachedSlots[reached++] = slot;
+          covered[slot] = before + coverage;
+          masks[slot] = masks[slot]! | bit;
         }
       }
-    });
+    }
     const exactMasks = queryTerms.length <= MASK_BITS;
-    const heap = new Float64Array(touched.length);
-    touched.forEach((slot, i) => {
+    const heap = new Float64Array(reached);
+    for (let i = 0; i < reached; i += 1) {
+      const slot = reachedSlots[i]!;
       const whole = this.#whole[slot]!;
       const strength = exactMasks ? bitCount(whole) + PREFIX_STRENGTH * bitCount(this.#prefix[slot]! & ~whole) : queryTerms.length;
-      const focus = this.#covered[slot]! / this.#terms[slot]!.length;
+      const focus = covered[slot]! / this.#termCounts[slot]!;
       heap[i] = Math.ceil(bound({ strength, focus }) * BOUND_SCALE) * SLOT_SPACE + slot;
-      this.#covered[slot] = 0;
+      covered[slot] = 0;
       this.#whole[slot] = 0;
       this.#prefix[slot] = 0;
-    });
+    }
     for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
     return heap;
+  }
+
+  #slotsOf(term: string): Int32Array {
+    let packed = this.#packed.get(term);
+    if (!packed) {
+      packed = Int32Array.from(this.#postings.get(term)!);
+      this.#packed.set(term, packed);
+    }
+    return packed;
   }
 
   #sortedVocabulary(): string[] {
@@ -131,7 +158,14 @@ export class TitleIndex {
     this.#covered = new Uint16Array(capacity);
     this.#whole = new Uint32Array(capacity);
     this.#prefix = new Uint32Array(capacity);
+    this.#reached = new Int32Array(capacity);
   }
+}
+
+function grown(array: Uint32Array, size: number): Uint32Array {
+  const larger = new Uint32Array(Math.max(size, array.length * 2, 1024));
+  larger.set(array);
+  return larger;
 }
 
 function siftDown(heap: Float64Array, from: number, size: number): void {
@@ -142,7 +176,9 @@ function siftDown(heap: Float64Array, from: number, size: number): void {
     const right = left + 1;
     const larger = right < size && heap[right]! > heap[left]! ? right : left;
     if (heap[larger]! <= heap[at]!) return;
-    [heap[at], heap[larger]] = [heap[larger]!, heap[at]!];
+    const parent = heap[at]!;
+    heap[at] = heap[larger]!;
+    heap[larger] = parent;
     at = larger;
   }
 }
