@@ -123,13 +123,14 @@ export class TitleIndex {
       }
     }
     const exactMasks = queryTerms.length <= MASK_BITS;
+    const scaledBound = memoBound(bound);
     const heap = new Float64Array(reached);
     for (let i = 0; i < reached; i += 1) {
       const slot = reachedSlots[i]!;
       const whole = this.#whole[slot]!;
-      const strength = exactMasks ? bitCount(whole) + PREFIX_STRENGTH * bitCount(this.#prefix[slot]! & ~whole) : queryTerms.length;
-      const focus = covered[slot]! / this.#termCounts[slot]!;
-      heap[i] = Math.ceil(bound({ strength, focus }) * BOUND_SCALE) * SLOT_SPACE + slot;
+      const wholeCount = exactMasks ? bitCount(whole) : queryTerms.length;
+      const prefixCount = exactMasks ? bitCount(this.#prefix[slot]! & ~whole) : 0;
+      heap[i] = scaledBound(wholeCount, prefixCount, covered[slot]!, this.#termCounts[slot]!) * SLOT_SPACE + slot;
       covered[slot] = 0;
       this.#whole[slot] = 0;
       this.#prefix[slot] = 0;
@@ -181,6 +182,29 @@ function siftDown(heap: Float64Array, from: number, size: number): void {
     heap[larger] = parent;
     at = larger;
   }
+}
+
+const MEMO_SIZE = 256;
+
+/**
+ * `bound` scaled and rounded up, memoized by its inputs: a query's titles fall into a handful of
+ * (strength, focus) pairs, and calling back per title cost as much as the rest of the walk.
+ */
+function memoBound(bound: (match: TitleMatch) => number): (whole: number, prefix: number, covered: number, termCount: number) => number {
+  const strengths = new Float64Array(MEMO_SIZE).fill(Number.NaN);
+  const focuses = new Float64Array(MEMO_SIZE);
+  const scaled = new Float64Array(MEMO_SIZE);
+  return (whole, prefix, covered, termCount) => {
+    const strength = whole + PREFIX_STRENGTH * prefix;
+    const focus = covered / termCount;
+    const at = (Math.imul(termCount, 0x9e3779b1) ^ Math.imul(covered, 0x85ebca6b) ^ Math.imul(prefix, 0x27d4eb2f) ^ whole) & (MEMO_SIZE - 1);
+    if (strengths[at] !== strength || focuses[at] !== focus) {
+      strengths[at] = strength;
+      focuses[at] = focus;
+      scaled[at] = Math.ceil(bound({ strength, focus }) * BOUND_SCALE);
+    }
+    return scaled[at]!;
+  };
 }
 
 function bitCount(mask: number): number {
