@@ -1,5 +1,11 @@
 import { lowerBound, type SortedTerms } from './sorted-terms.js';
 
+/** The query terms a title term is (whole) or that start it (prefix), one bit per query term. */
+interface Masks {
+  whole: number;
+  prefix: number;
+}
+
 /** What a title matches of a query: the inputs of the title's share of the score. */
 export interface TitleMatch {
   /** Per query term, 1 for a whole title term, 0.6 for the start of one; summed. */
@@ -97,45 +103,69 @@ export class TitleIndex {
 
   /** A max-heap of packed (bound, slot) keys, one per title the query reaches. */
   #boundedSlots(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Float64Array {
-    this.#ensureScratch();
-    const covered = this.#covered;
-    const reachedSlots = this.#reached;
-    let reached = 0;
+    const matched = this.#matchedTerms(queryTerms);
+    const scaledBound = memoBound(bound, queryTerms.length);
+    const single = matched.size === 1 ? [...matched][0] : undefined;
+    const heap = single ? this.#singleTermKeys(single, scaledBound) : this.#walkedKeys(matched, scaledBound);
+    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
+    return heap;
+  }
+
+  /** The title terms the query reaches, each with the query terms it is (whole) or that start it (prefix). */
+  #matchedTerms(queryTerms: readonly string[]): Map<string, Masks> {
     const vocabulary = this.#sortedVocabulary();
-    const counted = new Set<string>();
-    for (let index = 0; index < queryTerms.length; index += 1) {
-      const queryTerm = queryTerms[index]!;
+    const matched = new Map<string, Masks>();
+    queryTerms.forEach((queryTerm, index) => {
       const bit = index < MASK_BITS ? 1 << index : 0;
       for (let at = lowerBound(vocabulary, queryTerm); at < vocabulary.length && vocabulary[at]!.startsWith(queryTerm); at += 1) {
         const term = vocabulary[at]!;
-        const masks = term === queryTerm ? this.#whole : this.#prefix;
-        // A title term two query terms start counts once toward focus.
-        const coverage = counted.has(term) ? 0 : 1;
-        counted.add(term);
-        const slots = this.#slotsOf(term);
-        for (let i = 0; i < slots.length; i += 1) {
-          const slot = slots[i]!;
-          const before = covered[slot]!;
-          if (before === 0) reachedSlots[reached++] = slot;
-          covered[slot] = before + coverage;
-          masks[slot] = masks[slot]! | bit;
-        }
+        const masks = matched.get(term) ?? { whole: 0, prefix: 0 };
+        if (term === queryTerm) masks.whole |= bit;
+        else masks.prefix |= bit;
+        matched.set(term, masks);
+      }
+    });
+    return matched;
+  }
+
+  /** One title term reached: every slot holding it matches alike, so its key needs no walk. */
+  #singleTermKeys([term, { whole, prefix }]: [string, Masks], scaledBound: ScaledBound): Float64Array {
+    const slots = this.#slotsOf(term);
+    const heap = new Float64Array(slots.length);
+    for (let i = 0; i < slots.length; i += 1) {
+      const slot = slots[i]!;
+      heap[i] = scaledBound(whole, prefix, 1, this.#termCounts[slot]!) * SLOT_SPACE + slot;
+    }
+    return heap;
+  }
+
+  /** Several title terms reached: what each slot matches, gathered in scratch arrays first. */
+  #walkedKeys(matched: Map<string, Masks>, scaledBound: ScaledBound): Float64Array {
+    this.#ensureScratch();
+    const covered = this.#covered;
+    const wholeOf = this.#whole;
+    const prefixOf = this.#prefix;
+    const reachedSlots = this.#reached;
+    let reached = 0;
+    for (const [term, { whole, prefix }] of matched) {
+      const slots = this.#slotsOf(term);
+      for (let i = 0; i < slots.length; i += 1) {
+        const slot = slots[i]!;
+        const before = covered[slot]!;
+        if (before === 0) reachedSlots[reached++] = slot;
+        covered[slot] = before + 1;
+        wholeOf[slot] = wholeOf[slot]! | whole;
+        prefixOf[slot] = prefixOf[slot]! | prefix;
       }
     }
-    const exactMasks = queryTerms.length <= MASK_BITS;
-    const scaledBound = memoBound(bound);
     const heap = new Float64Array(reached);
     for (let i = 0; i < reached; i += 1) {
       const slot = reachedSlots[i]!;
-      const whole = this.#whole[slot]!;
-      const wholeCount = exactMasks ? bitCount(whole) : queryTerms.length;
-      const prefixCount = exactMasks ? bitCount(this.#prefix[slot]! & ~whole) : 0;
-      heap[i] = scaledBound(wholeCount, prefixCount, covered[slot]!, this.#termCounts[slot]!) * SLOT_SPACE + slot;
+      heap[i] = scaledBound(wholeOf[slot]!, prefixOf[slot]!, covered[slot]!, this.#termCounts[slot]!) * SLOT_SPACE + slot;
       covered[slot] = 0;
-      this.#whole[slot] = 0;
-      this.#prefix[slot] = 0;
+      wholeOf[slot] = 0;
+      prefixOf[slot] = 0;
     }
-    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
     return heap;
   }
 
@@ -186,16 +216,21 @@ function siftDown(heap: Float64Array, from: number, size: number): void {
 
 const MEMO_SIZE = 256;
 
+/** A title's bound, scaled and rounded up, from its masks (bit per query term), covered terms and term count. */
+type ScaledBound = (whole: number, prefix: number, covered: number, termCount: number) => number;
+
 /**
- * `bound` scaled and rounded up, memoized by its inputs: a query's titles fall into a handful of
- * (strength, focus) pairs, and calling back per title cost as much as the rest of the walk.
+ * `bound` as a ScaledBound, memoized: a query's titles fall into a handful of (strength, focus)
+ * pairs, and calling back per title cost as much as the rest of the walk. A query of more than
+ * MASK_BITS terms counts every term whole.
  */
-function memoBound(bound: (match: TitleMatch) => number): (whole: number, prefix: number, covered: number, termCount: number) => number {
+function memoBound(bound: (match: TitleMatch) => number, queryTermCount: number): ScaledBound {
+  const exactMasks = queryTermCount <= MASK_BITS;
   const strengths = new Float64Array(MEMO_SIZE).fill(Number.NaN);
   const focuses = new Float64Array(MEMO_SIZE);
   const scaled = new Float64Array(MEMO_SIZE);
   return (whole, prefix, covered, termCount) => {
-    const strength = whole + PREFIX_STRENGTH * prefix;
+    const strength = exactMasks ? bitCount(whole) + PREFIX_STRENGTH * bitCount(prefix & ~whole) : queryTermCount;
     const focus = covered / termCount;
     const at = (Math.imul(termCount, 0x9e3779b1) ^ Math.imul(covered, 0x85ebca6b) ^ Math.imul(prefix, 0x27d4eb2f) ^ whole) & (MEMO_SIZE - 1);
     if (strengths[at] !== strength || focuses[at] !== focus) {
