@@ -130,6 +130,13 @@ function parseRaw(raw: string): FileChange[] {
   return changes;
 }
 
+/** What BlobBatch.read rejects with when git has no blob by that name (none, or another kind of object). */
+export class MissingObjectError extends Error {
+  constructor(readonly objectName: string) {
+    super(`object ${objectName} is missing`);
+  }
+}
+
 /**
  * Blobs through one `git cat-file --batch`: requests are written as they come, answers read
  * back in the same order, so many reads share one process and overlap.
@@ -184,14 +191,16 @@ export class BlobBatch {
       const header = this.buffer.subarray(0, newline).toString('latin1').split(' ');
       if (header[1] === 'missing') {
         this.buffer = this.buffer.subarray(newline + 1);
-        this.waiting.shift()!.reject(new Error(`object ${header[0]} is missing`));
+        this.waiting.shift()!.reject(new MissingObjectError(header[0]!));
         continue;
       }
       const size = Number(header[2]);
       if (this.buffer.length < newline + 1 + size + 1) return;
       const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
       this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      this.waiting.shift()!.resolve(data);
+      const waiter = this.waiting.shift()!;
+      if (header[1] === 'blob') waiter.resolve(data);
+      else waiter.reject(new MissingObjectError(header[0]!));
     }
   }
 }

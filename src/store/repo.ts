@@ -20,17 +20,6 @@ export async function readBlobText(repo: Repo, oid: string): Promise<string> {
   return decoder.decode(blob);
 }
 
-/** The text of `filepath` as of `commit`, or undefined when the commit or the file is absent. */
-export async function readFileAt(repo: Repo, commit: string, filepath: string): Promise<string | undefined> {
-  try {
-    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: commit, filepath, cache: repo.cache });
-    return decoder.decode(blob);
-  } catch (error) {
-    if (['NotFoundError', 'ObjectTypeError'].includes((error as { code?: string }).code ?? '')) return undefined;
-    throw error;
-  }
-}
-
 export async function readTreeEntries(repo: Repo, oid: string): Promise<TreeEntry[]> {
   return (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
 }
