@@ -15,7 +15,7 @@ import type { CommitResult } from './types.js';
 /** Files read ahead of the one being applied: native git in bulk keeps a deep pipe busy. */
 const READ_AHEAD = { batch: 512, inProcess: 16 } as const;
 /** Files applied between turns of the event loop: each costs a parse and a line count. */
-const YIELD_EVERY = 64;
+const YIELD_EVERY = 16;
 const decoder = new TextDecoder('utf-8');
 
 /** Reads files for a walk: ahead of the one being applied, each version parsed once. */
@@ -171,6 +171,8 @@ export async function advanceTo(
   const fromRoot = state.head === null;
   const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
   if (chain === 'diverged') return 'diverged';
+  // Parsing a whole history's log took tens of milliseconds at 10,000 artifacts: no more in one turn.
+  if (fromRoot) await nextTurn();
   const feed = fromRoot ? options.feed : undefined;
   const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
   const results: CommitResult[] = [];
