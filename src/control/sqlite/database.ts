@@ -39,6 +39,8 @@ export class SqliteDatabase implements SqlDatabase {
   readonly #reads: SqlQueries;
   readonly #writes: SqlQueries;
   readonly #dataVersion: SqliteStatement;
+  /** Migrations write on the read connection itself, whose own commits data_version does not count. */
+  #migrations = 0;
   #gate: Promise<void> = Promise.resolve();
 
   constructor(
@@ -89,7 +91,9 @@ export class SqliteDatabase implements SqlDatabase {
 
   async migrate(namespace: string, migrations: DialectMigrations): Promise<number[]> {
     await this.#gate;
-    return applyMigrations(this.handle, namespace, migrations.sqlite);
+    const applied = applyMigrations(this.handle, namespace, migrations.sqlite);
+    this.#migrations += 1;
+    return applied;
   }
 
   async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
@@ -97,11 +101,12 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   /**
-   * SQLite's data_version on the read connection: it changes when another connection commits,
-   * and every write goes through the writer thread's connection, so no commit goes unseen.
+   * SQLite's data_version on the read connection, which changes when another connection commits
+   * (every write but a migration goes through the writer thread's connection), with the
+   * migrations run on this one counted above it, so no commit goes unseen.
    */
   changeStamp(): number {
-    return (this.#dataVersion.get<{ data_version: number }>())!.data_version;
+    return this.#migrations * 2 ** 32 + this.#dataVersion.get<{ data_version: number }>()!.data_version;
   }
 
   async ping(): Promise<void> {
