@@ -5,27 +5,47 @@ import { diffLines, type ChangeObject, type StructuredPatch, type StructuredPatc
  * 1 MiB document is instant, a complete rewrite of it would hold the event loop for minutes.
  * The `diff` package stops once the edit distance passes `maxEditLength`; past this much work
  * the change is shown as what it is, the differing middle replaced, framed by the common lines.
- * The limit is paid in full whenever a change is too large, on the event loop: 4,000,000 steps
- * took 45 ms on a 2-core machine, with the rest of a rewrite's work on top; 2,000,000 still diff
- * exactly 1,000 changed lines of a 1,000-line document, or 90 of a 1 MiB one.
+ * A failed attempt pays the limit in full, on the event loop (4,000,000 steps took 45 ms on a
+ * 2-core machine), so a change that surely needs more is not tried; 2,000,000 still diff exactly
+ * 1,000 changed lines of a 1,000-line document, or 90 of a 1 MiB one.
  */
 const DIFF_WORK_LIMIT = 2_000_000;
 const MIN_EDIT_LENGTH = 64;
-
-const countLines = (text: string): number => {
-  let lines = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-  return lines;
-};
-
-export const editLengthBudget = (before: string, after: string): number =>
-  Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (countLines(before) + countLines(after))));
 
 /** Lines with their terminators, as the `diff` package tokenizes them. */
 const splitLines = (text: string, stripTrailingCr: boolean): string[] => {
   const source = stripTrailingCr ? text.replace(/\r\n/g, '\n') : text;
   return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 };
+
+/**
+ * A lower bound of the edit distance Myers' diff counts (lines removed plus lines added): a line
+ * can be kept at most as often as both texts hold it.
+ */
+function editDistanceAtLeast(old: readonly string[], next: readonly string[]): number {
+  const unmatched = new Map<string, number>();
+  for (const line of old) unmatched.set(line, (unmatched.get(line) ?? 0) + 1);
+  let kept = 0;
+  for (const line of next) {
+    const left = unmatched.get(line);
+    if (!left) continue;
+    unmatched.set(line, left - 1);
+    kept++;
+  }
+  return old.length + next.length - 2 * kept;
+}
+
+/**
+ * The edit length an exact diff may reach (`maxEditLength`), or undefined when it cannot succeed
+ * within the budget: a change that surely needs more is not tried, since a failed attempt spends
+ * the whole budget before the coarse diff takes over.
+ */
+export function exactDiffBudget(before: string, after: string, stripTrailingCr: boolean): number | undefined {
+  const old = splitLines(before, stripTrailingCr);
+  const next = splitLines(after, stripTrailingCr);
+  const budget = Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (old.length + next.length + 2)));
+  return editDistanceAtLeast(old, next) > budget ? undefined : budget;
+}
 
 interface CoarseSplit {
   readonly old: string[];
@@ -53,7 +73,8 @@ function coarseSplit(before: string, after: string, stripTrailingCr: boolean): C
 
 /** The line changes between two texts, exact when affordable and coarse (one replaced block) otherwise. */
 export function lineChanges(before: string, after: string, stripTrailingCr: boolean): ChangeObject<string>[] {
-  const exact = diffLines(before, after, { stripTrailingCr, maxEditLength: editLengthBudget(before, after) });
+  const maxEditLength = exactDiffBudget(before, after, stripTrailingCr);
+  const exact = maxEditLength === undefined ? undefined : diffLines(before, after, { stripTrailingCr, maxEditLength });
   if (exact) return exact;
   const { old, new: next, prefix, suffix } = coarseSplit(before, after, stripTrailingCr);
   const block = (lines: string[], kind: { added: boolean; removed: boolean }): ChangeObject<string>[] =>

@@ -33,6 +33,18 @@ describe('diffs with bounded work', () => {
     expect(diff.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toHaveLength(2);
   });
 
+  it('a change needing fewer edits than the budget stays exact, however many of its lines are new', () => {
+    const before = lines(1_000, 'kept');
+    const after = before
+      .split('\n')
+      .map((line, i) => (i % 2 === 1 && i < 800 ? line.replace('kept', 'new') : line))
+      .join('\n');
+    expect(countLineChanges(before, after)).toEqual({ added: 400, removed: 400 });
+    const diff = unifiedDiff(before, after, 'doc.md');
+    expect(diff.split('\n').filter((l) => /^-[^-]/.test(l))).toHaveLength(400);
+    expect(applyWithDiffPackage(before, diff)).toBe(after);
+  });
+
   it('a missing final newline is marked in the coarse diff too', () => {
     const before = lines(9_000, 'old').trimEnd();
     const after = lines(9_000, 'new').trimEnd();
