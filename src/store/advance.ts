@@ -175,6 +175,7 @@ export async function advanceTo(
   if (fromRoot) await nextTurn();
   const feed = fromRoot ? options.feed : undefined;
   const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
+  if (feed) await nextTurn();
   const results: CommitResult[] = [];
   const trees = new TreeCache();
   const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
@@ -186,6 +187,8 @@ export async function advanceTo(
       changes.sort((a, b) => Number(!a.after) - Number(!b.after));
       const renames = renamesIn(state, changes);
       const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
+      // Sorting and matching a seeded repository's first commit (every file) takes a turn of its own.
+      if (changes.length > YIELD_EVERY) await nextTurn();
       files.readAhead(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
       for (const [i, change] of changes.entries()) {
         // Files read ahead parse without a turn of the event loop: a big commit yields now and then.
