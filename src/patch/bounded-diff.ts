@@ -18,35 +18,6 @@ const splitLines = (text: string, stripTrailingCr: boolean): string[] => {
   return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 };
 
-/**
- * A lower bound of the edit distance Myers' diff counts (lines removed plus lines added): a line
- * can be kept at most as often as both texts hold it.
- */
-function editDistanceAtLeast(old: readonly string[], next: readonly string[]): number {
-  const unmatched = new Map<string, number>();
-  for (const line of old) unmatched.set(line, (unmatched.get(line) ?? 0) + 1);
-  let kept = 0;
-  for (const line of next) {
-    const left = unmatched.get(line);
-    if (!left) continue;
-    unmatched.set(line, left - 1);
-    kept++;
-  }
-  return old.length + next.length - 2 * kept;
-}
-
-/**
- * The edit length an exact diff may reach (`maxEditLength`), or undefined when it cannot succeed
- * within the budget: a change that surely needs more is not tried, since a failed attempt spends
- * the whole budget before the coarse diff takes over.
- */
-export function exactDiffBudget(before: string, after: string, stripTrailingCr: boolean): number | undefined {
-  const old = splitLines(before, stripTrailingCr);
-  const next = splitLines(after, stripTrailingCr);
-  const budget = Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (old.length + next.length + 2)));
-  return editDistanceAtLeast(old, next) > budget ? undefined : budget;
-}
-
 interface CoarseSplit {
   readonly old: string[];
   readonly new: string[];
@@ -69,6 +40,34 @@ function coarseSplit(before: string, after: string, stripTrailingCr: boolean): C
     suffix++;
   }
   return { old, new: next, prefix, suffix };
+}
+
+/**
+ * A lower bound of the edit distance Myers' diff counts (lines removed plus lines added): a line
+ * of the differing middles can be kept at most as often as both of them hold it.
+ */
+function editDistanceAtLeast({ old, new: next, prefix, suffix }: CoarseSplit): number {
+  const unmatched = new Map<string, number>();
+  for (let i = prefix; i < old.length - suffix; i++) unmatched.set(old[i]!, (unmatched.get(old[i]!) ?? 0) + 1);
+  let kept = 0;
+  for (let i = prefix; i < next.length - suffix; i++) {
+    const left = unmatched.get(next[i]!);
+    if (!left) continue;
+    unmatched.set(next[i]!, left - 1);
+    kept++;
+  }
+  return old.length + next.length - 2 * (prefix + suffix + kept);
+}
+
+/**
+ * The edit length an exact diff may reach (`maxEditLength`), or undefined when it cannot succeed
+ * within the budget: a change that surely needs more is not tried, since a failed attempt spends
+ * the whole budget before the coarse diff takes over.
+ */
+export function exactDiffBudget(before: string, after: string, stripTrailingCr: boolean): number | undefined {
+  const split = coarseSplit(before, after, stripTrailingCr);
+  const budget = Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (split.old.length + split.new.length + 2)));
+  return editDistanceAtLeast(split) > budget ? undefined : budget;
 }
 
 /** The line changes between two texts, exact when affordable and coarse (one replaced block) otherwise. */
