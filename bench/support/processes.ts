@@ -1,10 +1,22 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoopDelay, ProbeRequest } from './child-ipc.js';
 import type { LoadRequest, RunStats, ToolCall } from './load-generator.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../..');
+
+const newestChange = (dir: string): number =>
+  Math.max(0, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs));
+
+/** dist/ as `npm run build` leaves it, built again when a source changed after it. */
+function ensureBuilt(): void {
+  const built = path.join(ROOT, 'dist', 'main.js');
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestChange(path.join(ROOT, 'src'))) return;
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
 
 /** A benchmark process: each server under test and the load generator run in their own. */
 export interface BenchProcess {
@@ -71,8 +83,9 @@ function asServer(proc: BenchProcess, mcpPath: string): ServerProcess {
 /** SPECBASE_BENCH_CPU_PROF=dir writes a V8 CPU profile of every Specbase server process into dir. */
 const PROFILE_DIR = process.env.SPECBASE_BENCH_CPU_PROF;
 
-/** Specbase over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
+/** Specbase (compiled, as `npm start` runs it) over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
 export async function startSpecbase(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  ensureBuilt();
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, profile), '/api/mcp/mcp');
 }
