@@ -9,6 +9,7 @@ import { createFolder, validateNewFolder } from './create-folder.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { readDocuments, readMany } from './read-many.js';
 import { OrgKeeper } from './org-keeper.js';
+import { VersionReaders } from './version-readers.js';
 import { readMain } from './refs.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
@@ -41,6 +42,7 @@ export class GitStore {
   private readonly dataDir: string;
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
+  private readonly versions = new VersionReaders();
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -127,7 +129,7 @@ export class GitStore {
     const meta = handle.state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
     if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
-    return readBodyAt(handle.repo, meta, commit);
+    return readBodyAt(this.versions.of(handle.repo.gitdir), meta, commit);
   }
 
   async children(orgId: string, parentId: string | null, type?: ArtifactType): Promise<ArtifactMeta[]> {
@@ -215,6 +217,7 @@ export class GitStore {
 
   /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   close(): Promise<void> {
+    this.versions.close();
     return this.orgs.close();
   }
 

@@ -163,6 +163,11 @@ export class BlobBatch {
     this.child.stdin.on('error', fail);
   }
 
+  /** False once git stopped or failed: every read after that fails too. */
+  get usable(): boolean {
+    return this.failure === undefined;
+  }
+
   read(oid: string): Promise<Buffer> {
     if (this.failure) return Promise.reject(this.failure);
     if (!this.corked) {

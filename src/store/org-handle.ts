@@ -2,8 +2,9 @@ import { NotFoundError, PayloadTooLargeError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type { OrgState } from './org-state.js';
 import type { SavedState } from './saved-state.js';
-import { BlobBatch, MissingObjectError } from './native-history.js';
+import { MissingObjectError } from './native-history.js';
 import { readBlobText, type Repo } from './repo.js';
+import type { ObjectReader } from './version-readers.js';
 import type { ArtifactMeta, ArtifactRecord, Author, LayoutMigration } from './types.js';
 
 /** One organization as the store holds it: its repository and the state as of `state.head`. */
@@ -64,24 +65,19 @@ export async function readRecord(handle: OrgHandle, id: string, bodies: BodyCach
  * An artifact's body as of a commit, undefined when it did not exist then. Commits older than a
  * move of its file (the layout migration) have it at a former path. Read by native git, in its
  * own process: isomorphic-git inflates in JavaScript, on the event loop, and an old version of
- * a 1 MiB document held it for 90 ms. These reads (restore, a version's page) are one at a time.
+ * a 1 MiB document held it for 90 ms.
  */
-export async function readBodyAt(repo: Repo, meta: ArtifactMeta, commit: string): Promise<string | undefined> {
-  const batch = new BlobBatch(repo.gitdir);
-  try {
-    for (const path of [meta.path, ...(meta.formerPaths ?? [])]) {
-      const data = await batch.read(`${commit}:${path}`).catch((error: unknown) => {
-        if (error instanceof MissingObjectError) return undefined;
-        throw error;
-      });
-      if (data === undefined) continue;
-      const file = parseRepositoryFile(data.toString('utf8'), path);
-      return file.kind === 'artifact' && file.frontmatter.id === meta.id ? file.body : undefined;
-    }
-    return undefined;
-  } finally {
-    batch.close();
+export async function readBodyAt(objects: ObjectReader, meta: ArtifactMeta, commit: string): Promise<string | undefined> {
+  for (const path of [meta.path, ...(meta.formerPaths ?? [])]) {
+    const data = await objects.read(`${commit}:${path}`).catch((error: unknown) => {
+      if (error instanceof MissingObjectError) return undefined;
+      throw error;
+    });
+    if (data === undefined) continue;
+    const file = parseRepositoryFile(data.toString('utf8'), path);
+    return file.kind === 'artifact' && file.frontmatter.id === meta.id ? file.body : undefined;
   }
+  return undefined;
 }
 
 export function checkDocumentSize(body: string, env: WriteEnv): void {

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { MissingObjectError } from '../../../src/store/native-history.js';
+import { VersionReaders } from '../../../src/store/version-readers.js';
+import { git } from './fixture.js';
+
+let dir: string;
+let gitdir: string;
+let readers: VersionReaders | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'specbase-versions-'));
+  gitdir = path.join(dir, 'repo.git');
+  execFileSync('git', ['init', '--quiet', '--bare', gitdir]);
+});
+
+afterEach(async () => {
+  readers?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const writeBlob = (text: string): string =>
+  execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: text, encoding: 'utf8' }).trim();
+
+/** Pids of the `git cat-file --batch` processes reading this test's repository (from /proc: Linux only). */
+function catFileProcesses(): number[] {
+  const wanted = ['git', '--git-dir', gitdir, 'cat-file', '--batch'].join('\0');
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(wanted);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const until = async (done: () => boolean): Promise<void> => {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 5_000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+it('reads at once share one git process, kept between reads until it has been idle', async () => {
+  readers = new VersionReaders(300);
+  const first = writeBlob('first version\n');
+  const second = writeBlob('second version\n');
+  const objects = readers.of(gitdir);
+  const texts = await Promise.all([objects.read(first), objects.read(second)]);
+  expect(texts.map((data) => data.toString('utf8'))).toEqual(['first version\n', 'second version\n']);
+  const [pid] = catFileProcesses();
+  expect(catFileProcesses()).toHaveLength(1);
+
+  // An object written after git started is found by the same process.
+  const later = writeBlob('written later\n');
+  expect((await objects.read(later)).toString('utf8')).toBe('written later\n');
+  expect(catFileProcesses()).toEqual([pid]);
+
+  await until(() => catFileProcesses().length === 0);
+  expect((await objects.read(first)).toString('utf8')).toBe('first version\n');
+  expect(catFileProcesses()).toHaveLength(1);
+  expect(catFileProcesses()).not.toEqual([pid]);
+});
+
+it('a missing object is a MissingObjectError and the process keeps serving; a killed git is replaced', async () => {
+  readers = new VersionReaders();
+  const blob = writeBlob('kept\n');
+  const objects = readers.of(gitdir);
+  await expect(objects.read('0'.repeat(40))).rejects.toBeInstanceOf(MissingObjectError);
+  expect((await objects.read(blob)).toString('utf8')).toBe('kept\n');
+
+  const [pid] = catFileProcesses();
+  process.kill(pid!, 'SIGKILL');
+  await until(() => catFileProcesses().length === 0);
+  // The read that meets the dead process may fail; the one after starts a new git.
+  await objects.read(blob).catch(() => undefined);
+  expect((await objects.read(blob)).toString('utf8')).toBe('kept\n');
+  expect(git(gitdir, 'cat-file', '-p', blob)).toBe('kept');
+});
+
+it('close stops every git process and refuses further reads', async () => {
+  readers = new VersionReaders();
+  const blob = writeBlob('text\n');
+  await readers.of(gitdir).read(blob);
+  expect(catFileProcesses()).toHaveLength(1);
+  readers.close();
+  await until(() => catFileProcesses().length === 0);
+  await expect(readers.of(gitdir).read(blob)).rejects.toThrow(/store is closed/);
+  expect(catFileProcesses()).toEqual([]);
+});
