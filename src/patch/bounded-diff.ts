@@ -18,7 +18,8 @@ const splitLines = (text: string, stripTrailingCr: boolean): string[] => {
   return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 };
 
-interface CoarseSplit {
+/** Two texts cut into lines, as every diff here starts: computed once per diff. */
+export interface CoarseSplit {
   readonly old: string[];
   readonly new: string[];
   /** Lines equal at the start, and at the end (not overlapping the start). */
@@ -26,7 +27,7 @@ interface CoarseSplit {
   readonly suffix: number;
 }
 
-function coarseSplit(before: string, after: string, stripTrailingCr: boolean): CoarseSplit {
+export function coarseSplit(before: string, after: string, stripTrailingCr: boolean): CoarseSplit {
   const old = splitLines(before, stripTrailingCr);
   const next = splitLines(after, stripTrailingCr);
   let prefix = 0;
@@ -64,18 +65,18 @@ function editDistanceAtLeast({ old, new: next, prefix, suffix }: CoarseSplit): n
  * within the budget: a change that surely needs more is not tried, since a failed attempt spends
  * the whole budget before the coarse diff takes over.
  */
-export function exactDiffBudget(before: string, after: string, stripTrailingCr: boolean): number | undefined {
-  const split = coarseSplit(before, after, stripTrailingCr);
+export function exactDiffBudget(split: CoarseSplit): number | undefined {
   const budget = Math.max(MIN_EDIT_LENGTH, Math.floor(DIFF_WORK_LIMIT / (split.old.length + split.new.length + 2)));
   return editDistanceAtLeast(split) > budget ? undefined : budget;
 }
 
 /** The line changes between two texts, exact when affordable and coarse (one replaced block) otherwise. */
 export function lineChanges(before: string, after: string, stripTrailingCr: boolean): ChangeObject<string>[] {
-  const maxEditLength = exactDiffBudget(before, after, stripTrailingCr);
+  const split = coarseSplit(before, after, stripTrailingCr);
+  const maxEditLength = exactDiffBudget(split);
   const exact = maxEditLength === undefined ? undefined : diffLines(before, after, { stripTrailingCr, maxEditLength });
   if (exact) return exact;
-  const { old, new: next, prefix, suffix } = coarseSplit(before, after, stripTrailingCr);
+  const { old, new: next, prefix, suffix } = split;
   const block = (lines: string[], kind: { added: boolean; removed: boolean }): ChangeObject<string>[] =>
     lines.length ? [{ value: lines.join(''), count: lines.length, ...kind }] : [];
   const same = { added: false, removed: false };
@@ -87,9 +88,12 @@ export function lineChanges(before: string, after: string, stripTrailingCr: bool
   ];
 }
 
-/** One hunk replacing the differing middle, with `context` common lines around it, as `structuredPatch` shapes hunks. */
-export function coarsePatch(label: string, before: string, after: string, context: number): StructuredPatch {
-  const { old, new: next, prefix, suffix } = coarseSplit(before, after, true);
+/**
+ * One hunk replacing the differing middle, with `context` common lines around it, as
+ * `structuredPatch` shapes hunks; `split` is of the two texts without carriage returns.
+ */
+export function coarsePatch(label: string, split: CoarseSplit, context: number): StructuredPatch {
+  const { old, new: next, prefix, suffix } = split;
   const from = Math.max(0, prefix - context);
   const oldEnd = Math.min(old.length, old.length - suffix + context);
   const newEnd = Math.min(next.length, next.length - suffix + context);

@@ -1,5 +1,5 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
-import { coarsePatch, exactDiffBudget } from './bounded-diff.js';
+import { coarsePatch, coarseSplit, exactDiffBudget } from './bounded-diff.js';
 
 const CONTEXT = 3;
 
@@ -12,12 +12,13 @@ const CONTEXT = 3;
  */
 export function unifiedDiff(before: string, after: string, label: string): string {
   if (before === after) return '';
-  const maxEditLength = exactDiffBudget(before, after, true);
+  const split = coarseSplit(before, after, true);
+  const maxEditLength = exactDiffBudget(split);
   const exact =
     maxEditLength === undefined
       ? undefined
       : structuredPatch(label, label, before, after, undefined, undefined, { context: CONTEXT, stripTrailingCr: true, maxEditLength });
-  const patch = exact ?? coarsePatch(label, before, after, CONTEXT);
+  const patch = exact ?? coarsePatch(label, split, CONTEXT);
   const diff = formatPatch(patch, FILE_HEADERS_ONLY);
   return diff.includes('\n@@ ') ? diff : '';
 }
