@@ -33,10 +33,13 @@ export class VersionReaders {
 
   #batch(gitdir: string): BlobBatch {
     const running = this.#batches.get(gitdir);
-    if (running) clearTimeout(running.idle);
+    if (running?.batch.usable) {
+      running.idle.refresh();
+      return running.batch;
+    }
     // A git that stopped or failed (killed, say) is replaced: the reads it failed reported it.
-    const batch = running?.batch.usable ? running.batch : new BlobBatch(gitdir);
-    if (running && running.batch !== batch) running.batch.close();
+    if (running) this.#stop(gitdir);
+    const batch = new BlobBatch(gitdir);
     const idle = setTimeout(() => this.#stop(gitdir), this.idleMs);
     idle.unref();
     this.#batches.set(gitdir, { batch, idle });
