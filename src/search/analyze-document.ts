@@ -45,6 +45,18 @@ export const titleTermsOf = (encoder: Encoder, title: string): SortedTerms => so
 /** The body as plain text without its `# Title` line. */
 export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(TITLE_HEADING, ''));
 
+/** Each encoded term of `text` in order, with the offset of the word it came from. */
+function eachTerm(encodeWord: (word: string) => readonly string[], text: string, visit: (term: string, offset: number) => void): void {
+  for (const word of text.matchAll(WORD)) for (const term of encodeWord(word[0])) visit(term, word.index);
+}
+
+/** The encoded terms of a text in order, as the body index takes them. */
+export function encodedTerms(encodeWord: (word: string) => readonly string[], text: string): string[] {
+  const terms: string[] = [];
+  eachTerm(encodeWord, text, (term) => terms.push(term));
+  return terms;
+}
+
 export function analyzeDocument(
   encoder: Encoder,
   encodeWord: (word: string) => readonly string[],
@@ -53,12 +65,10 @@ export function analyzeDocument(
 ): AnalyzedDocument {
   const firstOffsets = new Map<string, number>();
   const sequence: string[] = [];
-  for (const word of plainBody.matchAll(WORD)) {
-    for (const term of encodeWord(word[0])) {
-      sequence.push(term);
-      if (!firstOffsets.has(term)) firstOffsets.set(term, word.index);
-    }
-  }
+  eachTerm(encodeWord, plainBody, (term, offset) => {
+    sequence.push(term);
+    if (!firstOffsets.has(term)) firstOffsets.set(term, offset);
+  });
   const bodyTerms = sortedTerms(firstOffsets.keys());
   const titleEncoded = encoder.encode(doc.title);
   return {

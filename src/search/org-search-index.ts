@@ -1,8 +1,8 @@
-import type { Document, Encoder } from 'flexsearch';
-import { analyzeDocument, createWordEncoder, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
+import type { Encoder } from 'flexsearch';
+import { analyzeDocument, createWordEncoder, encodedTerms, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
+import { BodyIndex } from './body-index.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
-import { bodyCandidates, createFlexIndex, type FlexDocument } from './flex-index.js';
 import { matchRanges } from './match-ranges.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { bodyOnlyBound, scoreBound, scoreDocument } from './score-document.js';
@@ -40,10 +40,11 @@ interface Entry {
   analyzed?: AnalyzedDocument;
 }
 
-/** An index as saved: what it knows of each document (with its slot), and FlexSearch's own export. */
+/** An index as saved: what it knows of each document (with its slot), FlexSearch's own export, and the terms bodies hold. */
 export interface IndexSnapshot {
   readonly docs: readonly (DocumentFacts & { readonly plainBody: string; readonly slot: number })[];
   readonly flex: readonly (readonly [key: string, data: string])[];
+  readonly bodyTerms: readonly string[];
 }
 
 /**
@@ -53,7 +54,7 @@ export interface IndexSnapshot {
 export class OrgSearchIndex {
   readonly #encoder: Encoder = createTextEncoder();
   readonly #encodeWord = createWordEncoder(this.#encoder);
-  readonly #flex: Document<FlexDocument> = createFlexIndex(this.#encoder);
+  #bodies = new BodyIndex();
   readonly #titles = new TitleIndex();
   /** Each document's slot: its id in FlexSearch and its place in `#entries`, kept while it is indexed. */
   readonly #slots = new Map<string, number>();
@@ -68,9 +69,7 @@ export class OrgSearchIndex {
     const known = this.#slots.get(doc.id);
     const slot = known ?? this.#entries.length;
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    const entry: FlexDocument = { id: slot, body: plainBody };
-    if (known === undefined) this.#flex.add(entry);
-    else this.#flex.update(entry);
+    this.#bodies.set(slot, encodedTerms(this.#encodeWord, plainBody), known !== undefined);
     this.#titles.set(slot, titleTermsOf(this.#encoder, doc.title));
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
@@ -85,7 +84,7 @@ export class OrgSearchIndex {
   async snapshot(): Promise<IndexSnapshot> {
     const flex: [string, string][] = [];
     // FlexSearch waits for a returned promise before the next chunk: searches run in between.
-    await this.#flex.export((key: string, data: string) => {
+    const bodyTerms = await this.#bodies.export((key, data) => {
       flex.push([key, data]);
       return new Promise<void>((resolve) => setImmediate(resolve));
     });
@@ -93,13 +92,13 @@ export class OrgSearchIndex {
       const { doc, plainBody } = this.#entries[slot]!;
       return { ...doc, plainBody, slot };
     });
-    return { docs, flex };
+    return { docs, flex, bodyTerms };
   }
 
   /** The index a snapshot was taken of, without indexing anything again. */
   static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
     const index = new OrgSearchIndex();
-    for (const [key, data] of snapshot.flex) index.#flex.import(key, data);
+    index.#bodies = BodyIndex.restore(snapshot.flex, snapshot.bodyTerms);
     for (const { plainBody, slot, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
       index.#titles.set(slot, titleTermsOf(index.#encoder, doc.title));
@@ -113,7 +112,7 @@ export class OrgSearchIndex {
     if (slot === undefined) return;
     this.#slots.delete(id);
     this.#entries[slot] = undefined;
-    this.#flex.remove(slot);
+    this.#bodies.remove(slot);
     this.#titles.remove(slot);
   }
 
@@ -136,13 +135,13 @@ export class OrgSearchIndex {
     // retrieval order, so that a common word does not score every title it starts.
     const outranks = (bound: number) => top.worst !== undefined && top.worst.score >= bound;
     const termCount = query.terms.length;
-    const matchable = query.terms.filter((term) => this.#titles.reaches(term) || this.#bodiesMayHold(term)).length;
+    const matchable = query.terms.filter((term) => this.#titles.reaches(term) || this.#bodies.mayHold(term)).length;
     let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
     for (const { slot, bound } of this.#titles.byBound(query.terms, (match) => scoreBound(termCount, matchable, match))) {
       if (outranks(bound) || titlesLeft === 0) break;
       if (consider(slot)) titlesLeft -= 1;
     }
-    if (!outranks(bodyOnlyBound(termCount, matchable))) this.#considerBodies(query.text, q.limit, consider);
+    if (!outranks(bodyOnlyBound(termCount, matchable))) this.#considerBodies(query.terms, q.limit, consider);
     return top.items.map(({ candidate, score }) => ({
       id: candidate.doc.id,
       type: candidate.doc.type,
@@ -172,21 +171,11 @@ export class OrgSearchIndex {
     };
   }
 
-  /**
-   * Whether some body has a word starting with `term`. FlexSearch encodes what it is asked, so
-   * a term it would encode into something else is taken to be held.
-   */
-  #bodiesMayHold(term: string): boolean {
-    const encoded = this.#encoder.encode(term);
-    if (encoded.length !== 1 || encoded[0] !== term) return true;
-    return bodyCandidates(this.#flex, term, 1).ids.length > 0;
-  }
-
   /** FlexSearch's best bodies, the fetch widened while filters leave too few of them. */
-  #considerBodies(text: string, limit: number, consider: (slot: number) => boolean): void {
+  #considerBodies(terms: readonly string[], limit: number, consider: (slot: number) => boolean): void {
     const wanted = bodyCandidateLimit(limit);
     for (let fetch = wanted; ; fetch *= BODY_GROWTH) {
-      const { ids, truncated } = bodyCandidates(this.#flex, text, fetch);
+      const { ids, truncated } = this.#bodies.candidates(terms, fetch);
       let admissible = 0;
       for (const slot of ids) if (consider(slot)) admissible += 1;
       if (!truncated || admissible >= wanted || fetch >= this.#slots.size) return;

@@ -9,8 +9,6 @@ const MAX_QUERY_WORDS = 24;
 export const MAX_LIMIT = 50;
 
 export interface ParsedQuery {
-  /** The bounded query text handed to FlexSearch. */
-  readonly text: string;
   /** Distinct encoded terms, in query order. */
   readonly terms: readonly string[];
   /** Encoded terms in order, space-delimited and padded, for phrase matching. */
@@ -28,7 +26,6 @@ export function parseQuery(encoder: Encoder, query: SearchQuery): ParsedQuery {
   const text = boundQuery(query.query);
   const phrase = termSequence(encoder, text);
   return {
-    text,
     terms: [...new Set(phrase.trim().split(' ').filter(Boolean))],
     phrase,
     normalized: normalizeText(text),

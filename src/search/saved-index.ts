@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
 /** Bumped whenever the saved form (ours or FlexSearch's export) changes: an older one is rebuilt. */
-const FORMAT = 3;
+const FORMAT = 4;
 const MANIFEST = 'current.json';
 
 interface Manifest {
@@ -26,6 +26,7 @@ export async function writeSavedIndex(dir: string, version: string, snapshot: In
   const genDir = path.join(dir, generation);
   await mkdir(genDir, { recursive: true });
   await writeFile(path.join(genDir, 'docs.json'), JSON.stringify(snapshot.docs));
+  await writeFile(path.join(genDir, 'terms.json'), JSON.stringify(snapshot.bodyTerms));
   await Promise.all(snapshot.flex.map(([, data], i) => writeFile(path.join(genDir, `flex-${i}`), data)));
   const manifest: Manifest = { format: FORMAT, version, generation, flexKeys: snapshot.flex.map(([key]) => key) };
   const temp = path.join(dir, `${MANIFEST}.${generation}.tmp`);
@@ -53,10 +54,11 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
   try {
     const genDir = path.join(dir, manifest.generation);
     const docs = JSON.parse(await readFile(path.join(genDir, 'docs.json'), 'utf8')) as IndexSnapshot['docs'];
+    const bodyTerms = JSON.parse(await readFile(path.join(genDir, 'terms.json'), 'utf8')) as IndexSnapshot['bodyTerms'];
     const flex = await Promise.all(
       manifest.flexKeys.map(async (key, i) => [key, await readFile(path.join(genDir, `flex-${i}`), 'utf8')] as const),
     );
-    return { version: manifest.version, snapshot: { docs, flex } };
+    return { version: manifest.version, snapshot: { docs, flex, bodyTerms } };
   } catch {
     return undefined;
   }

@@ -250,6 +250,45 @@ describe('OrgSearchIndex previews', () => {
   });
 });
 
+describe('OrgSearchIndex prefix search in bodies', () => {
+  const doc = (id: string, title: string, body: string): IndexedDocument => ({ id, type: 'page', workspaceId: SHARED, title, body });
+  const bodies = (): OrgSearchIndex => {
+    const fresh = new OrgSearchIndex();
+    fresh.upsert(doc('page-a', 'Alpha', 'Alpha sends a notification when the parcel ships.'));
+    fresh.upsert(doc('page-b', 'Beta', 'Beta will notify the courier and the shopper.'));
+    fresh.upsert(doc('page-c', 'Gamma', 'Gamma keeps a notice on the board.'));
+    return fresh;
+  };
+  const found = (target: OrgSearchIndex, query: string): string[] =>
+    target.search({ query, workspaceIds: EVERYWHERE, limit: 10 }).map((hit) => hit.id).sort();
+
+  it('finds every body holding a word the query term starts, and only those', () => {
+    const target = bodies();
+    expect(found(target, 'notif')).toEqual(['page-a', 'page-b']);
+    expect(found(target, 'noti')).toEqual(['page-a', 'page-b', 'page-c']);
+    expect(found(target, 'notif courier')).toEqual(['page-a', 'page-b']);
+    expect(target.search({ query: 'notif courier', workspaceIds: EVERYWHERE, limit: 10 })[0]?.id).toBe('page-b');
+  });
+
+  it('sees words added and removed by later writes in a prefix it answered before', () => {
+    const target = bodies();
+    expect(found(target, 'notif')).toEqual(['page-a', 'page-b']);
+    target.upsert(doc('page-c', 'Gamma', 'Gamma posts a notifier on the board.'));
+    expect(found(target, 'notif')).toEqual(['page-a', 'page-b', 'page-c']);
+    target.remove('page-a');
+    target.upsert(doc('page-b', 'Beta', 'Beta calls the courier.'));
+    expect(found(target, 'notif')).toEqual(['page-c']);
+  });
+
+  it('finds the same after a snapshot is restored', async () => {
+    const restored = OrgSearchIndex.fromSnapshot(await bodies().snapshot());
+    expect(found(restored, 'notif')).toEqual(['page-a', 'page-b']);
+    expect(found(restored, 'noti')).toEqual(['page-a', 'page-b', 'page-c']);
+    restored.upsert(doc('page-d', 'Delta', 'Delta can notify too.'));
+    expect(found(restored, 'notif')).toEqual(['page-a', 'page-b', 'page-d']);
+  });
+});
+
 describe('OrgSearchIndex updates', () => {
   it('replaces a document on upsert: old words stop matching, new words match', () => {
     expect(ids(search('welcome'))).toContain('cap-onboarding');

@@ -1,0 +1,131 @@
+import { Encoder, Index } from 'flexsearch';
+import { Vocabulary } from './vocabulary.js';
+
+/** A term's postings as FlexSearch 0.8 keeps them: ids by score bucket, best first, each in the order they were added. */
+type Postings = (number[] | undefined)[];
+
+/**
+ * What FlexSearch 0.8 keeps an index's postings in, term by term. It is not in the typings; the
+ * unit tests of prefix search fail if a later version keeps them elsewhere.
+ */
+interface PostingsOwner {
+  readonly map: Map<string, Postings>;
+}
+
+/** FlexSearch's score buckets (its default resolution). */
+const RESOLUTION = 9;
+
+/** Never a term: the encoder splits on everything but letters and digits. */
+const PREFIX_MARK = '*';
+
+/** Prefix postings kept between writes; a write drops them all. */
+const MAX_MERGED_PREFIXES = 256;
+
+/**
+ * Bodies are indexed already encoded (see OrgSearchIndex): FlexSearch only splits them into
+ * terms, and queries are encoded terms too, so a term is never encoded twice.
+ */
+const splitEncodedTerms = (): Encoder =>
+  new Encoder({ normalize: false, dedupe: false, numeric: false, minlength: 1, split: ' ', cache: false });
+
+/**
+ * The bodies of an organization's documents in FlexSearch, with prefix search: a query term also
+ * finds the longer words it starts ("notif" -> "notifications").
+ *
+ * FlexSearch's own prefix mode (`tokenize: 'forward'`) indexes every prefix of every word, which
+ * made indexing bodies three times as costly as whole words; at a cold start that build is what
+ * the first search waits for. Here FlexSearch indexes whole terms (`strict`), and a query term
+ * that starts several known terms is given, for that search, the postings the prefix mode would
+ * have held: the union of theirs, each body at the best score of the words it holds. Results are
+ * then FlexSearch's own, one prefix's postings merged once until the next write.
+ */
+export class BodyIndex {
+  readonly #flex = new Index({ encoder: splitEncodedTerms(), tokenize: 'strict', fastupdate: false, resolution: RESOLUTION });
+  readonly #postings = (this.#flex as unknown as PostingsOwner).map;
+  readonly #vocabulary = new Vocabulary();
+  readonly #mergedPrefixes = new Map<string, Postings>();
+
+  /** Indexes a body given as its encoded terms in text order; `known` when the slot holds one already. */
+  set(slot: number, terms: readonly string[], known: boolean): void {
+    for (const term of terms) this.#vocabulary.add(term);
+    this.#mergedPrefixes.clear();
+    const text = terms.join(' ');
+    if (known) this.#flex.update(slot, text);
+    else this.#flex.add(slot, text);
+  }
+
+  remove(slot: number): void {
+    this.#mergedPrefixes.clear();
+    this.#flex.remove(slot);
+  }
+
+  /** Whether some body holds a term starting with `term`. */
+  mayHold(term: string): boolean {
+    return this.#vocabulary.startingWith(term).some((known) => this.#postings.has(known));
+  }
+
+  /**
+   * Bodies holding the query's terms (as prefixes), best first by FlexSearch's order, at most
+   * `limit`; bodies holding only some of them come after those holding all.
+   */
+  candidates(terms: readonly string[], limit: number): { ids: number[]; truncated: boolean } {
+    const merged: string[] = [];
+    const queried: string[] = [];
+    for (const term of terms) {
+      const held = this.#vocabulary.startingWith(term).filter((known) => this.#postings.has(known));
+      if (held.length <= 1) {
+        if (held.length === 1) queried.push(held[0]!);
+        continue;
+      }
+      const key = term + PREFIX_MARK;
+      // Shown to FlexSearch only for the search below, which runs without a turn in between.
+      this.#postings.set(key, this.#prefixPostings(term, held));
+      merged.push(key);
+      queried.push(key);
+    }
+    if (queried.length === 0) return { ids: [], truncated: false };
+    try {
+      const ids = this.#flex.search(queried.join(' '), { limit, suggest: true }) as number[];
+      return { ids, truncated: ids.length >= limit };
+    } finally {
+      for (const key of merged) this.#postings.delete(key);
+    }
+  }
+
+  /** The postings prefix mode would hold for `prefix`: each body once, in the best bucket of its words. */
+  #prefixPostings(prefix: string, held: readonly string[]): Postings {
+    let postings = this.#mergedPrefixes.get(prefix);
+    if (postings) return postings;
+    postings = [];
+    const placed = new Set<number>();
+    for (let bucket = 0; bucket < RESOLUTION; bucket++) {
+      const ids: number[] = [];
+      for (const term of held) {
+        for (const id of this.#postings.get(term)?.[bucket] ?? []) {
+          if (placed.has(id)) continue;
+          placed.add(id);
+          ids.push(id);
+        }
+      }
+      // Ids go in as slots were made, the order in which prefix mode would have added them.
+      if (ids.length > 0) postings[bucket] = ids.sort((a, b) => a - b);
+    }
+    if (this.#mergedPrefixes.size >= MAX_MERGED_PREFIXES) this.#mergedPrefixes.clear();
+    this.#mergedPrefixes.set(prefix, postings);
+    return postings;
+  }
+
+  /** FlexSearch's export, chunk by chunk (see OrgSearchIndex.snapshot), and the terms bodies hold. */
+  async export(chunk: (key: string, data: string) => Promise<void>): Promise<string[]> {
+    await this.#flex.export(chunk);
+    return this.#vocabulary.all().filter((term) => this.#postings.has(term));
+  }
+
+  /** An index restored from an export and its terms. */
+  static restore(flex: readonly (readonly [key: string, data: string])[], terms: readonly string[]): BodyIndex {
+    const index = new BodyIndex();
+    for (const [key, data] of flex) index.#flex.import(key, data);
+    for (const term of terms) index.#vocabulary.add(term);
+    return index;
+  }
+}
