@@ -18,8 +18,11 @@ const RESOLUTION = 9;
 /** Never a term: the encoder splits on everything but letters and digits. */
 const PREFIX_MARK = '*';
 
-/** Prefix postings kept between writes; a write drops them all. */
-const MAX_MERGED_PREFIXES = 256;
+/**
+ * Ids of merged prefix postings kept between writes (a write drops them all): a short prefix
+ * can start words in nearly every body, so the bound is on ids, not on prefixes.
+ */
+const MAX_MERGED_IDS = 1_000_000;
 
 /**
  * Bodies are indexed already encoded (see OrgSearchIndex): FlexSearch only splits them into
@@ -44,18 +47,19 @@ export class BodyIndex {
   readonly #postings = (this.#flex as unknown as PostingsOwner).map;
   readonly #vocabulary = new Vocabulary();
   readonly #mergedPrefixes = new Map<string, Postings>();
+  #mergedIds = 0;
 
   /** Indexes a body given as its encoded terms in text order; `known` when the slot holds one already. */
   set(slot: number, terms: readonly string[], known: boolean): void {
     for (const term of terms) this.#vocabulary.add(term);
-    this.#mergedPrefixes.clear();
+    this.#dropMergedPrefixes();
     const text = terms.join(' ');
     if (known) this.#flex.update(slot, text);
     else this.#flex.add(slot, text);
   }
 
   remove(slot: number): void {
-    this.#mergedPrefixes.clear();
+    this.#dropMergedPrefixes();
     this.#flex.remove(slot);
   }
 
@@ -110,9 +114,15 @@ export class BodyIndex {
       // Ids go in as slots were made, the order in which prefix mode would have added them.
       if (ids.length > 0) postings[bucket] = ids.sort((a, b) => a - b);
     }
-    if (this.#mergedPrefixes.size >= MAX_MERGED_PREFIXES) this.#mergedPrefixes.clear();
+    if (this.#mergedIds + placed.size > MAX_MERGED_IDS) this.#dropMergedPrefixes();
     this.#mergedPrefixes.set(prefix, postings);
+    this.#mergedIds += placed.size;
     return postings;
+  }
+
+  #dropMergedPrefixes(): void {
+    this.#mergedPrefixes.clear();
+    this.#mergedIds = 0;
   }
 
   /** FlexSearch's export, chunk by chunk (see OrgSearchIndex.snapshot), and the terms bodies hold. */
