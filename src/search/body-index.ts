@@ -19,10 +19,15 @@ const RESOLUTION = 9;
 const PREFIX_MARK = '*';
 
 /**
- * Ids of merged prefix postings kept between writes (a write drops them all): a short prefix
- * can start words in nearly every body, so the bound is on ids, not on prefixes.
+ * What is kept of resolved query terms between writes (a write drops it all). A short prefix
+ * can start words in nearly every body, so merged postings are bounded by the ids they hold.
  */
+const MAX_RESOLVED_TERMS = 10_000;
 const MAX_MERGED_IDS = 1_000_000;
+
+/** A query term as the body index answers it: no body holds it, one word does, or several (their postings merged). */
+type ResolvedTerm = { readonly kind: 'none' } | { readonly kind: 'word'; readonly word: string } | { readonly kind: 'prefix'; readonly postings: Postings };
+const NONE: ResolvedTerm = { kind: 'none' };
 
 /**
  * Bodies are indexed already encoded (see OrgSearchIndex): FlexSearch only splits them into
@@ -36,7 +41,7 @@ const splitEncodedTerms = (): Encoder =>
  * finds the longer words it starts ("notif" -> "notifications").
  *
  * FlexSearch's own prefix mode (`tokenize: 'forward'`) indexes every prefix of every word, which
- * made indexing bodies three times as costly as whole words; at a cold start that build is what
+ * made indexing bodies about two and a half times as costly as whole words; at a cold start that build is what
  * the first search waits for. Here FlexSearch indexes whole terms (`strict`), and a query term
  * that starts several known terms is given, for that search, the postings the prefix mode would
  * have held: the union of theirs, each body at the best score of the words it holds. Results are
@@ -46,26 +51,26 @@ export class BodyIndex {
   readonly #flex = new Index({ encoder: splitEncodedTerms(), tokenize: 'strict', fastupdate: false, resolution: RESOLUTION });
   readonly #postings = (this.#flex as unknown as PostingsOwner).map;
   readonly #vocabulary = new Vocabulary();
-  readonly #mergedPrefixes = new Map<string, Postings>();
+  readonly #resolved = new Map<string, ResolvedTerm>();
   #mergedIds = 0;
 
   /** Indexes a body given as its encoded terms in text order; `known` when the slot holds one already. */
   set(slot: number, terms: readonly string[], known: boolean): void {
     for (const term of terms) this.#vocabulary.add(term);
-    this.#dropMergedPrefixes();
+    this.#forgetResolved();
     const text = terms.join(' ');
     if (known) this.#flex.update(slot, text);
     else this.#flex.add(slot, text);
   }
 
   remove(slot: number): void {
-    this.#dropMergedPrefixes();
+    this.#forgetResolved();
     this.#flex.remove(slot);
   }
 
   /** Whether some body holds a term starting with `term`. */
   mayHold(term: string): boolean {
-    return this.#vocabulary.startingWith(term).some((known) => this.#postings.has(known));
+    return this.#resolve(term).kind !== 'none';
   }
 
   /**
@@ -76,14 +81,12 @@ export class BodyIndex {
     const merged: string[] = [];
     const queried: string[] = [];
     for (const term of terms) {
-      const held = this.#vocabulary.startingWith(term).filter((known) => this.#postings.has(known));
-      if (held.length <= 1) {
-        if (held.length === 1) queried.push(held[0]!);
-        continue;
-      }
+      const resolved = this.#resolve(term);
+      if (resolved.kind === 'word') queried.push(resolved.word);
+      if (resolved.kind !== 'prefix') continue;
       const key = term + PREFIX_MARK;
       // Shown to FlexSearch only for the search below, which runs without a turn in between.
-      this.#postings.set(key, this.#prefixPostings(term, held));
+      this.#postings.set(key, resolved.postings);
       merged.push(key);
       queried.push(key);
     }
@@ -96,32 +99,20 @@ export class BodyIndex {
     }
   }
 
-  /** The postings prefix mode would hold for `prefix`: each body once, in the best bucket of its words. */
-  #prefixPostings(prefix: string, held: readonly string[]): Postings {
-    let postings = this.#mergedPrefixes.get(prefix);
-    if (postings) return postings;
-    postings = [];
-    const placed = new Set<number>();
-    for (let bucket = 0; bucket < RESOLUTION; bucket++) {
-      const ids: number[] = [];
-      for (const term of held) {
-        for (const id of this.#postings.get(term)?.[bucket] ?? []) {
-          if (placed.has(id)) continue;
-          placed.add(id);
-          ids.push(id);
-        }
-      }
-      // Ids go in as slots were made, the order in which prefix mode would have added them.
-      if (ids.length > 0) postings[bucket] = ids.sort((a, b) => a - b);
-    }
-    if (this.#mergedIds + placed.size > MAX_MERGED_IDS) this.#dropMergedPrefixes();
-    this.#mergedPrefixes.set(prefix, postings);
-    this.#mergedIds += placed.size;
-    return postings;
+  #resolve(term: string): ResolvedTerm {
+    let resolved = this.#resolved.get(term);
+    if (resolved) return resolved;
+    const held = this.#vocabulary.startingWith(term).filter((known) => this.#postings.has(known));
+    resolved = held.length === 0 ? NONE : held.length === 1 ? { kind: 'word', word: held[0]! } : { kind: 'prefix', postings: prefixPostings(this.#postings, held) };
+    const ids = resolved.kind === 'prefix' ? resolved.postings.reduce((sum, bucket) => sum + (bucket?.length ?? 0), 0) : 0;
+    if (this.#resolved.size >= MAX_RESOLVED_TERMS || this.#mergedIds + ids > MAX_MERGED_IDS) this.#forgetResolved();
+    this.#resolved.set(term, resolved);
+    this.#mergedIds += ids;
+    return resolved;
   }
 
-  #dropMergedPrefixes(): void {
-    this.#mergedPrefixes.clear();
+  #forgetResolved(): void {
+    this.#resolved.clear();
     this.#mergedIds = 0;
   }
 
@@ -138,4 +129,23 @@ export class BodyIndex {
     for (const term of terms) index.#vocabulary.add(term);
     return index;
   }
+}
+
+/** The postings prefix mode would hold for a prefix of the `held` words: each body once, in the best bucket of its words. */
+function prefixPostings(postingsOf: ReadonlyMap<string, Postings>, held: readonly string[]): Postings {
+  const postings: Postings = [];
+  const placed = new Set<number>();
+  for (let bucket = 0; bucket < RESOLUTION; bucket++) {
+    const ids: number[] = [];
+    for (const term of held) {
+      for (const id of postingsOf.get(term)?.[bucket] ?? []) {
+        if (placed.has(id)) continue;
+        placed.add(id);
+        ids.push(id);
+      }
+    }
+    // Ids go in as slots were made, the order in which prefix mode would have added them.
+    if (ids.length > 0) postings[bucket] = ids.sort((a, b) => a - b);
+  }
+  return postings;
 }
