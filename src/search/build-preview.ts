@@ -1,5 +1,5 @@
 import type { AnalyzedDocument } from './analyze-document.js';
-import { lowerBound } from './sorted-terms.js';
+import { prefixRange } from './sorted-terms.js';
 
 const PREVIEW_CHARS = 160;
 /** Context kept before the first match, so the snippet does not open on the matched word. */
@@ -26,7 +26,8 @@ export function buildPreview(candidate: AnalyzedDocument, terms: readonly string
 function firstMatchOffset({ bodyTerms, bodyTermOffsets }: AnalyzedDocument, terms: readonly string[]): number {
   let first = -1;
   for (const term of terms) {
-    for (let at = lowerBound(bodyTerms, term); at < bodyTerms.length && bodyTerms[at]!.startsWith(term); at += 1) {
+    const { from, to } = prefixRange(bodyTerms, term);
+    for (let at = from; at < to; at += 1) {
       const offset = bodyTermOffsets[at]!;
       if (first === -1 || offset < first) first = offset;
     }

@@ -18,6 +18,14 @@ export function lowerBound(sorted: SortedTerms, term: string): number {
   return low;
 }
 
+/** Where the terms `prefix` starts (itself included) lie in `sorted`: indexes `from` up to, not including, `to`. */
+export function prefixRange(sorted: SortedTerms, prefix: string): { from: number; to: number } {
+  const from = lowerBound(sorted, prefix);
+  let to = from;
+  while (to < sorted.length && sorted[to]!.startsWith(prefix)) to += 1;
+  return { from, to };
+}
+
 export type TermMatch = 'whole' | 'prefix' | 'none';
 
 export function findTerm(sorted: SortedTerms, term: string): TermMatch {

@@ -1,4 +1,4 @@
-import { lowerBound, type SortedTerms } from './sorted-terms.js';
+import { lowerBound, prefixRange, type SortedTerms } from './sorted-terms.js';
 
 /** The query terms a title term is (whole) or that start it (prefix), one bit per query term. */
 interface Masks {
@@ -117,7 +117,8 @@ export class TitleIndex {
     const matched = new Map<string, Masks>();
     queryTerms.forEach((queryTerm, index) => {
       const bit = index < MASK_BITS ? 1 << index : 0;
-      for (let at = lowerBound(vocabulary, queryTerm); at < vocabulary.length && vocabulary[at]!.startsWith(queryTerm); at += 1) {
+      const { from, to } = prefixRange(vocabulary, queryTerm);
+      for (let at = from; at < to; at += 1) {
         const term = vocabulary[at]!;
         const masks = matched.get(term) ?? { whole: 0, prefix: 0 };
         if (term === queryTerm) masks.whole |= bit;

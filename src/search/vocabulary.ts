@@ -1,4 +1,4 @@
-import { lowerBound } from './sorted-terms.js';
+import { prefixRange } from './sorted-terms.js';
 
 /**
  * Every term the bodies of an index have held, sorted for prefix lookups. Terms are only added:
@@ -20,9 +20,8 @@ export class Vocabulary {
   /** The terms starting with `prefix` (the prefix itself included), in order. */
   startingWith(prefix: string): string[] {
     const sorted = this.#merged();
-    const found: string[] = [];
-    for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i++) found.push(sorted[i]!);
-    return found;
+    const { from, to } = prefixRange(sorted, prefix);
+    return sorted.slice(from, to);
   }
 
   /** Every term, sorted. */
