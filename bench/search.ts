@@ -103,7 +103,7 @@ const INVENTED_WORDS = 20_000;
 const INVENTED_PER_BODY = 12;
 
 /** The corpus with a paragraph of invented words added to every body: a vocabulary of thousands of words sharing prefixes. */
-export function withRichVocabulary(docs: readonly IndexedDocument[], seed = SEED): IndexedDocument[] {
+function withRichVocabulary(docs: readonly IndexedDocument[], seed = SEED): IndexedDocument[] {
   const random = seededRandom(seed + 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = Array.from({ length: INVENTED_WORDS }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''));
@@ -111,7 +111,7 @@ export function withRichVocabulary(docs: readonly IndexedDocument[], seed = SEED
 }
 
 /** Prefixes of 2-5 letters of the corpus's words, alone and followed by a whole word. */
-export function prefixQueries(docs: readonly IndexedDocument[], seed = SEED): string[] {
+function prefixQueries(docs: readonly IndexedDocument[], seed = SEED): string[] {
   const random = seededRandom(seed + 2);
   const words = [...new Set(docs.flatMap((doc) => doc.body.toLowerCase().match(/[a-z]{4,}/g) ?? []))].sort();
   const pick = (): string => words[Math.floor(random() * words.length)]!;
