@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   if (created) log.info({ orgId: demo.orgId }, 'created the demo organization');
   const http = await createHttpApp(services, log);
   const { server } = await listen(config);
-  server.on('request', http.app);
+  server.on('request', http.listener);
 
   let stopping = false;
   const stop = async (signal: string) => {

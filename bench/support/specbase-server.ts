@@ -36,7 +36,7 @@ const { server, port } = await listen(loadConfig({ ...env, PORT: '0' }));
 const config = loadConfig({ ...env, PORT: String(port), SPECBASE_BASE_URL: `http://127.0.0.1:${port}` });
 const services = await openServices(config);
 const app = await createHttpApp(services, createLogger(config.logLevel));
-server.on('request', app.app);
+server.on('request', app.listener);
 
 serveProbeRequests(async () => {
   await Promise.all([shutdown(server, 500), app.drain(500)]);

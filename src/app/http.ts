@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
@@ -8,13 +9,14 @@ import { createWebRouter } from '../web/index.js';
 import type { Services } from './services.js';
 
 export interface HttpApp {
-  readonly app: express.Express;
+  /** Every request of the server: MCP's endpoints first, then the express app for the rest. */
+  readonly listener: RequestListener;
   /** Lets MCP tool calls under way finish (up to `limitMs`), then ends every MCP session. */
   drain(limitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Mounts every surface of Specbase on one express app: MCP, OAuth and sign-in, Git, web. */
+/** Every surface of Specbase on one server: MCP, and on one express app OAuth and sign-in, Git, web. */
 export async function createHttpApp(
   services: Services,
   log: Logger,
@@ -44,7 +46,6 @@ export async function createHttpApp(
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });
-  app.use(mcp.router);
   app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
   app.use(auth.router);
   app.use(createWebRouter({ specs, control, config, auth }));
@@ -56,7 +57,9 @@ export async function createHttpApp(
   app.use(lastResort);
 
   return {
-    app,
+    listener: (req, res) => {
+      if (!mcp.handle(req, res)) app(req, res);
+    },
     drain: (limitMs) => mcp.drain(limitMs),
     close: () => auth.close(),
   };

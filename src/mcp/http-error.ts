@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import {
   InvalidInputError,
   InvalidOrganizationIdError,
@@ -24,13 +24,27 @@ const STATUS: readonly [new (...args: never[]) => SpecbaseError, number][] = [
   [LimitExceededError, 429],
 ];
 
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), ...headers })
+    .end(text);
+}
+
+/** A JSON-RPC error answered before the MCP transport sees the request (code -32000 unless given). */
+export function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  error: { readonly message: string; readonly code?: number; readonly data?: unknown },
+  options: { readonly id?: string | number | null; readonly headers?: Record<string, string> } = {},
+): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, ...error }, id: options.id ?? null }, options.headers);
+}
+
 /** The one place an MCP route turns a typed error into an HTTP answer, before MCP is spoken. */
-export function sendHttpError(res: Response, error: SpecbaseError, headers: Record<string, string> = {}): void {
+export function sendHttpError(res: ServerResponse, error: SpecbaseError, headers: Record<string, string> = {}): void {
   const status = STATUS.find(([type]) => error instanceof type)?.[1] ?? 500;
   const retryAfterSeconds = error instanceof LimitExceededError ? error.retryAfterSeconds : undefined;
   if (retryAfterSeconds !== undefined) headers = { 'Retry-After': String(retryAfterSeconds), ...headers };
-  res
-    .status(status)
-    .set(headers)
-    .json({ error: error.code, message: error.message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+  sendJson(res, status, { error: error.code, message: error.message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) }, headers);
 }

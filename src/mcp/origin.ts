@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/index.js';
 import { PermissionDeniedError } from '../errors.js';
 import { sendHttpError } from './http-error.js';
@@ -16,13 +16,15 @@ export function allowedOrigins(config: Pick<Config, 'baseUrl' | 'port'>): Readon
 
 /**
  * DNS rebinding protection: a page on a foreign origin must never drive the MCP endpoints with
- * a browser's network position. Clients that are not browsers send no Origin at all.
+ * a browser's network position. Clients that are not browsers send no Origin at all. False once
+ * the refusal is answered.
  */
-export function checkOrigin(config: Pick<Config, 'baseUrl' | 'port'>): RequestHandler {
+export function checkOrigin(config: Pick<Config, 'baseUrl' | 'port'>): (req: IncomingMessage, res: ServerResponse) => boolean {
   const allowed = allowedOrigins(config);
-  return (req, res, next) => {
+  return (req, res) => {
     const origin = req.headers.origin;
-    if (origin === undefined || allowed.has(origin)) return next();
+    if (origin === undefined || allowed.has(origin)) return true;
     sendHttpError(res, new PermissionDeniedError(`requests from origin ${origin.slice(0, 200)} are not allowed`));
+    return false;
   };
 }

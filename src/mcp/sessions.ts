@@ -1,5 +1,5 @@
+import type { ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Response } from 'express';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { sendHttpError } from './http-error.js';
 import type { RequestScope } from './types.js';
@@ -151,7 +151,7 @@ export class SessionRegistry<T extends Transport> {
  * Admits a new session or stream of the request's user; when the user is at the cap, answers 429
  * (with what to do) and returns undefined. Otherwise returns the reservation's release.
  */
-export function admitOrRefuse(sessions: Pick<SessionRegistry<Transport>, 'admit'>, userId: string, res: Response): (() => void) | undefined {
+export function admitOrRefuse(sessions: Pick<SessionRegistry<Transport>, 'admit'>, userId: string, res: ServerResponse): (() => void) | undefined {
   try {
     return sessions.admit(userId);
   } catch (error) {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, RequestHandler, Response } from 'express';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { SessionEventStore } from './event-store.js';
-import { sendHttpError } from './http-error.js';
+import { sendHttpError, sendJsonRpcError } from './http-error.js';
+import type { AuthenticatedRequest } from './org-scope.js';
 import { admitOrRefuse, newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
 
@@ -29,7 +30,7 @@ const negotiated = new WeakMap<StreamableHTTPServerTransport, string>();
  * session's version decides whether its streams are resumable, since the client showed at
  * initialize that it understands priming events.
  */
-function atSessionVersion(req: Request, transport: StreamableHTTPServerTransport): void {
+function atSessionVersion(req: AuthenticatedRequest, transport: StreamableHTTPServerTransport): void {
   const version = negotiated.get(transport);
   const header = req.headers[VERSION_HEADER];
   if (!version || version < RESUMABLE_SINCE || typeof header !== 'string' || header >= version) return;
@@ -40,19 +41,21 @@ function atSessionVersion(req: Request, transport: StreamableHTTPServerTransport
   }
 }
 
-const jsonRpcError = (res: Response, status: number, message: string) =>
-  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-
 /** Hands a request to its session's transport, or answers why it cannot. */
-function withSession(deps: StreamableDeps, req: Request, res: Response): StreamableHTTPServerTransport | undefined {
+function withSession(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  res: ServerResponse,
+): StreamableHTTPServerTransport | undefined {
   const id = req.headers[SESSION_HEADER];
   if (typeof id !== 'string') {
-    jsonRpcError(res, 400, 'Bad Request: missing Mcp-Session-Id header; start with an initialize request');
+    sendJsonRpcError(res, 400, { message: 'Bad Request: missing Mcp-Session-Id header; start with an initialize request' });
     return undefined;
   }
   try {
-    const session = deps.sessions.claim(id, res.locals.scope as RequestScope);
-    if (!session) jsonRpcError(res, 404, 'Session not found');
+    const session = deps.sessions.claim(id, scope);
+    if (!session) sendJsonRpcError(res, 404, { message: 'Session not found' });
     return session?.transport;
   } catch (error) {
     if (!(error instanceof PermissionDeniedError)) throw error;
@@ -61,19 +64,18 @@ function withSession(deps: StreamableDeps, req: Request, res: Response): Streama
   }
 }
 
-async function openSession(deps: StreamableDeps, req: Request, res: Response): Promise<void> {
-  const scope = res.locals.scope as RequestScope;
+async function openSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void> {
   const release = admitOrRefuse(deps.sessions, scope.user.userId, res);
   if (!release) return;
   try {
-    await startSession(deps, scope, req, res);
+    await startSession(deps, scope, req, body, res);
   } finally {
     // Added by now if the initialize succeeded; either way the reservation ends here.
     release();
   }
 }
 
-async function startSession(deps: StreamableDeps, scope: RequestScope, req: Request, res: Response): Promise<void> {
+async function startSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void> {
   const activity = newActivity();
   const server = deps.openServer(scope, activity);
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -93,45 +95,55 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Requ
   server.onclose = () => {
     if (transport.sessionId) deps.sessions.remove(transport.sessionId);
   };
-  const requested = (req.body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+  const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
   negotiated.set(
     transport,
     typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
   );
   await server.connect(transport);
-  await transport.handleRequest(req, res, req.body);
+  await transport.handleRequest(req, res, body);
 }
 
 /** POST: initialize opens a session bound to the caller; everything else goes to its session. */
-export const streamablePost = (deps: StreamableDeps): RequestHandler => async (req, res) => {
+export async function streamablePost(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  body: unknown,
+  res: ServerResponse,
+): Promise<void> {
   if (req.headers[SESSION_HEADER] === undefined) {
-    if (!isInitializeRequest(req.body)) {
-      jsonRpcError(res, 400, 'Bad Request: no session; the first request must be initialize');
+    if (!isInitializeRequest(body)) {
+      sendJsonRpcError(res, 400, { message: 'Bad Request: no session; the first request must be initialize' });
       return;
     }
-    await openSession(deps, req, res);
+    await openSession(deps, scope, req, body, res);
     return;
   }
-  const transport = withSession(deps, req, res);
+  const transport = withSession(deps, scope, req, res);
   if (!transport) return;
   atSessionVersion(req, transport);
-  await transport.handleRequest(req, res, req.body);
-};
+  await transport.handleRequest(req, res, body);
+}
 
 /**
  * Before the body is read: a POST to a session makes it busy from its first byte to its answer,
  * so a session whose request is still arriving is not taken for idle.
  */
-export const holdSession = (deps: StreamableDeps): RequestHandler => (req, res, next) => {
-  deps.sessions.hold(req.headers[SESSION_HEADER], res.locals.scope as RequestScope, new Promise((resolve) => res.once('close', resolve)));
-  next();
-};
+export function holdSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, res: ServerResponse): void {
+  deps.sessions.hold(req.headers[SESSION_HEADER], scope, new Promise((resolve) => res.once('close', resolve)));
+}
 
 /**
  * GET (the server-to-client stream, or the resumption of a broken one with Last-Event-ID) and
  * DELETE (end the session) need an existing session.
  */
-export const streamableSessionRequest = (deps: StreamableDeps): RequestHandler => async (req, res) => {
-  const transport = withSession(deps, req, res);
+export async function streamableSessionRequest(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  res: ServerResponse,
+): Promise<void> {
+  const transport = withSession(deps, scope, req, res);
   if (transport) await transport.handleRequest(req, res);
-};
+}

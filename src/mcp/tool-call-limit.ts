@@ -1,6 +1,7 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 import { LimitExceededError } from '../errors.js';
 import { retryAfterSeconds, TokenBuckets } from '../limits/index.js';
+import { sendJsonRpcError } from './http-error.js';
 import type { RequestScope } from './types.js';
 
 type JsonRpcId = string | number;
@@ -39,23 +40,19 @@ export class ToolCallLimit {
 
 /**
  * Streamable HTTP: every tool call is an HTTP request of its own, so an exceeded limit is
- * HTTP 429 with Retry-After, its body a JSON-RPC error an MCP client can show as it is.
+ * HTTP 429 with Retry-After, its body a JSON-RPC error an MCP client can show as it is. The
+ * refusal, once answered; undefined when the calls may go on.
  */
-export const limitStreamableToolCalls =
-  (limit: ToolCallLimit, onRefused: (scope: RequestScope, error: LimitExceededError) => void): RequestHandler =>
-  (req, res, next) => {
-    const ids = toolCallIds(req.body);
-    if (ids.length === 0) return next();
-    const scope = res.locals.scope as RequestScope;
-    const refusal = limit.take(scope, ids.length);
-    if (!refusal) return next();
-    onRefused(scope, refusal);
-    res
-      .status(429)
-      .set('Retry-After', String(refusal.retryAfterSeconds))
-      .json({
-        jsonrpc: '2.0',
-        id: ids.length === 1 && !Array.isArray(req.body) ? ids[0] : null,
-        error: { code: -32000, message: refusal.message, data: { retryAfterSeconds: refusal.retryAfterSeconds } },
-      });
-  };
+export function refuseOverLimit(limit: ToolCallLimit, scope: RequestScope, body: unknown, res: ServerResponse): LimitExceededError | undefined {
+  const ids = toolCallIds(body);
+  if (ids.length === 0) return undefined;
+  const refusal = limit.take(scope, ids.length);
+  if (!refusal) return undefined;
+  sendJsonRpcError(
+    res,
+    429,
+    { message: refusal.message, data: { retryAfterSeconds: refusal.retryAfterSeconds } },
+    { id: ids.length === 1 && !Array.isArray(body) ? ids[0]! : null, headers: { 'Retry-After': String(refusal.retryAfterSeconds) } },
+  );
+  return refusal;
+}

@@ -73,7 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   try {
     const { demo } = await ensureDemo(services);
     app = await createHttpApp(services, createLogger(config.logLevel), options.mcp ? { mcp: options.mcp } : {});
-    server.on('request', app.app);
+    server.on('request', app.listener);
     const workspaces = await services.control.workspaces.list(demo.orgId);
     const defaultWorkspaceId = workspaces.find((w) => w.isDefault)!.id;
     const restrictedWorkspaceId = workspaces.find((w) => !w.isDefault)!.id;

@@ -227,3 +227,56 @@ describe('POST on the SSE URL (mcp-remote tries Streamable HTTP first)', () => {
     }
   });
 });
+
+describe('request bodies and methods, answered before MCP is spoken', () => {
+  /** A POST with a body sent as it is (not as JSON of a value), so that it can be malformed. */
+  async function post(body: string, headers: Record<string, string> = {}) {
+    const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${h.users.owner.token}`,
+        'X-Organization-Id': h.orgId,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body,
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, any> };
+  }
+
+  it('a body over the limit is 413 payload_too_large, with the limit and the size', async () => {
+    const limit = h.services.config.limits.maxDocumentBytes + 64 * 1024;
+    const body = JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(limit) } });
+    const response = await post(body);
+    expect(response.status).toBe(413);
+    expect(response.json).toMatchObject({ error: 'payload_too_large' });
+    expect(response.json.message).toBe(`the request body is ${Buffer.byteLength(body)} bytes; the limit is ${limit} bytes`);
+  });
+
+  it('a body that is not JSON is 400 with the JSON-RPC parse error', async () => {
+    const response = await post('{"jsonrpc": "2.0", "method": ');
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+  });
+
+  it('a charset the server cannot decode is 415, with the parser saying which', async () => {
+    const response = await post(JSON.stringify(INITIALIZE), { 'Content-Type': 'application/json; charset=klingon' });
+    expect(response.status).toBe(415);
+    expect(response.json.message).toMatch(/klingon/i);
+  });
+
+  it.each([
+    ['PUT', '/api/mcp/mcp', 'GET, POST, DELETE'],
+    ['DELETE', '/api/mcp/o/{org}/sse', 'GET, POST'],
+    ['GET', '/api/mcp/messages', 'POST'],
+  ])('%s %s is 405 naming the methods it answers', async (method, path, allow) => {
+    const response = await fetch(new URL(path.replace('{org}', h.orgId), h.baseUrl), {
+      method,
+      headers: { Authorization: `Bearer ${h.users.owner.token}`, 'X-Organization-Id': h.orgId },
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toMatchObject({ error: 'method_not_allowed' });
+  });
+});

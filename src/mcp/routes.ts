@@ -1,0 +1,36 @@
+/** The MCP endpoints: Streamable HTTP, the legacy SSE stream, and the legacy SSE stream's messages. */
+export type McpRouteKind = 'mcp' | 'sse' | 'messages';
+
+export interface McpRoute {
+  readonly kind: McpRouteKind;
+  /** The request path without its query. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** `/api/mcp/o/{orgId}/…`: the organization named in the path, as sent (decoded). */
+  readonly orgIdInPath?: string;
+}
+
+// Case-insensitive, with an optional trailing slash, as the express routes these replace matched.
+const MCP_PATH = /^\/api\/mcp(?:\/o\/([^/]+))?\/(mcp|sse|messages)\/?$/i;
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The MCP endpoint a request URL names, or undefined for every other URL. */
+export function matchMcpRoute(url: string): McpRoute | undefined {
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  const match = MCP_PATH.exec(path);
+  if (!match) return undefined;
+  return {
+    kind: match[2]!.toLowerCase() as McpRouteKind,
+    path,
+    query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)),
+    ...(match[1] !== undefined ? { orgIdInPath: decoded(match[1]) } : {}),
+  };
+}
