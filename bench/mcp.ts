@@ -3,7 +3,9 @@
  * runs in its own process, the load generator in a third; both servers are warmed up, and the
  * rounds alternate between them so drift hits both alike. Specbase starts from the state a
  * first server saved (see benchSize). Targets (issue 10): search >= 0.6x,
- * read >= 0.8x the bare server's calls/s.
+ * read >= 0.8x the bare server's calls/s. The bare server runs through express, as the SDK's
+ * examples serve it; Specbase serves MCP without express, so the same bare server on node's
+ * http alone is a second baseline, printed beside the first.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,33 +107,36 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   // starts as a restarted service does, with no build, and no save of one, under way during its
   // rounds (at 100,000 artifacts a build takes most of a minute and its save seconds of the worker).
   const firstUseMs = Math.max(...(await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!, searchCalls()[0]!])));
-  const [specbase, bare] = await Promise.all([startSpecbase(dataDir), startBareServer()]);
+  const [specbase, bare, bareNode] = await Promise.all([startSpecbase(dataDir), startBareServer(), startBareServer('node')]);
   try {
     await load.open('specbase', specbase.mcpUrl, authHeaders(m), CLIENTS);
     await load.open('bare', bare.mcpUrl, {}, CLIENTS);
+    await load.open('bareNode', bareNode.mcpUrl, {}, CLIENTS);
     // Warm-up: loads the saved catalog and search index, and lets both servers' JITs settle.
     for (const calls of [readCalls(m), searchCalls()]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
     await load.run('specbase', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2);
     await load.run('bare', ECHO, 0, WARMUP_MS * 2);
+    await load.run('bareNode', ECHO, 0, WARMUP_MS * 2);
 
     const sizes = await surfaceSizes(specbase.mcpUrl, m);
     const document: ToolCall[] = [{ tool: 'document', args: { chars: sizes.fullReadChars } }];
     await load.run('bare', document, 0, WARMUP_MS);
     const rounds = {
-      bare: [] as number[], document: [] as number[], read: [] as number[], search: [] as number[],
-      readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], documentP50: [] as number[],
+      bare: [] as number[], bareNode: [] as number[], document: [] as number[], read: [] as number[], search: [] as number[],
+      readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], bareNodeP50: [] as number[], documentP50: [] as number[],
     };
-    const segments: [keyof typeof rounds, string, ToolCall[], keyof typeof rounds][] = [
+    const segments: [keyof typeof cpu, string, ToolCall[], keyof typeof rounds][] = [
       ['bare', 'bare', ECHO, 'bareP50'],
+      ['bareNode', 'bareNode', ECHO, 'bareNodeP50'],
       ['document', 'bare', document, 'documentP50'],
       ['read', 'specbase', readCalls(m), 'readP50'],
       ['search', 'specbase', searchCalls(), 'searchP50'],
     ];
-    const cpu = { bare: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
+    const cpu = { bare: [] as CpuPerCall[], bareNode: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
         const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
-        const server = group === 'bare' ? bare : specbase;
+        const server = { bare, bareNode, specbase }[group]!;
         const before = { server: processCpu(server.child.pid!), load: processCpu(load.pid) };
         const stats = await load.run(group, calls, WARMUP_MS, MEASURE_MS);
         failIfErrors(name, stats);
@@ -139,7 +144,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
         rounds[p50].push(stats.p50Ms);
         // The warm-up's calls are not counted but their CPU is: estimate them at the measured rate.
         const callsRun = (stats.perSecond * (WARMUP_MS + MEASURE_MS)) / 1000;
-        cpu[name as keyof typeof cpu].push({
+        cpu[name].push({
           server: cpuPerCall(before.server, processCpu(server.child.pid!), callsRun),
           load: cpuPerCall(before.load, processCpu(load.pid), callsRun),
         });
@@ -150,14 +155,17 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
+      `  against the bare server on node's http alone, without express (as Specbase serves MCP):`,
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode),
+      ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode),
       `  against the bare server answering a read's size (${sizes.fullReadChars} characters as text and as structured content):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document),
-      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
-      `  CPU per call (ms, median of rounds): ${(['bare', 'document', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
+      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
+      `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
     ];
   } finally {
-    await Promise.all([specbase.stop(), bare.stop()]);
+    await Promise.all([specbase.stop(), bare.stop(), bareNode.stop()]);
   }
 }
 

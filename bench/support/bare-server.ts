@@ -1,11 +1,13 @@
 /**
  * The baseline server in its own process: the MCP SDK alone (McpServer, stateful Streamable
- * HTTP over express, as Specbase uses it) with an `echo` tool that returns what it is sent, and
- * a `document` tool that answers `chars` characters as text and again as structured content,
- * the shape of a Specbase read, so that a read can also be set against an answer of its size.
+ * HTTP over express, as the SDK's examples serve it) with an `echo` tool that returns what it
+ * is sent, and a `document` tool that answers `chars` characters as text and again as
+ * structured content, the shape of a Specbase read, so that a read can also be set against an
+ * answer of its size. With BARE_ROUTING=node the same handlers run on node's http alone, as
+ * Specbase's MCP endpoints do: a second baseline, without express's cost.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -14,13 +16,12 @@ import express from 'express';
 import { z } from 'zod';
 import { serveProbeRequests } from './child-ipc.js';
 
-const app = express();
-app.use(express.json({ limit: '4mb' }));
 const transports = new Map<string, StreamableHTTPServerTransport>();
-app.post('/mcp', async (req, res) => {
+
+async function post(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const sessionId = req.headers['mcp-session-id'];
   let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-  if (!transport && isInitializeRequest(req.body)) {
+  if (!transport && isInitializeRequest(body)) {
     const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -37,22 +38,42 @@ app.post('/mcp', async (req, res) => {
     transport = created;
   }
   if (!transport) {
-    res.status(404).end();
+    res.writeHead(404).end();
     return;
   }
-  await transport.handleRequest(req, res, req.body);
-});
-app.delete('/mcp', async (req, res) => {
+  await transport.handleRequest(req, res, body);
+}
+
+async function end(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const sessionId = req.headers['mcp-session-id'];
   const transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
   if (transport) {
     transports.delete(sessionId as string);
     await transport.close();
   }
-  res.status(200).end();
-});
+  res.writeHead(200).end();
+}
 
-const server = http.createServer(app);
+const json = express.json({ limit: '4mb' });
+const withBody = (req: IncomingMessage, res: ServerResponse) =>
+  json(req, res, () => void post(req, res, (req as IncomingMessage & { body?: unknown }).body));
+
+function viaExpress(): express.Express {
+  const app = express();
+  app.use(json);
+  app.post('/mcp', (req, res) => post(req, res, req.body));
+  app.delete('/mcp', (req, res) => end(req, res));
+  return app;
+}
+
+function viaNode(req: IncomingMessage, res: ServerResponse): void {
+  if (req.url !== '/mcp') res.writeHead(404).end();
+  else if (req.method === 'POST') withBody(req, res);
+  else if (req.method === 'DELETE') void end(req, res);
+  else res.writeHead(405).end();
+}
+
+const server = http.createServer(process.env.BARE_ROUTING === 'node' ? viaNode : viaExpress());
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 serveProbeRequests(() => new Promise<void>((resolve) => {
   server.closeAllConnections();

@@ -90,8 +90,9 @@ export async function startSpecbase(dataDir: string, env: Record<string, string>
   return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, profile), '/api/mcp/mcp');
 }
 
-export async function startBareServer(): Promise<ServerProcess> {
-  return asServer(await startChild('bare-server.ts'), '/mcp');
+/** The bare SDK server (bare-server.ts), through express as the SDK's examples serve it, or on node's http alone. */
+export async function startBareServer(routing: 'express' | 'node' = 'express'): Promise<ServerProcess> {
+  return asServer(await startChild('bare-server.ts', { BARE_ROUTING: routing }), '/mcp');
 }
 
 export interface LoadGenerator {
