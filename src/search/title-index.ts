@@ -35,6 +35,12 @@ export class TitleIndex {
    * a common word reaches tens of thousands of slots, and walking a Set costs several times more.
    */
   readonly #packed = new Map<string, Int32Array>();
+  /**
+   * Each term's postings in the order a query matching that one title term takes them: fewest
+   * title terms first (the bound only falls with a title's length), then highest slot first.
+   * Made when first asked for after a change, so such a query walks no postings and builds no heap.
+   */
+  readonly #byLength = new Map<string, Int32Array>();
   /** Each slot's distinct title terms, sorted. */
   readonly #terms: (SortedTerms | undefined)[] = [];
   /** Each slot's number of distinct title terms: read per reached slot, where `#terms` would cost a cache miss. */
@@ -61,7 +67,7 @@ export class TitleIndex {
         this.#vocabulary = undefined;
       }
       slots.add(slot);
-      this.#packed.delete(term);
+      this.#forgetPacked(term);
     }
   }
 
@@ -72,7 +78,7 @@ export class TitleIndex {
     for (const term of terms) {
       const slots = this.#postings.get(term)!;
       slots.delete(slot);
-      this.#packed.delete(term);
+      this.#forgetPacked(term);
       if (slots.size === 0) {
         this.#postings.delete(term);
         this.#vocabulary = undefined;
@@ -88,10 +94,23 @@ export class TitleIndex {
 
   /**
    * The slots whose title has a term starting with one of `queryTerms`, highest `bound` first,
-   * each with that bound (rounded up to six decimals, so never below the true one).
+   * each with that bound (rounded up to six decimals, so never below the true one). Equal bounds
+   * come highest slot first; when the query reaches one title term, shorter titles first.
    */
   *byBound(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Generator<{ slot: number; bound: number }> {
-    const heap = this.#boundedSlots(queryTerms, bound);
+    const matched = this.#matchedTerms(queryTerms);
+    const scaledBound = memoBound(bound, queryTerms.length);
+    if (matched.size === 1) {
+      const [term, { whole, prefix }] = [...matched][0]!;
+      const slots = this.#slotsByLength(term);
+      for (let i = 0; i < slots.length; i += 1) {
+        const slot = slots[i]!;
+        yield { slot, bound: scaledBound(whole, prefix, 1, this.#termCounts[slot]!) / BOUND_SCALE };
+      }
+      return;
+    }
+    const heap = this.#walkedKeys(matched, scaledBound);
+    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
     for (let size = heap.length; size > 0; size -= 1) {
       const top = heap[0]!;
       heap[0] = heap[size - 1]!;
@@ -99,16 +118,6 @@ export class TitleIndex {
       const slot = top % SLOT_SPACE;
       yield { slot, bound: (top - slot) / SLOT_SPACE / BOUND_SCALE };
     }
-  }
-
-  /** A max-heap of packed (bound, slot) keys, one per title the query reaches. */
-  #boundedSlots(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Float64Array {
-    const matched = this.#matchedTerms(queryTerms);
-    const scaledBound = memoBound(bound, queryTerms.length);
-    const single = matched.size === 1 ? [...matched][0] : undefined;
-    const heap = single ? this.#singleTermKeys(single, scaledBound) : this.#walkedKeys(matched, scaledBound);
-    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
-    return heap;
   }
 
   /** The title terms the query reaches, each with the query terms it is (whole) or that start it (prefix). */
@@ -129,18 +138,7 @@ export class TitleIndex {
     return matched;
   }
 
-  /** One title term reached: every slot holding it matches alike, so its key needs no walk. */
-  #singleTermKeys([term, { whole, prefix }]: [string, Masks], scaledBound: ScaledBound): Float64Array {
-    const slots = this.#slotsOf(term);
-    const heap = new Float64Array(slots.length);
-    for (let i = 0; i < slots.length; i += 1) {
-      const slot = slots[i]!;
-      heap[i] = scaledBound(whole, prefix, 1, this.#termCounts[slot]!) * SLOT_SPACE + slot;
-    }
-    return heap;
-  }
-
-  /** Several title terms reached: what each slot matches, gathered in scratch arrays first. */
+  /** Several title terms reached: a max-heap of packed (bound, slot) keys, what each slot matches gathered in scratch arrays first. */
   #walkedKeys(matched: Map<string, Masks>, scaledBound: ScaledBound): Float64Array {
     this.#ensureScratch();
     const covered = this.#covered;
@@ -179,6 +177,20 @@ export class TitleIndex {
     return packed;
   }
 
+  #slotsByLength(term: string): Int32Array {
+    let ordered = this.#byLength.get(term);
+    if (!ordered) {
+      ordered = byTitleLength(this.#slotsOf(term), this.#termCounts);
+      this.#byLength.set(term, ordered);
+    }
+    return ordered;
+  }
+
+  #forgetPacked(term: string): void {
+    this.#packed.delete(term);
+    this.#byLength.delete(term);
+  }
+
   #sortedVocabulary(): string[] {
     return (this.#vocabulary ??= [...this.#postings.keys()].sort());
   }
@@ -192,6 +204,19 @@ export class TitleIndex {
     this.#prefix = new Uint32Array(capacity);
     this.#reached = new Int32Array(capacity);
   }
+}
+
+/** `slots` by their title's term count, fewest first, then highest slot first (a counting sort: counts are small). */
+function byTitleLength(slots: Int32Array, termCounts: Uint32Array): Int32Array {
+  const descending = Int32Array.from(slots).sort().reverse();
+  let longest = 0;
+  for (const slot of descending) longest = Math.max(longest, termCounts[slot]!);
+  const starts = new Uint32Array(longest + 2);
+  for (const slot of descending) starts[termCounts[slot]! + 1]! += 1;
+  for (let count = 1; count < starts.length; count += 1) starts[count]! += starts[count - 1]!;
+  const ordered = new Int32Array(descending.length);
+  for (const slot of descending) ordered[starts[termCounts[slot]!]!++] = slot;
+  return ordered;
 }
 
 function grown(array: Uint32Array, size: number): Uint32Array {
