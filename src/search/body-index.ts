@@ -1,4 +1,5 @@
 import { Encoder, Index } from 'flexsearch';
+import type { TermMatch } from './sorted-terms.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** A term's postings as FlexSearch 0.8 keeps them: ids by score bucket, best first, each in the order they were added. */
@@ -74,6 +75,14 @@ export class BodyIndex {
   /** Whether some body holds a term starting with `term`. */
   mayHold(term: string): boolean {
     return this.#resolve(term).kind !== 'none';
+  }
+
+  /**
+   * The best a body can match `term` with: some body has held it whole, or only words it starts.
+   * Never less than any body matches it; a term no body holds any more may still count.
+   */
+  bestMatch(term: string): TermMatch {
+    return this.#vocabulary.match(term);
   }
 
   /**

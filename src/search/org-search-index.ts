@@ -5,7 +5,7 @@ import { buildPreview } from './build-preview.js';
 import { createTextEncoder } from './encoder.js';
 import { matchRanges } from './match-ranges.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
-import { bodyOnlyBound, scoreBound, scoreDocument } from './score-document.js';
+import { bodyOnlyBound, queryReach, scoreBound, scoreDocument } from './score-document.js';
 import { TopItems } from './select-top.js';
 import { TitleIndex } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
@@ -134,14 +134,17 @@ export class OrgSearchIndex {
     // A document that could at best tie the last kept one is not scored: ties at the cut go by
     // retrieval order, so that a common word does not score every title it starts.
     const outranks = (bound: number) => top.worst !== undefined && top.worst.score >= bound;
-    const termCount = query.terms.length;
-    const matchable = query.terms.filter((term) => this.#titles.reaches(term) || this.#bodies.mayHold(term)).length;
+    const reach = queryReach(
+      query.terms,
+      (term) => this.#bodies.bestMatch(term),
+      (term) => this.#titles.reaches(term) || this.#bodies.mayHold(term),
+    );
     let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
-    for (const { slot, bound } of this.#titles.byBound(query.terms, (match) => scoreBound(termCount, matchable, match))) {
+    for (const { slot, bound } of this.#titles.byBound(query.terms, (match) => scoreBound(reach, match))) {
       if (outranks(bound) || titlesLeft === 0) break;
       if (consider(slot)) titlesLeft -= 1;
     }
-    if (!outranks(bodyOnlyBound(termCount, matchable))) this.#considerBodies(query.terms, q.limit, consider);
+    if (!outranks(bodyOnlyBound(reach))) this.#considerBodies(query.terms, q.limit, consider);
     return top.items.map(({ candidate, score }) => ({
       id: candidate.doc.id,
       type: candidate.doc.type,

@@ -60,24 +60,49 @@ export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): 
   return Math.max(MIN_SCORE, Math.min(1, round(score)));
 }
 
+/** What the whole index can match of a query: the most any one document can. */
+export interface QueryReach {
+  readonly termCount: number;
+  /** Query terms some title or body holds, whole or as the start of a word. */
+  readonly matchable: number;
+  /** The most body coverage can add up to: per term 1 if some body holds it whole, 0.6 if only words it starts. */
+  readonly bodyStrength: number;
+  /** Whether some body holds a whole query term: for a one-term query, what its phrase is. */
+  readonly bodyWhole: boolean;
+}
+
+/** The QueryReach of `terms`, from how bodies can match each and whether any title or body holds it. */
+export function queryReach(terms: readonly string[], bodyMatch: (term: string) => TermMatch, reachable: (term: string) => boolean): QueryReach {
+  let bodyStrength = 0;
+  let bodyWhole = false;
+  for (const term of terms) {
+    const match = bodyMatch(term);
+    bodyStrength += STRENGTH[match];
+    if (match === 'whole') bodyWhole = true;
+  }
+  return { termCount: terms.length, matchable: terms.filter(reachable).length, bodyStrength, bodyWhole };
+}
+
 /**
- * The most a document can score for a query of `termCount` terms, `matchable` of which occur
- * in some document, when only what its title matches is known: every matchable term matched,
- * the body covering each whole, the phrase found when every term can match.
+ * The most a document can score for a query when only what its title matches is known: every
+ * matchable term matched, the body covering each as well as any body can, the phrase found
+ * when every term can match (one term: when it can be whole, in the title or in some body).
  */
-export function scoreBound(termCount: number, matchable: number, title: { readonly strength: number; readonly focus: number }): number {
+export function scoreBound(reach: QueryReach, title: { readonly strength: number; readonly focus: number }): number {
+  const { termCount, matchable } = reach;
+  const phrase = termCount > 1 ? matchable === termCount : title.strength === STRENGTH.whole || reach.bodyWhole;
   const quality =
     (WEIGHT.titleCoverage * title.strength) / termCount +
-    (WEIGHT.bodyCoverage * matchable) / termCount +
+    (WEIGHT.bodyCoverage * reach.bodyStrength) / termCount +
     // An exact title is made of the query's terms only: every title term is covered.
     (title.strength === termCount && title.focus === 1 ? WEIGHT.exactTitle : 0) +
-    (matchable === termCount ? WEIGHT.phrase : 0) +
+    (phrase ? WEIGHT.phrase : 0) +
     (title.strength > 0 ? WEIGHT.titleFocus * title.focus : 0);
   return Math.min(1, (matchable + quality) / (termCount + 1));
 }
 
 /** The most a document whose title matches none of the query can score. */
-export const bodyOnlyBound = (termCount: number, matchable: number): number => scoreBound(termCount, matchable, { strength: 0, focus: 0 });
+export const bodyOnlyBound = (reach: QueryReach): number => scoreBound(reach, { strength: 0, focus: 0 });
 
 function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]): number {
   if (titleTerms.length === 0) return 0;

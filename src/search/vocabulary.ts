@@ -1,4 +1,4 @@
-import { prefixRange } from './sorted-terms.js';
+import { findTerm, prefixRange, type TermMatch } from './sorted-terms.js';
 
 /**
  * Every term the bodies of an index have held, sorted for prefix lookups. Terms are only added:
@@ -22,6 +22,11 @@ export class Vocabulary {
     const sorted = this.#merged();
     const { from, to } = prefixRange(sorted, prefix);
     return sorted.slice(from, to);
+  }
+
+  /** Whether `term` is a known term ('whole'), only starts known ones ('prefix'), or neither. */
+  match(term: string): TermMatch {
+    return findTerm(this.#merged(), term);
   }
 
   /** Every term, sorted. */

@@ -314,3 +314,49 @@ describe('OrgSearchIndex updates', () => {
     expect(search('digital wallets')[0]?.id).toBe('feat-wallets');
   });
 });
+
+describe('OrgSearchIndex retrieval stops early only where nothing unscored could rank', () => {
+  const WORDS = ['checkout', 'checklist', 'payment', 'payments', 'notification', 'notify', 'refund', 'guest', 'order', 'email'];
+
+  /** A corpus where most titles holding a word have bodies without it, so retrieval must skip past them. */
+  function corpus(): IndexedDocument[] {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const pick = (count: number) => Array.from({ length: count }, () => WORDS[next(WORDS.length)]!).join(' ');
+    return Array.from({ length: 1_200 }, (_, n) => ({
+      id: `doc-${n}`,
+      type: 'feature' as const,
+      workspaceId: SHARED,
+      title: `${pick(1 + next(3))} step ${n}`,
+      body: next(8) === 0 ? `About ${pick(3)} and more.` : 'Nothing to see here.',
+    }));
+  }
+
+  /** The top scores of scoring every document the query reaches: what retrieval must match. */
+  function exhaustiveTopScores(docs: readonly IndexedDocument[], query: string): number[] {
+    const all = new OrgSearchIndex();
+    const scores: number[] = [];
+    // One document at a time: each alone in an index is scored whatever the pruning does.
+    for (const doc of docs) {
+      all.upsert(doc);
+      const hit = all.search({ query, workspaceIds: EVERYWHERE, limit: 1 })[0];
+      if (hit) scores.push(hit.score);
+      all.remove(doc.id);
+    }
+    return scores.sort((a, b) => b - a).slice(0, 10);
+  }
+
+  it.each(['checkout', 'check', 'pay', 'notif', 'guest checkout', 'payment refund email', 'notification order'])(
+    '"%s": the same top-10 scores as scoring every document',
+    (query) => {
+      const docs = corpus();
+      const big = new OrgSearchIndex();
+      for (const doc of docs) big.upsert(doc);
+      const scores = big.search({ query, workspaceIds: EVERYWHERE, limit: 10 }).map((hit) => hit.score);
+      expect(scores).toEqual(exhaustiveTopScores(docs, query));
+    },
+  );
+});
