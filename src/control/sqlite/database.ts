@@ -41,6 +41,8 @@ export class SqliteDatabase implements SqlDatabase {
   readonly #dataVersion: SqliteStatement;
   /** Migrations write on the read connection itself, whose own commits data_version does not count. */
   #migrations = 0;
+  /** changeStamp's answer for the rest of this turn of the event loop, until a write of ours lands. */
+  #stamp: number | undefined;
   #gate: Promise<void> = Promise.resolve();
 
   constructor(
@@ -50,9 +52,9 @@ export class SqliteDatabase implements SqlDatabase {
     this.#reads = queriesOn(handle);
     this.#dataVersion = handle.prepare('PRAGMA data_version');
     this.#writes = {
-      all: (sql, params) => writer.all(sql, params),
-      get: (sql, params) => writer.get(sql, params),
-      run: (sql, params) => writer.run(sql, params),
+      all: (sql, params) => this.#landed(writer.all(sql, params)),
+      get: (sql, params) => this.#landed(writer.get(sql, params)),
+      run: (sql, params) => this.#landed(writer.run(sql, params)),
     };
   }
 
@@ -78,7 +80,7 @@ export class SqliteDatabase implements SqlDatabase {
       await this.writer.begin();
       try {
         const result = await work(this.#writes);
-        await this.writer.commit();
+        await this.#landed(this.writer.commit());
         return result;
       } catch (error) {
         await this.writer.rollback();
@@ -93,6 +95,7 @@ export class SqliteDatabase implements SqlDatabase {
     await this.#gate;
     const applied = applyMigrations(this.handle, namespace, migrations.sqlite);
     this.#migrations += 1;
+    this.#stamp = undefined;
     return applied;
   }
 
@@ -106,7 +109,19 @@ export class SqliteDatabase implements SqlDatabase {
    * migrations run on this one counted above it, so no commit goes unseen.
    */
   changeStamp(): number {
-    return this.#migrations * 2 ** 32 + this.#dataVersion.get<{ data_version: number }>()!.data_version;
+    if (this.#stamp === undefined) {
+      this.#stamp = this.#migrations * 2 ** 32 + this.#dataVersion.get<{ data_version: number }>()!.data_version;
+      // Read once a turn: a request checks its token, principal and workspaces one after another
+      // (about 10 µs a read), and requests handled in one turn overlap anyway. A commit of
+      // another process is seen from the next turn on; one of ours as soon as it lands.
+      setImmediate(() => (this.#stamp = undefined)).unref();
+    }
+    return this.#stamp;
+  }
+
+  /** A write through the writer thread: once it lands, the stamp is read again. */
+  #landed<T>(write: Promise<T>): Promise<T> {
+    return write.finally(() => (this.#stamp = undefined));
   }
 
   async ping(): Promise<void> {
