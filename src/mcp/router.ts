@@ -23,7 +23,7 @@ const DEFAULT_POLL_AFTER_MS = 25_000;
 /** Room for the largest document plus JSON-RPC framing and escaping. */
 const BODY_OVERHEAD_BYTES = 64 * 1024;
 /** The methods each endpoint answers; anything else is 405 with these in Allow. */
-const ALLOWED: Record<McpRoute['kind'], string> = { mcp: 'GET, POST, DELETE', sse: 'GET, POST', messages: 'POST' };
+const ALLOWED: Record<McpRoute['kind'], readonly string[]> = { mcp: ['GET', 'POST', 'DELETE'], sse: ['GET', 'POST'], messages: ['POST'] };
 
 export interface McpEndpoints {
   /**
@@ -115,8 +115,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
 
   async function serve(req: AuthenticatedRequest, res: ServerResponse, route: McpRoute): Promise<void> {
     const method = req.method ?? '';
-    if (!ALLOWED[route.kind].split(', ').includes(method)) {
-      sendJson(res, 405, { error: 'method_not_allowed', message: `${route.path} answers ${ALLOWED[route.kind]}` }, { Allow: ALLOWED[route.kind] });
+    const allowed = ALLOWED[route.kind];
+    if (!allowed.includes(method)) {
+      const allow = allowed.join(', ');
+      sendJson(res, 405, { error: 'method_not_allowed', message: `${route.path} answers ${allow}` }, { Allow: allow });
       return;
     }
     if (route.kind === 'sse' && method === 'POST') {
