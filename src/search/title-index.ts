@@ -94,29 +94,41 @@ export class TitleIndex {
 
   /**
    * The slots whose title has a term starting with one of `queryTerms`, highest `bound` first,
-   * each with that bound (rounded up to six decimals, so never below the true one). Equal bounds
-   * come highest slot first; when the query reaches one title term, shorter titles first.
+   * each with that bound (rounded up to six decimals, so never below the true one); equal
+   * bounds highest slot first.
+   *
+   * Of the title terms the query reaches, the one most titles hold is read in title-length
+   * order, where a title holding no other reached term has its bound fall with its length
+   * only. The titles of the other terms, usually far fewer, are walked for what each matches
+   * and kept in a heap; the two are merged.
    */
   *byBound(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Generator<{ slot: number; bound: number }> {
-    const matched = this.#matchedTerms(queryTerms);
+    const matched = [...this.#matchedTerms(queryTerms)].sort(([a], [b]) => this.#postings.get(b)!.size - this.#postings.get(a)!.size);
+    if (matched.length === 0) return;
     const scaledBound = memoBound(bound, queryTerms.length);
-    if (matched.size === 1) {
-      const [term, { whole, prefix }] = [...matched][0]!;
-      const slots = this.#slotsByLength(term);
-      for (let i = 0; i < slots.length; i += 1) {
-        const slot = slots[i]!;
-        yield { slot, bound: scaledBound(whole, prefix, 1, this.#termCounts[slot]!) / BOUND_SCALE };
-      }
-      return;
-    }
-    const heap = this.#walkedKeys(matched, scaledBound);
+    const [[commonest, { whole, prefix }], ...others] = matched as [[string, Masks], ...[string, Masks][]];
+    const holdsOther = (slot: number) => others.some(([term]) => this.#postings.get(term)!.has(slot));
+    const heap = this.#walkedKeys(others, [commonest, { whole, prefix }], scaledBound);
     for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
-    for (let size = heap.length; size > 0; size -= 1) {
-      const top = heap[0]!;
-      heap[0] = heap[size - 1]!;
-      siftDown(heap, 0, size - 1);
-      const slot = top % SLOT_SPACE;
-      yield { slot, bound: (top - slot) / SLOT_SPACE / BOUND_SCALE };
+    const byLength = this.#slotsByLength(commonest);
+    let next = 0;
+    for (let size = heap.length; ; ) {
+      while (next < byLength.length && others.length > 0 && holdsOther(byLength[next]!)) next += 1;
+      const lengthKey = next < byLength.length ? scaledBound(whole, prefix, 1, this.#termCounts[byLength[next]!]!) * SLOT_SPACE + byLength[next]! : -1;
+      const heapKey = size > 0 ? heap[0]! : -1;
+      if (lengthKey < 0 && heapKey < 0) return;
+      let key: number;
+      if (heapKey > lengthKey) {
+        key = heapKey;
+        size -= 1;
+        heap[0] = heap[size]!;
+        siftDown(heap, 0, size);
+      } else {
+        key = lengthKey;
+        next += 1;
+      }
+      const slot = key % SLOT_SPACE;
+      yield { slot, bound: (key - slot) / SLOT_SPACE / BOUND_SCALE };
     }
   }
 
@@ -138,15 +150,18 @@ export class TitleIndex {
     return matched;
   }
 
-  /** Several title terms reached: a max-heap of packed (bound, slot) keys, what each slot matches gathered in scratch arrays first. */
-  #walkedKeys(matched: Map<string, Masks>, scaledBound: ScaledBound): Float64Array {
+  /**
+   * Packed (bound, slot) keys of the titles holding one of `walked`, what each matches gathered
+   * in scratch arrays first, `also` (a term whose titles are not walked) looked up per title.
+   */
+  #walkedKeys(walked: readonly (readonly [string, Masks])[], also: readonly [string, Masks], scaledBound: ScaledBound): Float64Array {
     this.#ensureScratch();
     const covered = this.#covered;
     const wholeOf = this.#whole;
     const prefixOf = this.#prefix;
     const reachedSlots = this.#reached;
     let reached = 0;
-    for (const [term, { whole, prefix }] of matched) {
+    for (const [term, { whole, prefix }] of walked) {
       const slots = this.#slotsOf(term);
       for (let i = 0; i < slots.length; i += 1) {
         const slot = slots[i]!;
@@ -157,10 +172,15 @@ export class TitleIndex {
         prefixOf[slot] = prefixOf[slot]! | prefix;
       }
     }
+    const [alsoTerm, alsoMasks] = also;
+    const alsoSlots = this.#postings.get(alsoTerm)!;
     const heap = new Float64Array(reached);
     for (let i = 0; i < reached; i += 1) {
       const slot = reachedSlots[i]!;
-      heap[i] = scaledBound(wholeOf[slot]!, prefixOf[slot]!, covered[slot]!, this.#termCounts[slot]!) * SLOT_SPACE + slot;
+      const inAlso = alsoSlots.has(slot);
+      const whole = wholeOf[slot]! | (inAlso ? alsoMasks.whole : 0);
+      const prefix = prefixOf[slot]! | (inAlso ? alsoMasks.prefix : 0);
+      heap[i] = scaledBound(whole, prefix, covered[slot]! + (inAlso ? 1 : 0), this.#termCounts[slot]!) * SLOT_SPACE + slot;
       covered[slot] = 0;
       wholeOf[slot] = 0;
       prefixOf[slot] = 0;
