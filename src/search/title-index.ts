@@ -106,14 +106,16 @@ export class TitleIndex {
     const matched = [...this.#matchedTerms(queryTerms)].sort(([a], [b]) => this.#postings.get(b)!.size - this.#postings.get(a)!.size);
     if (matched.length === 0) return;
     const scaledBound = memoBound(bound, queryTerms.length);
-    const [[commonest, { whole, prefix }], ...others] = matched as [[string, Masks], ...[string, Masks][]];
-    const holdsOther = (slot: number) => others.some(([term]) => this.#postings.get(term)!.has(slot));
-    const heap = this.#walkedKeys(others, [commonest, { whole, prefix }], scaledBound);
+    const [first, ...others] = matched as [[string, Masks], ...[string, Masks][]];
+    const [commonest, { whole, prefix }] = first;
+    const otherSlots = others.map(([term]) => this.#postings.get(term)!);
+    const holdsOther = (slot: number) => otherSlots.some((slots) => slots.has(slot));
+    const heap = this.#walkedKeys(others, first, scaledBound);
     for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
     const byLength = this.#slotsByLength(commonest);
     let next = 0;
     for (let size = heap.length; ; ) {
-      while (next < byLength.length && others.length > 0 && holdsOther(byLength[next]!)) next += 1;
+      while (next < byLength.length && holdsOther(byLength[next]!)) next += 1;
       const lengthKey = next < byLength.length ? scaledBound(whole, prefix, 1, this.#termCounts[byLength[next]!]!) * SLOT_SPACE + byLength[next]! : -1;
       const heapKey = size > 0 ? heap[0]! : -1;
       if (lengthKey < 0 && heapKey < 0) return;
@@ -200,7 +202,7 @@ export class TitleIndex {
   #slotsByLength(term: string): Int32Array {
     let ordered = this.#byLength.get(term);
     if (!ordered) {
-      ordered = byTitleLength(this.#slotsOf(term), this.#termCounts);
+      ordered = byTitleLength(this.#postings.get(term)!, this.#termCounts);
       this.#byLength.set(term, ordered);
     }
     return ordered;
@@ -227,7 +229,7 @@ export class TitleIndex {
 }
 
 /** `slots` by their title's term count, fewest first, then highest slot first (a counting sort: counts are small). */
-function byTitleLength(slots: Int32Array, termCounts: Uint32Array): Int32Array {
+function byTitleLength(slots: Iterable<number>, termCounts: Uint32Array): Int32Array {
   const descending = Int32Array.from(slots).sort().reverse();
   let longest = 0;
   for (const slot of descending) longest = Math.max(longest, termCounts[slot]!);
