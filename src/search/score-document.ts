@@ -87,6 +87,8 @@ export function queryReach(terms: readonly string[], bodyMatch: (term: string) =
  * The most a document can score for a query when only what its title matches is known: every
  * matchable term matched, the body covering each as well as any body can, the phrase found
  * when every term can match (one term: when it can be whole, in the title or in some body).
+ * Rounded as scores are, so a title that can at best tie the results' last score bounds to
+ * exactly that score, and is not scored.
  */
 export function scoreBound(reach: QueryReach, title: { readonly strength: number; readonly focus: number }): number {
   const { termCount, matchable } = reach;
@@ -98,7 +100,7 @@ export function scoreBound(reach: QueryReach, title: { readonly strength: number
     (title.strength === termCount && title.focus === 1 ? WEIGHT.exactTitle : 0) +
     (phrase ? WEIGHT.phrase : 0) +
     (title.strength > 0 ? WEIGHT.titleFocus * title.focus : 0);
-  return Math.min(1, (matchable + quality) / (termCount + 1));
+  return Math.min(1, round((matchable + quality) / (termCount + 1) + FLOAT_MARGIN));
 }
 
 /** The most a document whose title matches none of the query can score. */
@@ -115,3 +117,10 @@ function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]
 
 /** Six decimals: stable across platforms, fine enough that unequal matches stay unequal. */
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+/**
+ * Added to a bound before it is rounded: far above the floating-point error of a score summed
+ * in another order, far below a score's last decimal, so a bound never rounds below the score
+ * of a document it bounds.
+ */
+const FLOAT_MARGIN = 1e-12;

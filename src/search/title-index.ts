@@ -94,7 +94,7 @@ export class TitleIndex {
 
   /**
    * The slots whose title has a term starting with one of `queryTerms`, highest `bound` first,
-   * each with that bound (rounded up to six decimals, so never below the true one); equal
+   * each with that bound (six decimals, as `bound` gives it); equal
    * bounds highest slot first.
    *
    * Of the title terms the query reaches, the one most titles hold is read in title-length
@@ -264,7 +264,7 @@ function siftDown(heap: Float64Array, from: number, size: number): void {
 
 const MEMO_SIZE = 256;
 
-/** A title's bound, scaled and rounded up, from its masks (bit per query term), covered terms and term count. */
+/** A title's bound, scaled to an integer, from its masks (bit per query term), covered terms and term count. */
 type ScaledBound = (whole: number, prefix: number, covered: number, termCount: number) => number;
 
 /**
@@ -284,7 +284,7 @@ function memoBound(bound: (match: TitleMatch) => number, queryTermCount: number)
     if (strengths[at] !== strength || focuses[at] !== focus) {
       strengths[at] = strength;
       focuses[at] = focus;
-      scaled[at] = Math.ceil(bound({ strength, focus }) * BOUND_SCALE);
+      scaled[at] = Math.round(bound({ strength, focus }) * BOUND_SCALE);
     }
     return scaled[at]!;
   };
