@@ -29,6 +29,18 @@ const PREFIX_MARK = '*';
 const MAX_RESOLVED_TERMS = 10_000;
 const MAX_MERGED_IDS = 4_000_000;
 
+/**
+ * Terms whose holders (bitsets by slot, 2 x 12.5 KB each at 100,000 documents) are kept between
+ * writes: about 25 MB at most there.
+ */
+const MAX_HOLDER_TERMS = 1_000;
+
+/** The bodies holding a term whole, and holding it or a longer word it starts: bit `slot % 32` of word `slot >>> 5`. */
+export interface TermHolders {
+  readonly whole: Uint32Array;
+  readonly any: Uint32Array;
+}
+
 /** A query term as the body index answers it: no body holds it, one word does, or several (their postings merged). */
 type ResolvedTerm = { readonly kind: 'none' } | { readonly kind: 'word'; readonly word: string } | { readonly kind: 'prefix'; readonly postings: Postings };
 const NONE: ResolvedTerm = { kind: 'none' };
@@ -57,6 +69,7 @@ export class BodyIndex {
   readonly #vocabulary = new Vocabulary();
   readonly #resolved = new Map<string, ResolvedTerm>();
   #mergedIds = 0;
+  readonly #holders = new Map<string, TermHolders>();
 
   /** Indexes a body given as its encoded terms in text order; `known` when the slot holds one already. */
   set(slot: number, terms: readonly string[], known: boolean): void {
@@ -83,6 +96,28 @@ export class BodyIndex {
    */
   bestMatch(term: string): TermMatch {
     return this.#vocabulary.match(term);
+  }
+
+  /**
+   * Which bodies hold `term`, for slots below `slotCount`: made from the postings once, kept
+   * until the next write.
+   */
+  holders(term: string, slotCount: number): TermHolders {
+    let held = this.#holders.get(term);
+    if (held) return held;
+    held = { whole: new Uint32Array((slotCount + 31) >>> 5), any: new Uint32Array((slotCount + 31) >>> 5) };
+    for (const word of this.#vocabulary.startingWith(term)) {
+      for (const bucket of this.#postings.get(word) ?? []) {
+        for (const slot of bucket ?? []) {
+          const bit = 1 << (slot & 31);
+          held.any[slot >>> 5]! |= bit;
+          if (word === term) held.whole[slot >>> 5]! |= bit;
+        }
+      }
+    }
+    if (this.#holders.size >= MAX_HOLDER_TERMS) this.#holders.clear();
+    this.#holders.set(term, held);
+    return held;
   }
 
   /**
@@ -126,6 +161,7 @@ export class BodyIndex {
   #forgetResolved(): void {
     this.#resolved.clear();
     this.#mergedIds = 0;
+    this.#holders.clear();
   }
 
   /** FlexSearch's export, chunk by chunk (see OrgSearchIndex.snapshot), and the terms bodies hold. */

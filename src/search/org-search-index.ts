@@ -2,12 +2,13 @@ import type { Encoder } from 'flexsearch';
 import { analyzeDocument, createWordEncoder, encodedTerms, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
 import { BodyIndex } from './body-index.js';
 import { buildPreview } from './build-preview.js';
-import { createTextEncoder } from './encoder.js';
+import { createTextEncoder, normalizeText } from './encoder.js';
 import { matchRanges } from './match-ranges.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
-import { bodyOnlyBound, queryReach, scoreBound, scoreDocument } from './score-document.js';
+import { bodyOnlyBound, MASK_BITS, scaledBound, termBit, type TermMasks } from './match-masks.js';
+import { scoreDocument } from './score-document.js';
 import { TopItems } from './select-top.js';
-import { TitleIndex } from './title-index.js';
+import { TitleIndex, type BodyHolders } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
@@ -70,7 +71,7 @@ export class OrgSearchIndex {
     const slot = known ?? this.#entries.length;
     // Plain text, so link targets and markdown markers are neither found nor ranked.
     this.#bodies.set(slot, encodedTerms(this.#encodeWord, plainBody), known !== undefined);
-    this.#titles.set(slot, titleTermsOf(this.#encoder, doc.title));
+    this.#titles.set(slot, titleTermsOf(this.#encoder, doc.title), normalizeText(doc.title));
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
@@ -101,7 +102,7 @@ export class OrgSearchIndex {
     index.#bodies = BodyIndex.restore(snapshot.flex, snapshot.bodyTerms);
     for (const { plainBody, slot, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
-      index.#titles.set(slot, titleTermsOf(index.#encoder, doc.title));
+      index.#titles.set(slot, titleTermsOf(index.#encoder, doc.title), normalizeText(doc.title));
       index.#entries[slot] = { doc, plainBody };
     }
     return index;
@@ -133,18 +134,23 @@ export class OrgSearchIndex {
     const consider = this.#scorer(q, query, top);
     // A document that could at best tie the last kept one is not scored: ties at the cut go by
     // retrieval order, so that a common word does not score every title it starts.
-    const outranks = (bound: number) => top.worst !== undefined && top.worst.score >= bound;
-    const reach = queryReach(
-      query.terms,
-      (term) => this.#bodies.bestMatch(term),
-      (term) => this.#titles.reaches(term) || this.#bodies.mayHold(term),
-    );
+    const worst = () => top.worst?.score ?? -1;
+    const outranks = (bound: number) => worst() >= bound;
+    const termCount = query.terms.length;
+    const bodiesAtBest = this.#bodiesAtBest(query.terms);
+    const titleQuery = {
+      terms: query.terms,
+      normalized: query.normalized,
+      bound: scaledBound(termCount),
+      bodiesAtBest,
+      bodyHolders: () => this.#bodyHolders(query.terms),
+    };
     let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
-    for (const { slot, bound } of this.#titles.byBound(query.terms, (match) => scoreBound(reach, match))) {
+    for (const { slot, bound } of this.#titles.byBound(titleQuery, worst)) {
       if (outranks(bound) || titlesLeft === 0) break;
       if (consider(slot)) titlesLeft -= 1;
     }
-    if (!outranks(bodyOnlyBound(reach))) this.#considerBodies(query.terms, q.limit, consider);
+    if (!outranks(bodyOnlyBound(termCount, bodiesAtBest))) this.#considerBodies(query.terms, q.limit, consider);
     return top.items.map(({ candidate, score }) => ({
       id: candidate.doc.id,
       type: candidate.doc.type,
@@ -153,6 +159,23 @@ export class OrgSearchIndex {
       preview: buildPreview(candidate, query.terms),
       score,
     }));
+  }
+
+  /** The query terms some body may hold whole, and holds whole or as the start of a word (one bit each). */
+  #bodiesAtBest(terms: readonly string[]): TermMasks {
+    let whole = 0;
+    let any = 0;
+    terms.forEach((term, index) => {
+      const match = this.#bodies.bestMatch(term);
+      if (match === 'whole') whole |= termBit(index);
+      if (match === 'whole' || this.#bodies.mayHold(term)) any |= termBit(index);
+    });
+    return { whole, any };
+  }
+
+  #bodyHolders(terms: readonly string[]): BodyHolders {
+    const holders = terms.slice(0, MASK_BITS).map((term) => this.#bodies.holders(term, this.#entries.length));
+    return { whole: holders.map((held) => held.whole), any: holders.map((held) => held.any) };
   }
 
   /**

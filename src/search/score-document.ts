@@ -3,7 +3,8 @@ import type { ParsedQuery } from './parse-query.js';
 import { findTerm, type TermMatch } from './sorted-terms.js';
 
 /** A query term that is only the start of a document term ("check" in "checkout") counts less. */
-const STRENGTH: Record<TermMatch, number> = { whole: 1, prefix: 0.6, none: 0 };
+export const PREFIX_STRENGTH = 0.6;
+const STRENGTH: Record<TermMatch, number> = { whole: 1, prefix: PREFIX_STRENGTH, none: 0 };
 
 /** Shares of match quality; they sum to 1. */
 const WEIGHT = {
@@ -44,67 +45,51 @@ export function scoreDocument(candidate: AnalyzedDocument, query: ParsedQuery): 
     titleStrength += STRENGTH[inTitle];
     bodyStrength += STRENGTH[inBody];
   }
-  const phrase =
-    terms.length > 1
-      ? matched === terms.length &&
-        (candidate.titleSequence.includes(query.phrase) || candidate.bodySequence.includes(query.phrase))
-      : wholeTerm;
-  const exactTitle = titleStrength === terms.length && candidate.normalizedTitle === query.normalized;
-  const quality =
-    (WEIGHT.titleCoverage * titleStrength) / terms.length +
-    (WEIGHT.bodyCoverage * bodyStrength) / terms.length +
-    (exactTitle ? WEIGHT.exactTitle : 0) +
-    (phrase ? WEIGHT.phrase : 0) +
-    (titleStrength > 0 ? WEIGHT.titleFocus * titleFocus(candidate.titleTerms, terms) : 0);
-  const score = (matched + quality) / (terms.length + 1);
+  const score = scoreOf(terms.length, {
+    matched,
+    titleStrength,
+    bodyStrength,
+    focus: titleStrength > 0 ? titleFocus(candidate.titleTerms, terms) : 0,
+    exactTitle: titleStrength === terms.length && candidate.normalizedTitle === query.normalized,
+    phrase:
+      terms.length > 1
+        ? matched === terms.length &&
+          (candidate.titleSequence.includes(query.phrase) || candidate.bodySequence.includes(query.phrase))
+        : wholeTerm,
+  });
   return Math.max(MIN_SCORE, Math.min(1, round(score)));
 }
 
-/** What the whole index can match of a query: the most any one document can. */
-export interface QueryReach {
-  readonly termCount: number;
-  /** Query terms some title or body holds, whole or as the start of a word. */
-  readonly matchable: number;
-  /** The most body coverage can add up to: per term 1 if some body holds it whole, 0.6 if only words it starts. */
+/** What a document matches of a query of `termCount` terms: what its score is made of. */
+export interface MatchParts {
+  /** Query terms the title or the body holds, whole or as the start of a word. */
+  readonly matched: number;
+  /** Per query term, 1 where the title holds it whole, 0.6 where only as the start of a word; summed. */
+  readonly titleStrength: number;
+  /** The same for the body. */
   readonly bodyStrength: number;
-  /** Whether some body holds a whole query term: for a one-term query, what its phrase is. */
-  readonly bodyWhole: boolean;
-}
-
-/** The QueryReach of `terms`, from how bodies can match each and whether any title or body holds it. */
-export function queryReach(terms: readonly string[], bodyMatch: (term: string) => TermMatch, reachable: (term: string) => boolean): QueryReach {
-  let bodyStrength = 0;
-  let bodyWhole = false;
-  for (const term of terms) {
-    const match = bodyMatch(term);
-    bodyStrength += STRENGTH[match];
-    if (match === 'whole') bodyWhole = true;
-  }
-  return { termCount: terms.length, matchable: terms.filter(reachable).length, bodyStrength, bodyWhole };
+  /** The share of the title's terms that start with a query term. */
+  readonly focus: number;
+  readonly exactTitle: boolean;
+  readonly phrase: boolean;
 }
 
 /**
- * The most a document can score for a query when only what its title matches is known: every
- * matchable term matched, the body covering each as well as any body can, the phrase found
- * when every term can match (one term: when it can be whole, in the title or in some body).
- * Rounded as scores are, so a title that can at best tie the results' last score bounds to
- * exactly that score, and is not scored.
+ * The most a document can score whose match is at best `parts`: a bound, rounded as scores
+ * are, so a document that can at best tie the results' last score bounds to exactly that
+ * score and is not scored.
  */
-export function scoreBound(reach: QueryReach, title: { readonly strength: number; readonly focus: number }): number {
-  const { termCount, matchable } = reach;
-  const phrase = termCount > 1 ? matchable === termCount : title.strength === STRENGTH.whole || reach.bodyWhole;
-  const quality =
-    (WEIGHT.titleCoverage * title.strength) / termCount +
-    (WEIGHT.bodyCoverage * reach.bodyStrength) / termCount +
-    // An exact title is made of the query's terms only: every title term is covered.
-    (title.strength === termCount && title.focus === 1 ? WEIGHT.exactTitle : 0) +
-    (phrase ? WEIGHT.phrase : 0) +
-    (title.strength > 0 ? WEIGHT.titleFocus * title.focus : 0);
-  return Math.min(1, round((matchable + quality) / (termCount + 1) + FLOAT_MARGIN));
-}
+export const scoreBound = (termCount: number, parts: MatchParts): number => Math.min(1, round(scoreOf(termCount, parts) + FLOAT_MARGIN));
 
-/** The most a document whose title matches none of the query can score. */
-export const bodyOnlyBound = (reach: QueryReach): number => scoreBound(reach, { strength: 0, focus: 0 });
+function scoreOf(termCount: number, parts: MatchParts): number {
+  const quality =
+    (WEIGHT.titleCoverage * parts.titleStrength) / termCount +
+    (WEIGHT.bodyCoverage * parts.bodyStrength) / termCount +
+    (parts.exactTitle ? WEIGHT.exactTitle : 0) +
+    (parts.phrase ? WEIGHT.phrase : 0) +
+    WEIGHT.titleFocus * parts.focus;
+  return (parts.matched + quality) / (termCount + 1);
+}
 
 function titleFocus(titleTerms: readonly string[], queryTerms: readonly string[]): number {
   if (titleTerms.length === 0) return 0;

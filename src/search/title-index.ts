@@ -1,3 +1,5 @@
+import { KeyHeap } from './key-heap.js';
+import { termBit, type ScaledBound, type TermMasks } from './match-masks.js';
 import { lowerBound, prefixRange, type SortedTerms } from './sorted-terms.js';
 
 /** The query terms a title term is (whole) or that start it (prefix), one bit per query term. */
@@ -6,27 +8,41 @@ interface Masks {
   prefix: number;
 }
 
-/** What a title matches of a query: the inputs of the title's share of the score. */
-export interface TitleMatch {
-  /** Per query term, 1 for a whole title term, 0.6 for the start of one; summed. */
-  readonly strength: number;
-  /** The share of the title's terms that start with a query term. */
-  readonly focus: number;
+/** Per query term (up to MASK_BITS), the bodies holding it whole and holding it or a word it starts: bitsets by slot. */
+export interface BodyHolders {
+  readonly whole: readonly Uint32Array[];
+  readonly any: readonly Uint32Array[];
+}
+
+/** What the title index needs of a query to hand out its titles best bound first. */
+export interface TitleQuery {
+  readonly terms: readonly string[];
+  /** The query as normalizeText gives it: only a title whose own equals it can be exact. */
+  readonly normalized: string;
+  readonly bound: ScaledBound;
+  /** What some body holds of the query at best: a title is first ranked as if its body held that. */
+  readonly bodiesAtBest: TermMasks;
+  /** What each body holds of the query, asked for when a first title is weighed. */
+  readonly bodyHolders: () => BodyHolders;
 }
 
 /** Slots are packed below the bound in one float64 heap key (2^26 slots, bounds to 1e-6). */
 const SLOT_SPACE = 2 ** 26;
 const BOUND_SCALE = 1e6;
-/** Query terms tracked one bit each; a longer query gets no pruning from its title strength. */
-const MASK_BITS = 31;
-const PREFIX_STRENGTH = 0.6;
+/** Terms whose bitset (12.5 KB at 100,000 titles) is kept: about 12 MB at most there. */
+const MAX_BITSETS = 1_000;
+
+const boundOf = (key: number): number => Math.floor(key / SLOT_SPACE) / BOUND_SCALE;
+
+/** A title's key (bound, slot) from what its title matches of the query (bit masks) and what its body holds. */
+type Weigh = (slot: number, titleWhole: number, titleAny: number, covered: number) => number;
 
 /**
  * Titles by term, for ranking's retrieval. Title matches carry most of a score, and which
  * titles rank first (those the query covers most) is not FlexSearch's order: at 100,000
  * artifacts a word can start thousands of titles, and a fixed window of FlexSearch's first
- * ones missed the best. Titles are short, so every title a query reaches is weighed exactly,
- * from the posting lists alone, and handed out best bound first.
+ * ones missed the best. Titles are short, so titles a query reaches are weighed from the
+ * posting lists, with what each body holds of the query, and handed out best bound first.
  */
 export class TitleIndex {
   readonly #postings = new Map<string, Set<number>>();
@@ -41,10 +57,17 @@ export class TitleIndex {
    * Made when first asked for after a change, so such a query walks no postings and builds no heap.
    */
   readonly #byLength = new Map<string, Int32Array>();
+  /**
+   * Each term's postings as a bitset by slot, made when a query first asks whether titles hold
+   * it: one cached read, where a Set of tens of thousands of slots costs a hash probe and a miss.
+   */
+  readonly #bits = new Map<string, Uint32Array>();
   /** Each slot's distinct title terms, sorted. */
   readonly #terms: (SortedTerms | undefined)[] = [];
   /** Each slot's number of distinct title terms: read per reached slot, where `#terms` would cost a cache miss. */
   #termCounts: Uint32Array = new Uint32Array(0);
+  /** Each slot's normalized title, hashed: a title is only weighed as exact where it equals the query's. */
+  #exactKeys: Uint32Array = new Uint32Array(0);
   #vocabulary: string[] | undefined;
   /** Scratch of one query, indexed by slot and zeroed again after it. */
   #covered = new Uint16Array(0);
@@ -53,12 +76,17 @@ export class TitleIndex {
   /** Scratch: the slots a query reached, in order; preallocated, as growing an array cost more than the walk. */
   #reached = new Int32Array(0);
 
-  set(slot: number, terms: SortedTerms): void {
+  /** Indexes a title by its distinct encoded terms and its normalized text (normalizeText). */
+  set(slot: number, terms: SortedTerms, normalized: string): void {
     if (slot >= SLOT_SPACE) throw new RangeError(`title index slot ${slot} is out of range`);
     this.remove(slot);
     this.#terms[slot] = terms;
-    if (slot >= this.#termCounts.length) this.#termCounts = grown(this.#termCounts, slot + 1);
+    if (slot >= this.#termCounts.length) {
+      this.#termCounts = grown(this.#termCounts, slot + 1);
+      this.#exactKeys = grown(this.#exactKeys, slot + 1);
+    }
     this.#termCounts[slot] = terms.length;
+    this.#exactKeys[slot] = exactKey(normalized);
     for (const term of terms) {
       let slots = this.#postings.get(term);
       if (!slots) {
@@ -86,52 +114,77 @@ export class TitleIndex {
     }
   }
 
-  /** Whether some title has a term starting with `term`. */
-  reaches(term: string): boolean {
-    const vocabulary = this.#sortedVocabulary();
-    return vocabulary[lowerBound(vocabulary, term)]?.startsWith(term) ?? false;
-  }
-
   /**
-   * The slots whose title has a term starting with one of `queryTerms`, highest `bound` first,
-   * each with that bound (six decimals, as `bound` gives it); equal
-   * bounds highest slot first.
+   * The slots whose title has a term starting with one of the query's, highest bound first, each
+   * with its bound (six decimals); equal bounds highest slot first. Titles whose bound is at most
+   * `floor()` (what the results already hold) are left out.
    *
-   * Of the title terms the query reaches, the one most titles hold is read in title-length
-   * order, where a title holding no other reached term has its bound fall with its length
-   * only. The titles of the other terms, usually far fewer, are walked for what each matches
-   * and kept in a heap; the two are merged.
+   * A title's bound counts what its own body holds of the query, and an exact title only where
+   * the title can be the query. Of the title terms the query reaches, the one most titles hold
+   * is read in title-length order: ranked as if each body held what some body holds, a title
+   * holding no other reached term has a bound that falls with its length only, so each is
+   * weighed only when it comes up. The titles of the other terms, usually far fewer, are walked
+   * and weighed at once. Weighed titles wait in a heap until no title still to weigh could be
+   * above them.
    */
-  *byBound(queryTerms: readonly string[], bound: (match: TitleMatch) => number): Generator<{ slot: number; bound: number }> {
-    const matched = [...this.#matchedTerms(queryTerms)].sort(([a], [b]) => this.#postings.get(b)!.size - this.#postings.get(a)!.size);
+  *byBound(query: TitleQuery, floor: () => number): Generator<{ slot: number; bound: number }> {
+    const matched = [...this.#matchedTerms(query.terms)].sort(([a], [b]) => this.#postings.get(b)!.size - this.#postings.get(a)!.size);
     if (matched.length === 0) return;
-    const scaledBound = memoBound(bound, queryTerms.length);
+    const { bound, bodiesAtBest: best } = query;
     const [first, ...others] = matched as [[string, Masks], ...[string, Masks][]];
     const [commonest, { whole, prefix }] = first;
-    const otherSlots = others.map(([term]) => this.#postings.get(term)!);
-    const holdsOther = (slot: number) => otherSlots.some((slots) => slots.has(slot));
-    const heap = this.#walkedKeys(others, first, scaledBound);
-    for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) siftDown(heap, i, heap.length);
+    const otherBits = others.map(([term]) => this.#bitsOf(term));
+    const holdsOther = (slot: number) => otherBits.some((bits) => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0);
     const byLength = this.#slotsByLength(commonest);
-    let next = 0;
-    for (let size = heap.length; ; ) {
+    const weigh = this.#weigher(query);
+    // The next title of the length-ordered stream, and its first key.
+    let next = -1;
+    let lengthSlot = -1;
+    let lengthKey = -1;
+    const advance = () => {
+      next += 1;
       while (next < byLength.length && holdsOther(byLength[next]!)) next += 1;
-      const lengthKey = next < byLength.length ? scaledBound(whole, prefix, 1, this.#termCounts[byLength[next]!]!) * SLOT_SPACE + byLength[next]! : -1;
-      const heapKey = size > 0 ? heap[0]! : -1;
-      if (lengthKey < 0 && heapKey < 0) return;
-      let key: number;
-      if (heapKey > lengthKey) {
-        key = heapKey;
-        size -= 1;
-        heap[0] = heap[size]!;
-        siftDown(heap, 0, size);
-      } else {
-        key = lengthKey;
-        next += 1;
+      lengthSlot = next < byLength.length ? byLength[next]! : -1;
+      lengthKey = lengthSlot < 0 ? -1 : bound(whole, whole | prefix, 1, this.#termCounts[lengthSlot]!, best.whole, best.any, true) * SLOT_SPACE + lengthSlot;
+    };
+    const weighed = new KeyHeap(this.#walk(others, first, weigh));
+    advance();
+    for (;;) {
+      const top = weighed.peek();
+      if (top >= lengthKey) {
+        if (top < 0) return;
+        weighed.pop();
+        const slot = top % SLOT_SPACE;
+        yield { slot, bound: (top - slot) / SLOT_SPACE / BOUND_SCALE };
+        continue;
       }
-      const slot = key % SLOT_SPACE;
-      yield { slot, bound: (key - slot) / SLOT_SPACE / BOUND_SCALE };
+      const least = floor();
+      // Past this, no title left can outrank what the results hold.
+      if (boundOf(lengthKey) <= least) return;
+      const key = weigh(lengthSlot, whole, whole | prefix, 1);
+      advance();
+      if (boundOf(key) > least) weighed.push(key);
     }
+  }
+
+  /** A title's key (bound, slot) from what it matches of the query, what its body holds, and whether it can be exact. */
+  #weigher(query: TitleQuery): Weigh {
+    let holders: BodyHolders | undefined;
+    const queryKey = exactKey(query.normalized);
+    return (slot, titleWhole, titleAny, covered) => {
+      const { whole, any } = (holders ??= query.bodyHolders());
+      const word = slot >>> 5;
+      const bit = 1 << (slot & 31);
+      let bodyWhole = 0;
+      let bodyAny = 0;
+      for (let term = 0; term < any.length; term += 1) {
+        if ((any[term]![word]! & bit) === 0) continue;
+        bodyAny |= 1 << term;
+        if ((whole[term]![word]! & bit) !== 0) bodyWhole |= 1 << term;
+      }
+      const exactPossible = this.#exactKeys[slot] === queryKey;
+      return query.bound(titleWhole, titleAny, covered, this.#termCounts[slot]!, bodyWhole, bodyAny, exactPossible) * SLOT_SPACE + slot;
+    };
   }
 
   /** The title terms the query reaches, each with the query terms it is (whole) or that start it (prefix). */
@@ -139,7 +192,7 @@ export class TitleIndex {
     const vocabulary = this.#sortedVocabulary();
     const matched = new Map<string, Masks>();
     queryTerms.forEach((queryTerm, index) => {
-      const bit = index < MASK_BITS ? 1 << index : 0;
+      const bit = termBit(index);
       const { from, to } = prefixRange(vocabulary, queryTerm);
       for (let at = from; at < to; at += 1) {
         const term = vocabulary[at]!;
@@ -153,10 +206,10 @@ export class TitleIndex {
   }
 
   /**
-   * Packed (bound, slot) keys of the titles holding one of `walked`, what each matches gathered
-   * in scratch arrays first, `also` (a term whose titles are not walked) looked up per title.
+   * Keys of the titles holding one of `walked`, what each matches gathered in scratch arrays
+   * first, `also` (a term whose titles are not walked) looked up per title.
    */
-  #walkedKeys(walked: readonly (readonly [string, Masks])[], also: readonly [string, Masks], scaledBound: ScaledBound): Float64Array {
+  #walk(walked: readonly (readonly [string, Masks])[], also: readonly [string, Masks], weigh: Weigh): Float64Array {
     this.#ensureScratch();
     const covered = this.#covered;
     const wholeOf = this.#whole;
@@ -175,19 +228,19 @@ export class TitleIndex {
       }
     }
     const [alsoTerm, alsoMasks] = also;
-    const alsoSlots = this.#postings.get(alsoTerm)!;
-    const heap = new Float64Array(reached);
+    const alsoBits = this.#bitsOf(alsoTerm);
+    const keys = new Float64Array(reached);
     for (let i = 0; i < reached; i += 1) {
       const slot = reachedSlots[i]!;
-      const inAlso = alsoSlots.has(slot);
+      const inAlso = (alsoBits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
       const whole = wholeOf[slot]! | (inAlso ? alsoMasks.whole : 0);
       const prefix = prefixOf[slot]! | (inAlso ? alsoMasks.prefix : 0);
-      heap[i] = scaledBound(whole, prefix, covered[slot]! + (inAlso ? 1 : 0), this.#termCounts[slot]!) * SLOT_SPACE + slot;
+      keys[i] = weigh(slot, whole, whole | prefix, covered[slot]! + (inAlso ? 1 : 0));
       covered[slot] = 0;
       wholeOf[slot] = 0;
       prefixOf[slot] = 0;
     }
-    return heap;
+    return keys;
   }
 
   #slotsOf(term: string): Int32Array {
@@ -197,6 +250,17 @@ export class TitleIndex {
       this.#packed.set(term, packed);
     }
     return packed;
+  }
+
+  #bitsOf(term: string): Uint32Array {
+    let bits = this.#bits.get(term);
+    if (!bits) {
+      bits = new Uint32Array((this.#terms.length + 31) >>> 5);
+      for (const slot of this.#postings.get(term)!) bits[slot >>> 5]! |= 1 << (slot & 31);
+      if (this.#bits.size >= MAX_BITSETS) this.#bits.clear();
+      this.#bits.set(term, bits);
+    }
+    return bits;
   }
 
   #slotsByLength(term: string): Int32Array {
@@ -210,6 +274,7 @@ export class TitleIndex {
 
   #forgetPacked(term: string): void {
     this.#packed.delete(term);
+    this.#bits.delete(term);
     this.#byLength.delete(term);
   }
 
@@ -247,51 +312,9 @@ function grown(array: Uint32Array, size: number): Uint32Array {
   return larger;
 }
 
-function siftDown(heap: Float64Array, from: number, size: number): void {
-  let at = from;
-  for (;;) {
-    const left = 2 * at + 1;
-    if (left >= size) return;
-    const right = left + 1;
-    const larger = right < size && heap[right]! > heap[left]! ? right : left;
-    if (heap[larger]! <= heap[at]!) return;
-    const parent = heap[at]!;
-    heap[at] = heap[larger]!;
-    heap[larger] = parent;
-    at = larger;
-  }
-}
-
-const MEMO_SIZE = 256;
-
-/** A title's bound, scaled to an integer, from its masks (bit per query term), covered terms and term count. */
-type ScaledBound = (whole: number, prefix: number, covered: number, termCount: number) => number;
-
-/**
- * `bound` as a ScaledBound, memoized: a query's titles fall into a handful of (strength, focus)
- * pairs, and calling back per title cost as much as the rest of the walk. A query of more than
- * MASK_BITS terms counts every term whole.
- */
-function memoBound(bound: (match: TitleMatch) => number, queryTermCount: number): ScaledBound {
-  const exactMasks = queryTermCount <= MASK_BITS;
-  const strengths = new Float64Array(MEMO_SIZE).fill(Number.NaN);
-  const focuses = new Float64Array(MEMO_SIZE);
-  const scaled = new Float64Array(MEMO_SIZE);
-  return (whole, prefix, covered, termCount) => {
-    const strength = exactMasks ? bitCount(whole) + PREFIX_STRENGTH * bitCount(prefix & ~whole) : queryTermCount;
-    const focus = covered / termCount;
-    const at = (Math.imul(termCount, 0x9e3779b1) ^ Math.imul(covered, 0x85ebca6b) ^ Math.imul(prefix, 0x27d4eb2f) ^ whole) & (MEMO_SIZE - 1);
-    if (strengths[at] !== strength || focuses[at] !== focus) {
-      strengths[at] = strength;
-      focuses[at] = focus;
-      scaled[at] = Math.round(bound({ strength, focus }) * BOUND_SCALE);
-    }
-    return scaled[at]!;
-  };
-}
-
-function bitCount(mask: number): number {
-  let count = 0;
-  for (let rest = mask >>> 0; rest !== 0; rest &= rest - 1) count += 1;
-  return count;
+/** FNV-1a of a string: equal titles hash equal, so a differing hash rules an exact title out. */
+function exactKey(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
