@@ -18,7 +18,7 @@ import type { ToolCall } from './support/load-generator.js';
 import { eachSize, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
-import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
+import { benchSizes, fmt, median, perRoundRatios, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);
@@ -155,6 +155,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
+      `  ratio per round (each round's figure to the same round's baseline): read ${perRoundRatios(rounds.read, rounds.bare)}x, search ${perRoundRatios(rounds.search, rounds.bare)}x`,
       `  against the bare server on node's http alone, without express (as Specbase serves MCP):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode),

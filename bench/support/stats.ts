@@ -20,6 +20,16 @@ export const spread = (values: readonly number[], digits = 1): string => {
 };
 
 /**
+ * The ratio of each round's measurement to the same round's baseline, as "min-max": where the
+ * machine's speed drifts between rounds, this pairs figures taken seconds apart.
+ */
+export const perRoundRatios = (measured: readonly number[], baseline: readonly number[]): string =>
+  spread(
+    measured.map((value, round) => value / (baseline[round] ?? Number.NaN)),
+    2,
+  );
+
+/**
  * One line: the measured median, the baseline's median with its min-max over rounds, and the
  * ratio of medians. `higherIsBetter` only words the target.
  */
