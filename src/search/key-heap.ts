@@ -1,15 +1,16 @@
 /**
  * A max-heap of non-negative numbers in a typed array, grown as needed: the title index keeps
  * (bound, slot) pairs packed into one number in it, so ordering them compares doubles only.
+ * The array can be a caller's scratch, used again by the next heap.
  */
 export class KeyHeap {
   #keys: Float64Array;
   #size: number;
 
-  /** A heap of `keys` (taken over, not copied), or an empty one. */
-  constructor(keys?: Float64Array) {
-    this.#keys = keys?.length ? keys : new Float64Array(16);
-    this.#size = keys?.length ?? 0;
+  /** A heap of the first `size` of `keys` (the array taken over, not copied), or an empty one. */
+  constructor(keys: Float64Array = new Float64Array(16), size = 0) {
+    this.#keys = keys.length > 0 ? keys : new Float64Array(16);
+    this.#size = size;
     for (let i = (this.#size >> 1) - 1; i >= 0; i -= 1) this.#siftDown(i);
   }
 

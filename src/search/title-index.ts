@@ -75,6 +75,8 @@ export class TitleIndex {
   #prefix = new Uint32Array(0);
   /** Scratch: the slots a query reached, in order; preallocated, as growing an array cost more than the walk. */
   #reached = new Int32Array(0);
+  /** Scratch: the weighed titles' heap. Each slot enters it once at most, so it never grows. */
+  #heapKeys = new Float64Array(0);
 
   /** Indexes a title by its distinct encoded terms and its normalized text (normalizeText). */
   set(slot: number, terms: SortedTerms, normalized: string): void {
@@ -147,7 +149,8 @@ export class TitleIndex {
       lengthSlot = next < byLength.length ? byLength[next]! : -1;
       lengthKey = lengthSlot < 0 ? -1 : bound(whole, whole | prefix, 1, this.#termCounts[lengthSlot]!, best.whole, best.any, true) * SLOT_SPACE + lengthSlot;
     };
-    const weighed = new KeyHeap(this.#walk(others, first, weigh));
+    const walked = this.#walk(others, first, weigh);
+    const weighed = new KeyHeap(this.#heapKeys, walked);
     advance();
     for (;;) {
       const top = weighed.peek();
@@ -206,10 +209,11 @@ export class TitleIndex {
   }
 
   /**
-   * Keys of the titles holding one of `walked`, what each matches gathered in scratch arrays
-   * first, `also` (a term whose titles are not walked) looked up per title.
+   * Keys of the titles holding one of `walked`, put at the start of the heap's scratch (their
+   * number is returned), what each matches gathered in scratch arrays first, `also` (a term
+   * whose titles are not walked) looked up per title.
    */
-  #walk(walked: readonly (readonly [string, Masks])[], also: readonly [string, Masks], weigh: Weigh): Float64Array {
+  #walk(walked: readonly (readonly [string, Masks])[], also: readonly [string, Masks], weigh: Weigh): number {
     this.#ensureScratch();
     const covered = this.#covered;
     const wholeOf = this.#whole;
@@ -229,7 +233,7 @@ export class TitleIndex {
     }
     const [alsoTerm, alsoMasks] = also;
     const alsoBits = this.#bitsOf(alsoTerm);
-    const keys = new Float64Array(reached);
+    const keys = this.#heapKeys;
     for (let i = 0; i < reached; i += 1) {
       const slot = reachedSlots[i]!;
       const inAlso = (alsoBits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
@@ -240,7 +244,7 @@ export class TitleIndex {
       wholeOf[slot] = 0;
       prefixOf[slot] = 0;
     }
-    return keys;
+    return reached;
   }
 
   #slotsOf(term: string): Int32Array {
@@ -290,6 +294,7 @@ export class TitleIndex {
     this.#whole = new Uint32Array(capacity);
     this.#prefix = new Uint32Array(capacity);
     this.#reached = new Int32Array(capacity);
+    this.#heapKeys = new Float64Array(capacity);
   }
 }
 
