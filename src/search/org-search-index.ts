@@ -8,7 +8,7 @@ import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { bodyOnlyBound, MASK_BITS, scaledBound, termBit, type TermMasks } from './match-masks.js';
 import { scoreDocument } from './score-document.js';
 import { TopItems } from './select-top.js';
-import { TitleIndex, type BodyHolders } from './title-index.js';
+import { TitleIndex } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
 /**
@@ -143,7 +143,7 @@ export class OrgSearchIndex {
       normalized: query.normalized,
       bound: scaledBound(termCount),
       bodiesAtBest,
-      bodyHolders: () => this.#bodyHolders(query.terms),
+      bodyHolders: () => query.terms.slice(0, MASK_BITS).map((term) => this.#bodies.holders(term, this.#entries.length)),
     };
     let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
     for (const { slot, bound } of this.#titles.byBound(titleQuery, worst)) {
@@ -171,11 +171,6 @@ export class OrgSearchIndex {
       if (match === 'whole' || this.#bodies.mayHold(term)) any |= termBit(index);
     });
     return { whole, any };
-  }
-
-  #bodyHolders(terms: readonly string[]): BodyHolders {
-    const holders = terms.slice(0, MASK_BITS).map((term) => this.#bodies.holders(term, this.#entries.length));
-    return { whole: holders.map((held) => held.whole), any: holders.map((held) => held.any) };
   }
 
   /**

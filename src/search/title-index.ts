@@ -1,3 +1,4 @@
+import type { TermHolders } from './body-index.js';
 import { KeyHeap } from './key-heap.js';
 import { termBit, type ScaledBound, type TermMasks } from './match-masks.js';
 import { lowerBound, prefixRange, type SortedTerms } from './sorted-terms.js';
@@ -8,12 +9,6 @@ interface Masks {
   prefix: number;
 }
 
-/** Per query term (up to MASK_BITS), the bodies holding it whole and holding it or a word it starts: bitsets by slot. */
-export interface BodyHolders {
-  readonly whole: readonly Uint32Array[];
-  readonly any: readonly Uint32Array[];
-}
-
 /** What the title index needs of a query to hand out its titles best bound first. */
 export interface TitleQuery {
   readonly terms: readonly string[];
@@ -22,8 +17,8 @@ export interface TitleQuery {
   readonly bound: ScaledBound;
   /** What some body holds of the query at best: a title is first ranked as if its body held that. */
   readonly bodiesAtBest: TermMasks;
-  /** What each body holds of the query, asked for when a first title is weighed. */
-  readonly bodyHolders: () => BodyHolders;
+  /** Per query term (up to MASK_BITS), the bodies holding it: asked for when a first title is weighed. */
+  readonly bodyHolders: () => readonly TermHolders[];
 }
 
 /** Slots are packed below the bound in one float64 heap key (2^26 slots, bounds to 1e-6). */
@@ -172,18 +167,19 @@ export class TitleIndex {
 
   /** A title's key (bound, slot) from what it matches of the query, what its body holds, and whether it can be exact. */
   #weigher(query: TitleQuery): Weigh {
-    let holders: BodyHolders | undefined;
+    let holders: readonly TermHolders[] | undefined;
     const queryKey = exactKey(query.normalized);
     return (slot, titleWhole, titleAny, covered) => {
-      const { whole, any } = (holders ??= query.bodyHolders());
+      holders ??= query.bodyHolders();
       const word = slot >>> 5;
       const bit = 1 << (slot & 31);
       let bodyWhole = 0;
       let bodyAny = 0;
-      for (let term = 0; term < any.length; term += 1) {
-        if ((any[term]![word]! & bit) === 0) continue;
+      for (let term = 0; term < holders.length; term += 1) {
+        const { whole, any } = holders[term]!;
+        if ((any[word]! & bit) === 0) continue;
         bodyAny |= 1 << term;
-        if ((whole[term]![word]! & bit) !== 0) bodyWhole |= 1 << term;
+        if ((whole[word]! & bit) !== 0) bodyWhole |= 1 << term;
       }
       const exactPossible = this.#exactKeys[slot] === queryKey;
       return query.bound(titleWhole, titleAny, covered, this.#termCounts[slot]!, bodyWhole, bodyAny, exactPossible) * SLOT_SPACE + slot;
