@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { CommitObject } from './repo.js';
 import type { FileChange } from './tree-diff.js';
 
@@ -15,7 +15,7 @@ const FIELD = '\x1f';
 const ZERO_OID = /^0{40}$/;
 
 /** Git's environment without GIT_* variables that could point it at another repository. */
-function gitEnvironment(): NodeJS.ProcessEnv {
+export function gitEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
   return env;
@@ -128,84 +128,4 @@ function parseRaw(raw: string): FileChange[] {
     if (change.before || change.after) changes.push(change);
   }
   return changes;
-}
-
-/** What BlobBatch.read rejects with when git has no blob by that name (none, or another kind of object). */
-export class MissingObjectError extends Error {
-  constructor(readonly objectName: string) {
-    super(`object ${objectName} is missing`);
-  }
-}
-
-/**
- * Blobs through one `git cat-file --batch`: requests are written as they come, answers read
- * back in the same order, so many reads share one process and overlap.
- */
-export class BlobBatch {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: { resolve: (data: Buffer) => void; reject: (error: Error) => void }[] = [];
-  private buffer: Buffer = Buffer.alloc(0);
-  private failure: Error | undefined;
-  private corked = false;
-
-  constructor(gitdir: string) {
-    this.child = spawn('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-      this.drain();
-    });
-    const fail = (error: Error) => {
-      this.failure ??= error;
-      for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
-    };
-    this.child.on('error', fail);
-    this.child.on('exit', () => fail(new Error('git cat-file stopped')));
-    this.child.stdin.on('error', fail);
-  }
-
-  /** False once git stopped or failed: every read after that fails too. */
-  get usable(): boolean {
-    return this.failure === undefined;
-  }
-
-  read(oid: string): Promise<Buffer> {
-    if (this.failure) return Promise.reject(this.failure);
-    if (!this.corked) {
-      // Requests made in one turn go to git in one write.
-      this.corked = true;
-      this.child.stdin.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.child.stdin.uncork();
-      });
-    }
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${oid}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.stdin.end();
-  }
-
-  private drain(): void {
-    for (;;) {
-      const newline = this.buffer.indexOf(10);
-      if (newline < 0 || this.waiting.length === 0) return;
-      const header = this.buffer.subarray(0, newline).toString('latin1').split(' ');
-      if (header[1] === 'missing') {
-        this.buffer = this.buffer.subarray(newline + 1);
-        this.waiting.shift()!.reject(new MissingObjectError(header[0]!));
-        continue;
-      }
-      const size = Number(header[2]);
-      if (this.buffer.length < newline + 1 + size + 1) return;
-      const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
-      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      const waiter = this.waiting.shift()!;
-      if (header[1] === 'blob') waiter.resolve(data);
-      else waiter.reject(new MissingObjectError(header[0]!));
-    }
-  }
 }

@@ -2,7 +2,7 @@ import { NotFoundError, PayloadTooLargeError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
 import type { OrgState } from './org-state.js';
 import type { SavedState } from './saved-state.js';
-import { MissingObjectError } from './native-history.js';
+import { MissingObjectError } from './blob-batch.js';
 import { readBlobText, type Repo } from './repo.js';
 import type { ObjectReader } from './version-readers.js';
 import type { ArtifactMeta, ArtifactRecord, Author, LayoutMigration } from './types.js';

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../errors.js';
 import { parseRepositoryFile } from './frontmatter.js';
-import { BlobBatch } from './native-history.js';
+import { BlobBatch } from './blob-batch.js';
 import type { OrgHandle } from './org-handle.js';
 import type { FedRecord } from './cold-feed.js';
 import type { ArtifactRecord, StoreDocuments } from './types.js';

@@ -1,4 +1,4 @@
-import { BlobBatch } from './native-history.js';
+import { BlobBatch } from './blob-batch.js';
 
 /** Quiet time after which a repository's reader stops its git process. */
 const IDLE_MS = 30_000;

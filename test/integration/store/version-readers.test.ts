@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MissingObjectError } from '../../../src/store/native-history.js';
+import { MissingObjectError } from '../../../src/store/blob-batch.js';
 import { VersionReaders } from '../../../src/store/version-readers.js';
 import { git } from './fixture.js';
 
