@@ -22,7 +22,7 @@ module.exports = {
       from: { path: '^src/', pathNot: TOP },
       to: { path: TOP },
     },
-    lower('patch', ['errors\\.ts', 'characters\\.ts']),
+    lower('patch', ['errors\\.ts', 'characters\\.ts', 'threads/']),
     lower('artifacts', []),
     lower('config', []),
     lower('limits', []),

@@ -1,13 +1,13 @@
 import { artifactType, type ArtifactType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError, PatchError, PayloadTooLargeError } from '../errors.js';
-import { applyPatch, unifiedDiff } from '../patch/index.js';
+import { applyPatch, unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactRecord, BodyChange, CommitResult } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { EditInput, EditView } from './types.js';
 import { artifactUrl } from './urls.js';
 
-export function editView(deps: DomainDeps, orgId: string, before: string, result: CommitResult): EditView {
+export async function editView(deps: DomainDeps, orgId: string, before: string, result: CommitResult): Promise<EditView> {
   const { artifact } = result;
   return {
     id: artifact.id,
@@ -16,7 +16,7 @@ export function editView(deps: DomainDeps, orgId: string, before: string, result
     url: artifactUrl(deps.baseUrl, orgId, artifact.id),
     added: result.added,
     removed: result.removed,
-    diff: unifiedDiff(before, artifact.body, artifact.path),
+    diff: await unifiedDiffOffLoop(before, artifact.body, artifact.path),
   };
 }
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.js';
-import { unifiedDiff } from '../patch/index.js';
+import { unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import type { DomainContext, DomainDeps } from './ports.js';
 import { messageFacts } from './message-facts.js';
@@ -47,7 +47,7 @@ export async function changeOf(deps: DomainContext, scope: Scope, id: string, co
 export function changeDiff(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<string> {
   return deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', entry.commit, async () => {
     const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, entry.commit)]);
-    return unifiedDiff(before, after, meta.path);
+    return unifiedDiffOffLoop(before, after, meta.path);
   });
 }
 
@@ -61,6 +61,6 @@ export async function compareVersions(
   const meta = await scope.readable(id);
   return deps.diffs.get(scope.orgId, meta.id, fromCommit, toCommit, async () => {
     const [from, to] = await Promise.all([bodyOf(deps, scope, meta, fromCommit), bodyOf(deps, scope, meta, toCommit)]);
-    return unifiedDiff(from, to, meta.path);
+    return unifiedDiffOffLoop(from, to, meta.path);
   });
 }

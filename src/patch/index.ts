@@ -2,3 +2,4 @@ export { applyPatch, type AppliedPatch } from './apply-patch.js';
 export { unifiedDiff } from './unified-diff.js';
 export { countLineChanges } from './count-line-changes.js';
 export { conflictMarkers, mergeWithMarkers, threeWayMerge } from './three-way-merge.js';
+export { countLineChangesOffLoop, unifiedDiffOffLoop } from './diff-thread.js';

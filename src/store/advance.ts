@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../errors.js';
+import { countLineChangesOffLoop } from '../patch/index.js';
 import { parseRepositoryFile, type RepositoryFile } from './frontmatter.js';
 import { parseCommitMessage, type ParsedMessage } from './message.js';
 import type { OrgState } from './org-state.js';
@@ -131,6 +132,7 @@ async function applyFileChange(
     recordMove(state, fm.id, previous.path, change.path);
   }
   const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
+  const lines = await countLineChangesOffLoop(before, file.body, false);
   const message = messageOf(commit);
   const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
   const client = message.trailers.get('Client');
@@ -151,7 +153,7 @@ async function applyFileChange(
     authoredAt: isoSeconds(commit.author.timestamp),
     message: commit.message,
     ...(client ? { client } : {}),
-    before,
+    ...lines,
     body: file.body,
   });
 }

@@ -1,5 +1,4 @@
 import { headerSafe } from './commit-file.js';
-import { countLineChanges } from '../patch/index.js';
 import type { OrgState } from './org-state.js';
 import type { ArtifactMeta, Author, ChangeVerb, CommitResult } from './types.js';
 
@@ -13,13 +12,15 @@ export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedA
   readonly authoredAt: string;
   readonly message: string;
   readonly client?: string;
-  readonly before: string;
+  /** Lines added and removed, as `git diff --stat` counts them. */
+  readonly added: number;
+  readonly removed: number;
   readonly body: string;
 }
 
 /** Brings catalog and history index up to a commit that changed one artifact. */
 export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
-  const { added, removed } = countLineChanges(change.before, change.body, false);
+  const { added, removed } = change;
   const author = headerSafe(change.author);
   const meta = artifactMeta(change, state.metas.get(change.id)?.formerPaths);
   state.setArtifact(meta, change.blob);
@@ -45,7 +46,7 @@ export function recordArtifactChange(state: OrgState, change: ArtifactChange): C
  * catalog and for reads answered from Git before the catalog is ready (read-direct.ts).
  */
 export function artifactMeta(
-  change: Omit<ArtifactChange, 'parent' | 'blob' | 'verb' | 'message' | 'before' | 'body'>,
+  change: Omit<ArtifactChange, 'parent' | 'blob' | 'verb' | 'message' | 'added' | 'removed' | 'body'>,
   formerPaths: readonly string[] | undefined,
 ): ArtifactMeta {
   return {

@@ -1,3 +1,4 @@
+import { countLineChangesOffLoop } from '../patch/index.js';
 import { commitFile } from './commit-file.js';
 import { renderArtifactFile } from './frontmatter.js';
 import { artifactCommitMessage } from './message.js';
@@ -6,7 +7,8 @@ import { isoSeconds, recordArtifactChange, type ArtifactChange } from './record-
 import type { ChangeContext, CommitResult } from './types.js';
 
 /** One artifact's file as it will be after the commit, and its body before. */
-export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob' | 'author' | 'authoredAt' | 'message' | 'client'> & {
+export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob' | 'author' | 'authoredAt' | 'message' | 'client' | 'added' | 'removed'> & {
+  readonly before: string;
   readonly sourceCommit?: string;
   readonly summary?: string;
 };
@@ -32,6 +34,8 @@ export async function writeArtifactFile(
     ...(file.sourceCommit ? { sourceCommit: file.sourceCommit } : {}),
     ...(file.summary ? { summary: file.summary } : {}),
   });
+  // Counted before the commit, so that catalog and history follow it in the same turn.
+  const lines = await countLineChangesOffLoop(file.before, file.body, false);
   const parent = handle.state.head;
   const { commit, blob, timestamp } = await commitFile(handle.repo, handle.state, {
     path: file.path,
@@ -44,6 +48,6 @@ export async function writeArtifactFile(
   return recordArtifactChange(handle.state, {
     commit, parent, blob, verb: file.verb, id: file.id, type: file.type, parentId: file.parentId,
     workspaceId: file.workspaceId, title: file.title, ...requirementType, path: file.path, createdAt: file.createdAt,
-    author: ctx.author, authoredAt: isoSeconds(timestamp), message, ...client, before: file.before, body: file.body,
+    author: ctx.author, authoredAt: isoSeconds(timestamp), message, ...client, ...lines, body: file.body,
   });
 }
