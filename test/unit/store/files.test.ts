@@ -1,3 +1,4 @@
+import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/errors.js';
 import { parseRepositoryFile, slugify } from '../../../src/store/index.js';
@@ -28,6 +29,19 @@ describe('repository files', () => {
   ])('round-trips the body %j exactly', (body) => {
     const file = parseRepositoryFile(renderArtifactFile(fm, body), 'x.md');
     expect(file).toEqual({ kind: 'artifact', frontmatter: fm, body });
+  });
+
+  it.each([
+    ['CRLF line ends', '---\r\nid: {id}\r\ntype: page\r\nworkspace: w\r\ntitle: T\r\ncreated: c\r\n---\r\n\r\nbody\r\n'],
+    ['a closing line with more dashes', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n-----\nbody\n'],
+    ['no line break after the closing delimiter', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---'],
+    ['a body that starts with blank lines and holds more delimiters', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\n\n\n---\nnot: frontmatter\n---\n'],
+  ])('cuts a hand-edited file (%s) where gray-matter cuts it', (_, template) => {
+    const content = template.replaceAll('{id}', fm.id);
+    const file = parseRepositoryFile(content, 'x.md');
+    const reference = matter(content);
+    expect(file.kind === 'artifact' && file.body).toBe(reference.content);
+    expect(file.frontmatter.id).toBe(reference.data['id']);
   });
 
   it('keeps titles that look like YAML values as text', () => {
