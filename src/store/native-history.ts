@@ -60,6 +60,8 @@ export function pathHistory(gitdir: string, from: string, path: string, enough: 
     };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
+      // Output still on its way after the answer: the steps answered are the caller's now.
+      if (done) return;
       pending += chunk;
       // A record is complete once the next one has started.
       const last = pending.lastIndexOf(RECORD);
