@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { run, RunFailure } from '../launcher/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { gitEnvironment } from './git-environment.js';
 
 /** One line of a file as `git blame` attributes it. */
 export interface BlamedLine {
@@ -18,10 +19,6 @@ export interface BlameLimits {
 
 const DEFAULT_LIMITS: BlameLimits = { timeoutMs: 10_000, maxOutputBytes: 32 * 1024 * 1024 };
 
-/** The server's environment without GIT_* variables that could point git elsewhere. */
-function gitEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
-}
 
 /** Reads `git blame --porcelain`: a header per line, commit details only the first time a commit appears. */
 export function parsePorcelainBlame(output: string): BlamedLine[] {
@@ -59,19 +56,12 @@ export function parsePorcelainBlame(output: string): BlamedLine[] {
  */
 export function blameFile(gitdir: string, commit: string, filePath: string, limits: BlameLimits = DEFAULT_LIMITS): Promise<BlamedLine[]> {
   if (!/^[0-9a-f]{40}$/.test(commit)) return Promise.reject(new NotFoundError('version'));
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['--git-dir', gitdir, 'blame', '--porcelain', commit, '--', filePath],
-      { env: gitEnvironment(), timeout: limits.timeoutMs, maxBuffer: limits.maxOutputBytes, encoding: 'utf8', windowsHide: true },
-      (error, stdout) => {
-        if (error) {
-          const tooMuch = error.killed || (error as { code?: unknown }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
-          reject(tooMuch ? new ConflictError('the blame of this document took too long; try again later') : new NotFoundError('version'));
-          return;
-        }
-        resolve(parsePorcelainBlame(stdout));
-      },
-    );
-  });
+  const args = ['--git-dir', gitdir, 'blame', '--porcelain', commit, '--', filePath];
+  return run('git', args, { env: gitEnvironment(), timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes }).then(
+    (stdout) => parsePorcelainBlame(stdout.toString('utf8')),
+    (error: unknown) => {
+      const tooMuch = error instanceof RunFailure && (error.reason === 'timeout' || error.reason === 'too-much-output');
+      throw tooMuch ? new ConflictError('the blame of this document took too long; try again later') : new NotFoundError('version');
+    },
+  );
 }

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { gitEnvironment } from './native-history.js';
+import { launcher, type LaunchedProcess } from '../launcher/index.js';
+import { gitEnvironment } from './git-environment.js';
 
 /** What BlobBatch.read rejects with when git has no blob by that name (none, or another kind of object). */
 export class MissingObjectError extends Error {
@@ -27,7 +27,7 @@ interface Receiving {
  * for over 100 ms on a virtual machine where touching new memory is slow.
  */
 export class BlobBatch {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: LaunchedProcess;
   private readonly waiting: Waiter[] = [];
   /** A header line cut by the end of a chunk. */
   private header = '';
@@ -38,7 +38,7 @@ export class BlobBatch {
   private corked = false;
 
   constructor(gitdir: string) {
-    this.child = spawn('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
+    this.child = launcher.launch('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     const fail = (error: Error) => {
       this.failure ??= error;

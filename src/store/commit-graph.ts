@@ -1,12 +1,11 @@
-import { execFile, type ChildProcess } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
-import { cleanEnvironment } from './git-plumbing.js';
+import { launcher, type LaunchedProcess } from '../launcher/index.js';
+import { gitEnvironment } from './git-environment.js';
 
 /** Below this many artifacts, walking a file's history is fast enough without the filters. */
 const MIN_ARTIFACTS = 1_000;
 
 interface Running {
-  readonly child: ChildProcess;
+  readonly child: LaunchedProcess;
   readonly exited: Promise<void>;
 }
 
@@ -26,20 +25,13 @@ export class CommitGraphs {
   refresh(gitdir: string, artifacts: number): void {
     if (this.#closed || artifacts < MIN_ARTIFACTS || this.#running.has(gitdir)) return;
     const args = ['--git-dir', gitdir, 'commit-graph', 'write', '--reachable', '--changed-paths', '--split'];
-    let exited!: () => void;
-    const running: Running = {
-      child: execFile('git', args, { env: cleanEnvironment() }, () => {
-        this.#running.delete(gitdir);
-        exited();
-      }),
-      exited: new Promise<void>((resolve) => (exited = resolve)),
-    };
-    this.#running.set(gitdir, running);
-    try {
-      if (running.child.pid !== undefined) setPriority(running.child.pid, constants.priority.PRIORITY_LOW);
-    } catch {
-      // The process may already have ended; a write at normal priority is still correct.
-    }
+    const child = launcher.launch('git', args, { env: gitEnvironment(), lowPriority: true });
+    child.stdin.end();
+    child.stdout.resume();
+    child.on('error', () => undefined);
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    this.#running.set(gitdir, { child, exited });
+    void exited.then(() => this.#running.delete(gitdir));
   }
 
   /** Stops the writes under way: git removes its lock, and the graph it had stays valid. */

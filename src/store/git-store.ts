@@ -3,6 +3,7 @@ import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { launcher } from '../launcher/index.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
@@ -52,6 +53,8 @@ export class GitStore {
       bodies: new BodyCache(),
     };
     this.orgs = new OrgKeeper({ gitdir: (orgId) => this.gitdir(orgId), durability: options.durability ?? FSYNC, env: this.env });
+    // Git is started from the launcher; it is started now, while this process is small.
+    launcher.prepare();
   }
 
   gitdir(orgId: string): string {

@@ -1,4 +1,5 @@
-import { execFile, spawn } from 'node:child_process';
+import { launcher, run } from '../launcher/index.js';
+import { gitEnvironment } from './git-environment.js';
 import type { CommitObject } from './repo.js';
 import type { FileChange } from './tree-diff.js';
 
@@ -14,12 +15,6 @@ const RECORD = '\x1e';
 const FIELD = '\x1f';
 const ZERO_OID = /^0{40}$/;
 
-/** Git's environment without GIT_* variables that could point it at another repository. */
-export function gitEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return env;
-}
 
 const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
 const LOG_ARGS = ['log', '--root', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z', LOG_FORMAT];
@@ -40,7 +35,8 @@ export function firstParentHistory(gitdir: string, target: string): Promise<Hist
  */
 export function pathHistory(gitdir: string, from: string, path: string, enough: (step: HistoryStep) => boolean): Promise<HistoryStep[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], { env: gitEnvironment() });
+    const child = launcher.launch('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], { env: gitEnvironment() });
+    child.stdin.end();
     const steps: HistoryStep[] = [];
     let pending = '';
     let done = false;
@@ -88,11 +84,8 @@ export async function deletedFiles(gitdir: string, parent: string, commit: strin
 }
 
 function runGit(gitdir: string, args: readonly string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--git-dir', gitdir, ...args], { encoding: 'buffer', maxBuffer: MAX_LOG_BYTES, env: gitEnvironment() }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git ${args[0]} failed: ${stderr.toString('utf8').trim() || error.message}`));
-      else resolve(stdout);
-    });
+  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes: MAX_LOG_BYTES, env: gitEnvironment() }).catch((error: Error) => {
+    throw new Error(`git ${args[0]} failed: ${error.message}`);
   });
 }
 
