@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { launcher } from '../launcher/index.js';
 
 export interface UploadPackOutcome {
   readonly exitCode: number | null;
@@ -8,7 +8,7 @@ export interface UploadPackOutcome {
   readonly stderr: string;
 }
 
-const STDERR_KEEP_BYTES = 4096;
+const STDERR_KEEP_CHARS = 4096;
 /**
  * Only `main` (and HEAD) is published: whatever else appears under refs/ (a writer's
  * temporary file beside the ref it is about to replace, a ref made by hand) stays private.
@@ -34,15 +34,8 @@ export async function runUploadPack(options: {
   const args = [...ONLY_MAIN, 'upload-pack', '--stateless-rpc', '--strict'];
   if (options.advertiseRefs) args.push('--advertise-refs');
   args.push(options.gitdir);
-  const child = spawn('git', args, {
-    env: gitEnvironment(options.gitProtocol),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk.toString('utf8').slice(0, STDERR_KEEP_BYTES - stderr.length);
-  });
+  // Started by the launcher, as every git of the service is: a fork of the service stalls it.
+  const child = launcher.launch('git', args, { env: gitEnvironment(options.gitProtocol) });
   const stopChild = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
@@ -62,7 +55,7 @@ export async function runUploadPack(options: {
 
   try {
     const [exitCode] = await Promise.all([exited, sendInput, sendOutput]);
-    return { exitCode, stderr };
+    return { exitCode, stderr: child.stderr.slice(0, STDERR_KEEP_CHARS) };
   } finally {
     options.output.off('close', stopOnDisconnect);
   }
