@@ -1,5 +1,6 @@
 import { ThreadClient } from '../threads/thread-client.js';
 import { IndexHost, type IndexReply, type IndexRequest } from './index-host.js';
+import { toWire, type WireIndexRequest } from './index-wire.js';
 
 /** How requests reach the indexes. Requests are handled in the order they are sent. */
 export interface IndexChannel {
@@ -21,12 +22,13 @@ export function inThreadChannel(): IndexChannel {
  * worker is started on first use and again after a crash; `onLost` is then told that its
  * indexes are gone, and the requests it had not answered get a failed reply.
  */
-export class WorkerChannel extends ThreadClient<IndexRequest, IndexReply> implements IndexChannel {
+export class WorkerChannel extends ThreadClient<WireIndexRequest, IndexReply> implements IndexChannel {
   constructor(onLost: () => void) {
     super({ callerUrl: import.meta.url, worker: 'index-host.worker', name: 'the search index worker', onLost });
   }
 
   override send(request: IndexRequest): Promise<IndexReply> {
-    return super.send(request).catch((error: Error) => ({ ok: false, failure: 'failed', message: error.message }));
+    const { wire, transfer } = toWire(request);
+    return super.send(wire, transfer).catch((error: Error) => ({ ok: false, failure: 'failed', message: error.message }));
   }
 }

@@ -54,3 +54,18 @@ it('fails the requests pending at close without telling onLost, and serves a req
   expect(lost).toBe(0);
   expect(await next).toEqual({ ok: false, failure: 'not-loaded', message: `the search index of organization ${ORG} is not loaded` });
 });
+
+it('indexes a large body sent to the worker as moved bytes exactly as a short one sent as text', async () => {
+  const channel = new WorkerChannel(() => undefined);
+  channels.push(channel);
+  replyValue(await channel.send({ op: 'add', orgId: ORG, docs: CORPUS }));
+  const filler = 'Ordinary handbook paragraph about nothing in particular, größer als gedacht. '.repeat(2_000);
+  const large = { id: 'large-handbook', type: 'page' as const, workspaceId: SHARED, title: 'Large handbook', body: `${filler}\nThe zeppelin mooring procedure.\n` };
+  expect(large.body.length).toBeGreaterThan(64 * 1024);
+  replyValue(await channel.send({ op: 'upsert', orgId: ORG, doc: large }));
+  const found = (query: string) => channel.send({ op: 'search', orgId: ORG, query: { query, workspaceIds: new Set([SHARED]), limit: 5 } });
+  const hits = replyValue(await found('zeppelin mooring')) as SearchHit[];
+  expect(hits.map((hit) => hit.id)).toEqual(['large-handbook']);
+  expect(hits[0]!.preview).toContain('zeppelin mooring');
+  expect((replyValue(await found('größer')) as SearchHit[]).map((hit) => hit.id)).toContain('large-handbook');
+});
