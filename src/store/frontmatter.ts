@@ -25,23 +25,11 @@ export type RepositoryFile =
   | { readonly kind: 'artifact'; readonly frontmatter: ArtifactFrontmatter; readonly body: string }
   | { readonly kind: 'folder'; readonly frontmatter: FolderFrontmatter };
 
-const refuseCode = (language: string) => () => {
+/** gray-matter would eval `---js` frontmatter: only YAML is read, by its YAML engine alone (see parseBlock). */
+const refuseCode = (language: string): never => {
   throw new InvalidInputError(
     `frontmatter in ${language} is refused: only YAML frontmatter is accepted, code in frontmatter is never evaluated`,
   );
-};
-
-/** gray-matter would eval `---js` frontmatter; every engine but YAML is replaced by a refusal. */
-const SAFE_OPTIONS = {
-  language: 'yaml',
-  engines: {
-    js: refuseCode('js'),
-    javascript: refuseCode('javascript'),
-    coffee: refuseCode('coffee'),
-    coffeescript: refuseCode('coffeescript'),
-    cson: refuseCode('cson'),
-    json: refuseCode('json'),
-  },
 };
 
 const OPENING_DELIMITER = '---';
@@ -107,12 +95,12 @@ const nullableText = (data: Record<string, unknown>, key: string, path: string):
 export function parseRepositoryFile(content: string, path: string): RepositoryFile {
   const language = OPENING_LANGUAGE.exec(content)?.[1]?.trim().toLowerCase();
   if (!content.startsWith('---') || (language && language !== 'yaml' && language !== 'yml')) {
-    if (language) refuseCode(language)();
+    if (language) refuseCode(language);
     throw new InvalidInputError(`${path}: the file does not start with YAML frontmatter`);
   }
   let data: Record<string, unknown>;
   try {
-    data = matter(content.slice(0, frontmatterEnd(content)), SAFE_OPTIONS).data;
+    data = parseBlock(content);
   } catch (error) {
     if (error instanceof InvalidInputError) throw error;
     throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);
@@ -139,11 +127,32 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
   };
 }
 
+/** gray-matter's own YAML engine (js-yaml's safeLoad), exported at run time though not in its types. */
+const yamlEngine = (matter as unknown as { engines: { yaml: { parse(text: string): unknown } } }).engines.yaml;
+
+/**
+ * The fields of the frontmatter block, as gray-matter reads them. Its YAML engine is called
+ * directly on the text between the delimiters: `matter()` first copies its input into a buffer,
+ * looks it up as a cache key and merges its options twice, which cost as much again as the YAML
+ * when a cold start parses every file of an organization. The caller has refused other languages.
+ */
+function parseBlock(content: string): Record<string, unknown> {
+  // gray-matter reads `----` as no frontmatter at all.
+  if (content[OPENING_DELIMITER.length] === '-') return {};
+  const openingLineEnd = content.search(/\r?\n/);
+  if (openingLineEnd < 0) return {};
+  // A language named on the opening line is left out of the block; otherwise its blanks are in.
+  const start = content.slice(OPENING_DELIMITER.length, openingLineEnd).trim() ? openingLineEnd : OPENING_DELIMITER.length;
+  const close = content.indexOf(CLOSING_DELIMITER, start);
+  const block = content.slice(start, close < 0 ? content.length : close);
+  if (block.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
+  const data = yamlEngine.parse(block);
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+}
+
 /**
  * Where the frontmatter block ends: past the closing `---`, found as gray-matter finds it (the
- * first line starting with `---` after the opening one), or the end of a file that never closes
- * it. Only the block goes to gray-matter: given a whole 1 MiB document it copies it into a
- * buffer and hashes it as a cache key, which held the event loop for tens of milliseconds.
+ * first line starting with `---` after the opening one), or the end of a file that never closes it.
  */
 function frontmatterEnd(content: string): number {
   const close = content.indexOf(CLOSING_DELIMITER, OPENING_DELIMITER.length);

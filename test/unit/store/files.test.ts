@@ -36,13 +36,26 @@ describe('repository files', () => {
     ['a closing line with more dashes', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n-----\nbody\n'],
     ['no line break after the closing delimiter', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---'],
     ['a body that starts with blank lines and holds more delimiters', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\n\n\n---\nnot: frontmatter\n---\n'],
-  ])('cuts a hand-edited file (%s) where gray-matter cuts it', (_, template) => {
+    ['a yaml language on the opening line', '---yaml\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n'],
+    ['blanks after the opening delimiter', '---  \t\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n'],
+    ['comments, quoting and a date', '---\n# written by hand\nid: "{id}"\ntype: page\nworkspace: \'w\'\ntitle: >-\n  Folded\n  title\ncreated: 2024-05-01T10:00:00Z\n---\nbody\n'],
+  ])('reads a hand-edited file (%s) as gray-matter reads it', (_, template) => {
     const content = template.replaceAll('{id}', fm.id);
     const file = parseRepositoryFile(content, 'x.md');
     const reference = matter(content);
+    const data = reference.data as Record<string, unknown>;
     expect(file.kind === 'artifact' && file.body).toBe(reference.content);
-    expect(file.frontmatter.id).toBe(reference.data['id']);
+    const created = data['created'] instanceof Date ? data['created'].toISOString() : data['created'];
+    expect(file.frontmatter).toEqual({ id: data['id'], type: data['type'], parent: null, workspace: data['workspace'], title: data['title'], created });
   });
+
+  it.each(['---\n---\nbody\n', '---\n# only a comment\n---\n', '----\nid: x\n---\n', '---\njust text\n---\n'])(
+    'finds no fields where gray-matter finds none (%j)',
+    (content) => {
+      expect(Object.keys((matter(content).data as object) ?? {}).filter((key) => key === 'id')).toEqual([]);
+      expect(() => parseRepositoryFile(content, 'x.md')).toThrow(/"id" is missing/);
+    },
+  );
 
   it('keeps titles that look like YAML values as text', () => {
     for (const title of ['null', 'true', '2024-01-01', '1e10', 'a: b', '"quoted" #hash', "it's"]) {
