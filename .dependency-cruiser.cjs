@@ -31,7 +31,7 @@ module.exports = {
     lower('sqlite', ['threads/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
-    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/']),
+    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {

@@ -20,13 +20,13 @@ interface Receiving {
 }
 
 /**
- * Blobs through one `git cat-file --batch`: requests are written as they come, answers read
+ * Objects through one `git cat-file --batch`: requests are written as they come, answers read
  * back in the same order, so many reads share one process and overlap. Each object is copied
  * once, into a buffer of its size, as its chunks arrive: gathering the chunks by concatenation
  * copied a 1 MiB blob about 16 times over, into fresh memory each time, and held the event loop
  * for over 100 ms on a virtual machine where touching new memory is slow.
  */
-export class BlobBatch {
+export class CatFileBatch {
   private readonly child: LaunchedProcess;
   private readonly waiting: Waiter[] = [];
   /** A header line cut by the end of a chunk. */

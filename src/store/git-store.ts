@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
+import { prepareLooseBlobs } from './loose-blob-thread.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
 import { createFolder, validateNewFolder } from './create-folder.js';
 import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
@@ -55,6 +56,7 @@ export class GitStore {
     this.orgs = new OrgKeeper({ gitdir: (orgId) => this.gitdir(orgId), durability: options.durability ?? FSYNC, env: this.env });
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
+    prepareLooseBlobs();
   }
 
   gitdir(orgId: string): string {

@@ -15,7 +15,6 @@ const RECORD = '\x1e';
 const FIELD = '\x1f';
 const ZERO_OID = /^0{40}$/;
 
-
 const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
 const LOG_ARGS = ['log', '--root', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z', LOG_FORMAT];
 

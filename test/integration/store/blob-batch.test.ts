@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { BlobBatch, MissingObjectError } from '../../../src/store/blob-batch.js';
+import { readLooseBlob } from '../../../src/store/loose-blob.js';
 
 let dir: string;
 let gitdir: string;
@@ -19,6 +21,14 @@ afterEach(async () => {
   batch?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Moves the objects into a pack (blobs nothing refers to, which `git repack` would leave loose). */
+const pack = (oids: readonly string[]) => {
+  execFileSync('git', ['--git-dir', gitdir, 'pack-objects', '-q', path.join(gitdir, 'objects', 'pack', 'pack')], { input: `${oids.join('\n')}\n` });
+  execFileSync('git', ['--git-dir', gitdir, 'prune-packed']);
+};
+const catFile = (oid: string): Buffer => execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', oid]);
+const looseFile = (oid: string) => path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
 
 const writeBlob = (data: Buffer): string => execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: data, encoding: 'utf8' }).trim();
 
@@ -48,8 +58,10 @@ it('answers reads in order, whole: blobs larger than a pipe chunk, empty ones, a
   expect((await batch.read(smallId)).equals(small)).toBe(true);
 });
 
-it('fails the reads it has not answered when git stops, and every read after', async () => {
+it('fails the reads git has not answered when it stops, and every read after', async () => {
   const id = writeBlob(Buffer.alloc(2 * 1024 * 1024, 'a'));
+  // Packed, so that git answers it rather than the loose object reader.
+  pack([id]);
   batch = new BlobBatch(gitdir);
   expect((await batch.read(id)).length).toBe(2 * 1024 * 1024);
   const pending = batch.read(id);
@@ -60,4 +72,40 @@ it('fails the reads it has not answered when git stops, and every read after', a
   );
   await expect.poll(() => batch!.usable).toBe(false);
   await expect(batch.read(id)).rejects.toThrow(/stopped|EPIPE/);
+});
+
+it('reads loose blobs from their files and leaves packed ones, other kinds and other names to git', () => {
+  const packed = writeBlob(Buffer.from('packed\n'));
+  pack([packed]);
+  const loose = writeBlob(Buffer.from('loose\n'));
+  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `100644 blob ${loose}\tloose.txt\n`, encoding: 'utf8' }).trim();
+  expect(existsSync(looseFile(packed))).toBe(false);
+  expect(Buffer.from(readLooseBlob(gitdir, loose)!).equals(catFile(loose))).toBe(true);
+  expect(readLooseBlob(gitdir, packed)).toBeUndefined();
+  expect(readLooseBlob(gitdir, tree)).toBeUndefined();
+  expect(readLooseBlob(gitdir, `main:loose.txt`)).toBeUndefined();
+  expect(readLooseBlob(gitdir, `../${loose.slice(3)}`)).toBeUndefined();
+});
+
+it('answers loose and packed blobs alike, interleaved, with the bytes git has', async () => {
+  const packedData = [Buffer.alloc(300_000, 'p'), Buffer.from('packed one\n'), Buffer.from('packed two\n')];
+  const packed = packedData.map(writeBlob);
+  pack(packed);
+  const looseData = [Buffer.from('loose one\n'), Buffer.alloc(500_000, 'l'), Buffer.from('ünïcode\n')];
+  const loose = looseData.map(writeBlob);
+  batch = new BlobBatch(gitdir);
+  const names = [packed[0]!, loose[0]!, packed[1]!, loose[1]!, loose[2]!, packed[2]!];
+  const answers = await Promise.all(names.map((name) => batch!.read(name)));
+  answers.forEach((answer, i) => expect(answer.equals(catFile(names[i]!)), `read ${i}`).toBe(true));
+});
+
+it('does not answer a damaged loose object with its bytes: git reports it', async () => {
+  const id = writeBlob(Buffer.from('will be damaged\n'));
+  const file = looseFile(id);
+  const whole = readFileSync(file);
+  await rm(file, { force: true });
+  writeFileSync(file, whole.subarray(0, whole.length - 6));
+  expect(readLooseBlob(gitdir, id)).toBeUndefined();
+  batch = new BlobBatch(gitdir);
+  await expect(batch.read(id)).rejects.toThrow();
 });

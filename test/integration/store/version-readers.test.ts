@@ -31,6 +31,18 @@ afterEach(async () => {
 const writeBlob = (text: string): string =>
   execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: text, encoding: 'utf8' }).trim();
 
+const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+/**
+ * A file in a commit of its own, named as the store names an older version: `<commit>:<path>`.
+ * git answers such names (a loose blob asked by its id is read from its file, without git).
+ */
+function writeVersion(text: string): string {
+  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `100644 blob ${writeBlob(text)}\tfile.md\n`, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['--git-dir', gitdir, 'commit-tree', tree, '-m', 'version'], { encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
+  return `${commit}:file.md`;
+}
+
 /** Pids of the `git cat-file --batch` processes reading this test's repository (from /proc: Linux only). */
 function catFileProcesses(): number[] {
   const wanted = ['git', '--git-dir', gitdir, 'cat-file', '--batch'].join('\0');
@@ -55,8 +67,8 @@ const until = async (done: () => boolean): Promise<void> => {
 
 it('reads at once share one git process, kept between reads until it has been idle', async () => {
   readers = new VersionReaders(300);
-  const first = writeBlob('first version\n');
-  const second = writeBlob('second version\n');
+  const first = writeVersion('first version\n');
+  const second = writeVersion('second version\n');
   const objects = readers.of(gitdir);
   const texts = await Promise.all([objects.read(first), objects.read(second)]);
   expect(texts.map((data) => data.toString('utf8'))).toEqual(['first version\n', 'second version\n']);
@@ -64,7 +76,7 @@ it('reads at once share one git process, kept between reads until it has been id
   expect(catFileProcesses()).toHaveLength(1);
 
   // An object written after git started is found by the same process.
-  const later = writeBlob('written later\n');
+  const later = writeVersion('written later\n');
   expect((await objects.read(later)).toString('utf8')).toBe('written later\n');
   expect(catFileProcesses()).toEqual([pid]);
 
@@ -76,7 +88,7 @@ it('reads at once share one git process, kept between reads until it has been id
 
 it('a missing object is a MissingObjectError and the process keeps serving; a killed git is replaced', async () => {
   readers = new VersionReaders();
-  const blob = writeBlob('kept\n');
+  const blob = writeVersion('kept\n');
   const objects = readers.of(gitdir);
   await expect(objects.read('0'.repeat(40))).rejects.toBeInstanceOf(MissingObjectError);
   expect((await objects.read(blob)).toString('utf8')).toBe('kept\n');
@@ -88,11 +100,12 @@ it('a missing object is a MissingObjectError and the process keeps serving; a ki
   await objects.read(blob).catch(() => undefined);
   expect((await objects.read(blob)).toString('utf8')).toBe('kept\n');
   expect(git(gitdir, 'cat-file', '-p', blob)).toBe('kept');
+  expect(catFileProcesses()).toHaveLength(1);
 });
 
 it('close stops every git process and refuses further reads', async () => {
   readers = new VersionReaders();
-  const blob = writeBlob('text\n');
+  const blob = writeVersion('text\n');
   await readers.of(gitdir).read(blob);
   expect(catFileProcesses()).toHaveLength(1);
   readers.close();

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+
+const OBJECT_ID = /^[0-9a-f]{40}$/;
+
+/** Whether `name` is an object id a loose object file could be named by (not `<commit>:<path>`, say). */
+export const isObjectId = (name: string): boolean => OBJECT_ID.test(name);
+
+/**
+ * The bytes of blob `oid` when the repository holds it as a loose object file, in a buffer of
+ * their own; undefined for anything else (packed, in an alternate, another kind of object,
+ * unreadable or damaged), which git itself then answers or reports. A loose object is
+ * `<kind> <size>\0<bytes>`, deflated; read whole and inflated in one call it costs a fraction of
+ * what `git cat-file --batch` spends on it (three opens and maps of the file per object).
+ */
+export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefined {
+  if (!isObjectId(oid)) return undefined;
+  let object: Buffer;
+  try {
+    object = inflateSync(readFileSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
+  } catch {
+    return undefined;
+  }
+  const headerEnd = object.indexOf(0);
+  if (headerEnd < 0) return undefined;
+  const [kind, size] = object.toString('latin1', 0, headerEnd).split(' ');
+  const bytes = object.subarray(headerEnd + 1);
+  if (kind !== 'blob' || size !== String(bytes.length)) return undefined;
+  // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
+  return new Uint8Array(bytes);
+}
