@@ -111,7 +111,6 @@ export class ThreadClient<Request, Reply> {
     if (this.#worker) return this.#worker;
     const { callerUrl, worker: name, name: thread } = this.options;
     const worker = startWorker(callerUrl, name);
-    worker.unref();
     worker.on('message', (replies: Batch<ReplyEnvelope<Reply>>) => {
       for (const { seq, reply } of replies) {
         const pending = this.#pending.get(seq);
@@ -129,6 +128,9 @@ export class ThreadClient<Request, Reply> {
     };
     worker.on('error', (error) => lost(`${thread} failed: ${error.message}`));
     worker.on('exit', (code) => lost(`${thread} stopped (exit code ${code})`));
+    // Only now: adding a 'message' listener refs the worker's port, and a thread started ahead
+    // of use (prepare) kept a process that never sent it anything from exiting.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }

@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { BlobBatch, MissingObjectError } from '../../../src/store/blob-batch.js';
 import { readLooseBlob } from '../../../src/store/loose-blob.js';
@@ -108,4 +110,11 @@ it('does not answer a damaged loose object with its bytes: git reports it', asyn
   expect(readLooseBlob(gitdir, id)).toBeUndefined();
   batch = new BlobBatch(gitdir);
   await expect(batch.read(id)).rejects.toThrow();
+});
+
+it('a process that starts the loose object reader ahead of use, and never uses it, still exits on its own', async () => {
+  const thread = pathToFileURL(path.resolve('src/store/loose-blob-thread.ts')).href;
+  const script = `import { prepareLooseBlobs } from ${JSON.stringify(thread)}; prepareLooseBlobs();`;
+  // Killed at the timeout (an error) if the thread keeps it alive, as it kept the CLI.
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000, killSignal: 'SIGKILL' });
 });
