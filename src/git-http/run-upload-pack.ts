@@ -1,6 +1,6 @@
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { launcher } from '../launcher/index.js';
+import { gitEnvironment, launcher } from '../launcher/index.js';
 
 export interface UploadPackOutcome {
   readonly exitCode: number | null;
@@ -35,7 +35,9 @@ export async function runUploadPack(options: {
   if (options.advertiseRefs) args.push('--advertise-refs');
   args.push(options.gitdir);
   // Started by the launcher, as every git of the service is: a fork of the service stalls it.
-  const child = launcher.launch('git', args, { env: gitEnvironment(options.gitProtocol) });
+  const protocol: Record<string, string> = {};
+  if (options.gitProtocol && GIT_PROTOCOL_VALUE.test(options.gitProtocol)) protocol.GIT_PROTOCOL = options.gitProtocol;
+  const child = launcher.launch('git', args, { env: gitEnvironment(protocol) });
   const stopChild = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
@@ -59,14 +61,4 @@ export async function runUploadPack(options: {
   } finally {
     options.output.off('close', stopOnDisconnect);
   }
-}
-
-/** The server's environment without GIT_* variables that could point git elsewhere. */
-function gitEnvironment(gitProtocol: string | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_')) env[key] = value;
-  }
-  if (gitProtocol && GIT_PROTOCOL_VALUE.test(gitProtocol)) env.GIT_PROTOCOL = gitProtocol;
-  return env;
 }

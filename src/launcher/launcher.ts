@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { moduleBeside } from '../module-beside.js';
 import { LaunchedProcess } from './launched.js';
 import type { LauncherEvent, LauncherRequest } from './protocol.js';
 
@@ -56,8 +57,7 @@ export class Launcher {
   #start(): { child: ChildProcess; socketPath: string } {
     const server = this.#listen();
     if (this.#child) return { child: this.#child, socketPath: server.socketPath };
-    const fromSources = import.meta.url.endsWith('.ts');
-    const entry = new URL(`./launcher.process.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+    const { url: entry, fromSources } = moduleBeside(import.meta.url, 'launcher.process');
     const child = fork(entry, [], {
       serialization: 'advanced',
       execArgv: fromSources ? ['--import', 'tsx'] : [],
@@ -107,12 +107,13 @@ export class Launcher {
       }
       socket.off('data', onData);
       socket.pause();
-      const launched = this.#waitingConnection.get(head.slice(0, newline));
+      const token = head.slice(0, newline);
+      const launched = this.#waitingConnection.get(token);
       if (!launched) {
         socket.destroy();
         return;
       }
-      this.#waitingConnection.delete(head.slice(0, newline));
+      this.#waitingConnection.delete(token);
       const rest = chunk.subarray(chunk.length - (head.length - newline - 1));
       if (rest.length > 0) socket.unshift(rest);
       launched.connected(socket);

@@ -1,6 +1,5 @@
-import { run, RunFailure } from '../launcher/index.js';
+import { gitEnvironment, run, RunFailure } from '../launcher/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { gitEnvironment } from './git-environment.js';
 
 /** One line of a file as `git blame` attributes it. */
 export interface BlamedLine {

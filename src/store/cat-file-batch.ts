@@ -1,5 +1,4 @@
-import { launcher, type LaunchedProcess } from '../launcher/index.js';
-import { gitEnvironment } from './git-environment.js';
+import { gitEnvironment, launcher, type LaunchedProcess } from '../launcher/index.js';
 
 /** What BlobBatch.read rejects with when git has no blob by that name (none, or another kind of object). */
 export class MissingObjectError extends Error {

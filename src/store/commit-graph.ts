@@ -1,5 +1,4 @@
-import { launcher, type LaunchedProcess } from '../launcher/index.js';
-import { gitEnvironment } from './git-environment.js';
+import { gitEnvironment, launcher, type LaunchedProcess } from '../launcher/index.js';
 
 /** Below this many artifacts, walking a file's history is fast enough without the filters. */
 const MIN_ARTIFACTS = 1_000;

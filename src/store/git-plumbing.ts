@@ -1,5 +1,4 @@
-import { run } from '../launcher/index.js';
-import { gitEnvironment } from './git-environment.js';
+import { gitEnvironment, run } from '../launcher/index.js';
 
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 

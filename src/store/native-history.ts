@@ -1,5 +1,4 @@
-import { launcher, run } from '../launcher/index.js';
-import { gitEnvironment } from './git-environment.js';
+import { gitEnvironment, launcher, run } from '../launcher/index.js';
 import type { CommitObject } from './repo.js';
 import type { FileChange } from './tree-diff.js';
 

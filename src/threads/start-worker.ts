@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { moduleBeside } from '../module-beside.js';
 
 /**
  * A worker thread running the module `name` beside `callerUrl` (the caller's import.meta.url).
@@ -6,8 +7,7 @@ import { Worker } from 'node:worker_threads';
  * tsx's loader, which `execArgv` cannot do for a worker in Node 20.
  */
 export function startWorker(callerUrl: string, name: string, workerData?: unknown): Worker {
-  const fromSources = callerUrl.endsWith('.ts');
-  const entry = new URL(`./${name}.${fromSources ? 'ts' : 'js'}`, callerUrl);
+  const { url: entry, fromSources } = moduleBeside(callerUrl, name);
   if (!fromSources) return new Worker(entry, { workerData });
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
   return new Worker(boot, { eval: true, workerData });
