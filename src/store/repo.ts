@@ -1,5 +1,6 @@
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
 import { repositoryFs, type Durability } from './atomic-fs.js';
+import { readLooseBlobOffLoop } from './loose-blob-thread.js';
 
 /** One organization's bare repository, with isomorphic-git's pack cache and how writes reach the disk. */
 export interface Repo {
@@ -15,9 +16,13 @@ export const openRepo = (gitdir: string, durability: Durability): Repo => ({ git
 
 const decoder = new TextDecoder('utf-8');
 
+/**
+ * A blob's text: a loose one read and inflated off the event loop (see loose-blob-thread.ts),
+ * anything else by isomorphic-git, which inflates in JavaScript on the loop.
+ */
 export async function readBlobText(repo: Repo, oid: string): Promise<string> {
-  const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
-  return decoder.decode(blob);
+  const bytes = (await readLooseBlobOffLoop(repo.gitdir, oid)) ?? (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob;
+  return decoder.decode(bytes);
 }
 
 export async function readTreeEntries(repo: Repo, oid: string): Promise<TreeEntry[]> {
