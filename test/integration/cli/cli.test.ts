@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
 import { git } from '../../support/git.js';
 import { artifactCommit, writeFirstLayoutRepository } from '../store/first-layout.js';
 import { alice } from '../store/fixture.js';
 
 const exec = promisify(execFile);
-const BIN = path.resolve('bin/specbase.js');
 
 interface Run {
   code: number;
@@ -21,9 +21,7 @@ let dataDir: string;
 
 async function specbase(...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args, '--data-dir', dataDir], {
-      env: { ...process.env, SPECBASE_LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await runCli([...args, '--data-dir', dataDir], { ...process.env, SPECBASE_LOG_LEVEL: 'silent' });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

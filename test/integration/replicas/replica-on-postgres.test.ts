@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServices, type Services } from '../../../src/app/services.js';
 import { loadConfig } from '../../../src/config/index.js';
+import { runCli } from '../../support/cli.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 import { call, connect } from '../mcp/clients.js';
@@ -94,10 +95,10 @@ describe('a replica on PostgreSQL', () => {
 
   it('the CLI takes --database-url: what it writes is what the replica sees', async () => {
     const email = `cli-${Date.now()}@example.com`;
-    await exec(process.execPath, [path.resolve('bin/specbase.js'), 'user', 'add', '--email', email, '--name', 'Cli User', '--password', 'cli-password-1',
-      '--data-dir', h.dataDir, '--database-url', databaseUrl, '--json'], { env: { ...process.env, SPECBASE_LOG_LEVEL: 'silent' } });
+    await runCli(['user', 'add', '--email', email, '--name', 'Cli User', '--password', 'cli-password-1',
+      '--data-dir', h.dataDir, '--database-url', databaseUrl, '--json'], { ...process.env, SPECBASE_LOG_LEVEL: 'silent' });
     expect(await h.services.control.users.byEmail(email)).toMatchObject({ email, name: 'Cli User' });
-    const refused = await exec(process.execPath, [path.resolve('bin/specbase.js'), 'init', '--database-url', 'mysql://nope', '--data-dir', h.dataDir])
+    const refused = await runCli(['init', '--database-url', 'mysql://nope', '--data-dir', h.dataDir])
       .then(() => undefined, (error: { code: number; stderr: string }) => error);
     expect(refused?.code).toBe(1);
     expect(refused?.stderr).toMatch(/SPECBASE_DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);

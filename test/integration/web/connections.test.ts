@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
 import { startHarness, type Harness, type Persona } from '../../support/harness.js';
 import { authorizeInBrowser, HttpBrowser } from '../auth/browser.js';
 import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.js';
 import { launchBrowser, signIn } from './support.js';
 
-const exec = promisify(execFile);
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 /** An assistant connected through the real OAuth flow, and a plain MCP call with its token. */
@@ -55,9 +52,7 @@ async function mcpStatus(token: string): Promise<number> {
 }
 
 async function specbase(...args: string[]): Promise<Record<string, any>> {
-  const { stdout } = await exec(process.execPath, [path.resolve('bin/specbase.js'), ...args, '--json', '--data-dir', h.dataDir], {
-    env: { ...process.env, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_BASE_URL: h.baseUrl },
-  });
+  const { stdout } = await runCli([...args, '--json', '--data-dir', h.dataDir], { ...process.env, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_BASE_URL: h.baseUrl });
   return JSON.parse(stdout) as Record<string, any>;
 }
 
