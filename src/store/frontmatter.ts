@@ -98,9 +98,10 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
     if (language) refuseCode(language);
     throw new InvalidInputError(`${path}: the file does not start with YAML frontmatter`);
   }
+  const close = closingDelimiterAt(content);
   let data: Record<string, unknown>;
   try {
-    data = parseBlock(content);
+    data = parseBlock(content, close);
   } catch (error) {
     if (error instanceof InvalidInputError) throw error;
     throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);
@@ -123,7 +124,7 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
         ? { requirementType: requirementType as RequirementType }
         : {}),
     },
-    body: bodyAfter(content, frontmatterEnd(content)),
+    body: bodyAfter(content, close),
   };
 }
 
@@ -136,32 +137,31 @@ const yamlEngine = (matter as unknown as { engines: { yaml: { parse(text: string
  * looks it up as a cache key and merges its options twice, which cost as much again as the YAML
  * when a cold start parses every file of an organization. The caller has refused other languages.
  */
-function parseBlock(content: string): Record<string, unknown> {
+function parseBlock(content: string, close: number): Record<string, unknown> {
   // gray-matter reads `----` as no frontmatter at all.
   if (content[OPENING_DELIMITER.length] === '-') return {};
   const openingLineEnd = content.search(/\r?\n/);
   if (openingLineEnd < 0) return {};
   // A language named on the opening line is left out of the block; otherwise its blanks are in.
   const start = content.slice(OPENING_DELIMITER.length, openingLineEnd).trim() ? openingLineEnd : OPENING_DELIMITER.length;
-  const close = content.indexOf(CLOSING_DELIMITER, start);
-  const block = content.slice(start, close < 0 ? content.length : close);
+  const block = content.slice(start, close);
   if (block.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
   const data = yamlEngine.parse(block);
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
 }
 
 /**
- * Where the frontmatter block ends: past the closing `---`, found as gray-matter finds it (the
+ * Where the closing `---` of the frontmatter block starts, found as gray-matter finds it (the
  * first line starting with `---` after the opening one), or the end of a file that never closes it.
  */
-function frontmatterEnd(content: string): number {
+function closingDelimiterAt(content: string): number {
   const close = content.indexOf(CLOSING_DELIMITER, OPENING_DELIMITER.length);
-  return close < 0 ? content.length : close + CLOSING_DELIMITER.length;
+  return close < 0 ? content.length : close;
 }
 
 /** The body as gray-matter cuts it: what follows the closing delimiter, less the line break that ends it. */
-function bodyAfter(content: string, end: number): string {
-  let start = end;
+function bodyAfter(content: string, close: number): string {
+  let start = Math.min(content.length, close + CLOSING_DELIMITER.length);
   if (content[start] === '\r') start++;
   if (content[start] === '\n') start++;
   return content.slice(start);
