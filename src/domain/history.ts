@@ -1,12 +1,11 @@
 import { NotFoundError } from '../errors.js';
+import { isObjectId } from '../ids.js';
 import { unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import type { DomainContext, DomainDeps } from './ports.js';
 import { messageFacts } from './message-facts.js';
 import type { Scope } from './scope.js';
 import type { ChangeView } from './types.js';
-
-const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 export async function artifactHistory(deps: DomainDeps, scope: Scope, id: string): Promise<HistoryEntry[]> {
   const meta = await scope.readable(id);
@@ -22,7 +21,7 @@ export async function historyEntryOf(deps: DomainDeps, scope: Scope, meta: Artif
 
 /** The body of a readable artifact as of a commit; NotFoundError when it did not exist then. */
 export async function bodyOf(deps: DomainDeps, scope: Scope, meta: ArtifactMeta, commit: string): Promise<string> {
-  const body = COMMIT_ID.test(commit) ? await deps.store.bodyAt(scope.orgId, meta.id, commit) : undefined;
+  const body = isObjectId(commit) ? await deps.store.bodyAt(scope.orgId, meta.id, commit) : undefined;
   if (body === undefined) throw new NotFoundError('version');
   return body;
 }

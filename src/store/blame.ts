@@ -1,5 +1,6 @@
 import { gitEnvironment, run, RunFailure } from '../launcher/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { isObjectId } from '../ids.js';
 
 /** One line of a file as `git blame` attributes it. */
 export interface BlamedLine {
@@ -54,7 +55,7 @@ export function parsePorcelainBlame(output: string): BlamedLine[] {
  * output; the arguments are fixed or validated, never a shell string.
  */
 export function blameFile(gitdir: string, commit: string, filePath: string, limits: BlameLimits = DEFAULT_LIMITS): Promise<BlamedLine[]> {
-  if (!/^[0-9a-f]{40}$/.test(commit)) return Promise.reject(new NotFoundError('version'));
+  if (!isObjectId(commit)) return Promise.reject(new NotFoundError('version'));
   const args = ['--git-dir', gitdir, 'blame', '--porcelain', commit, '--', filePath];
   return run('git', args, { env: gitEnvironment(), timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes }).then(
     (stdout) => parsePorcelainBlame(stdout.toString('utf8')),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { isUuid } from '../ids.js';
+import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { prepareLooseBlobs } from './loose-blob-thread.js';
@@ -133,7 +133,7 @@ export class GitStore {
     const handle = await this.fresh(orgId);
     const meta = handle.state.metas.get(id.toLowerCase());
     if (!meta) throw new NotFoundError('artifact');
-    if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
+    if (!isObjectId(commit)) return undefined;
     return readBodyAt(this.versions.of(handle.repo.gitdir), meta, commit);
   }
 

@@ -1,5 +1,5 @@
 import { ThreadClient } from '../threads/thread-client.js';
-import { isObjectId } from './loose-blob.js';
+import { isObjectId } from '../ids.js';
 
 export interface LooseBlobRequest {
   readonly gitdir: string;

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-
-const OBJECT_ID = /^[0-9a-f]{40}$/;
-
-/** Whether `name` is an object id a loose object file could be named by (not `<commit>:<path>`, say). */
-export const isObjectId = (name: string): boolean => OBJECT_ID.test(name);
+import { isObjectId } from '../ids.js';
 
 /**
  * The bytes of blob `oid` when the repository holds it as a loose object file, in a buffer of

@@ -1,9 +1,9 @@
 import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
+import { isObjectId } from '../ids.js';
 import { writeFileAtomically, type Durability } from './atomic-fs.js';
 
 export const MAIN_REF = 'refs/heads/main';
-const OID = /^[0-9a-f]{40}$/;
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -11,7 +11,7 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
 export async function readMain(gitdir: string): Promise<string | null> {
   try {
     const value = (await fsp.readFile(path.join(gitdir, MAIN_REF), 'utf8')).trim();
-    if (OID.test(value)) return value;
+    if (isObjectId(value)) return value;
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
@@ -19,7 +19,7 @@ export async function readMain(gitdir: string): Promise<string | null> {
     const packed = await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8');
     const line = packed.split('\n').find((l) => l.endsWith(` ${MAIN_REF}`));
     const value = line?.slice(0, 40);
-    return value && OID.test(value) ? value : null;
+    return isObjectId(value) ? value : null;
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;

@@ -1,5 +1,6 @@
 import { REQUIREMENT_TYPES, statedRequirementType, type RequirementType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
+import { isObjectId } from '../ids.js';
 import { checkedSummary } from './message.js';
 import { checkDocumentSize, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
 import { checkedTitle, headingTitle } from './title.js';
@@ -12,7 +13,7 @@ const HEADING_TITLE = 'title (the first "# " heading)';
 /** Checks that need no repository: run before taking the lock (a computed body is checked once computed). */
 export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
   if (!VERBS.includes(change.verb)) throw new InvalidInputError(`an update is an edit, a revert or a restore, not ${JSON.stringify(change.verb)}`);
-  if (change.sourceCommit !== undefined && !/^[0-9a-f]{40}$/.test(change.sourceCommit)) {
+  if (change.sourceCommit !== undefined && !isObjectId(change.sourceCommit)) {
     throw new InvalidInputError('the source commit must be a full commit id');
   }
   checkedSummary(change.summary);

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { isObjectId } from '../../ids.js';
 import type { HistoryQuery } from '../../domain/types.js';
 import type { TimelineFilters } from '../views/timeline.js';
 
@@ -18,6 +19,6 @@ export function historyQuery(req: Request): { query: HistoryQuery; filters: Time
     ...(day(q.since) ? { since: day(q.since) } : {}),
     ...(day(q.until) ? { until: day(q.until) } : {}),
   };
-  const cursor = typeof q.after === 'string' && /^[0-9a-f]{40}$/.test(q.after) ? q.after : undefined;
+  const cursor = isObjectId(q.after) ? q.after : undefined;
   return { query: { ...filters, ...(cursor ? { cursor } : {}), limit: PAGE_SIZE }, filters, onFirstPage: !cursor };
 }
