@@ -12,7 +12,7 @@ import { OrgHandles } from './org-handles.js';
 import { OrgState } from './org-state.js';
 import type { DirectRecord } from './read-direct.js';
 import { lockMain } from './ref-lock.js';
-import { mainStamp, readMain } from './refs.js';
+import { mainStampThisTick, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
 import { saveOrDrop, SavedState, savedStateFile } from './saved-state.js';
 import type { CommitListener, CommitResult } from './types.js';
@@ -48,7 +48,7 @@ export class OrgKeeper {
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
   async fresh(orgId: string): Promise<OrgHandle> {
     const handle = await this.handle(orgId);
-    const stamp = mainStamp(handle.repo.gitdir);
+    const stamp = mainStampThisTick(handle.repo.gitdir);
     if (stamp !== null && stamp === handle.refStamp) return handle;
     if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
       await this.#exclusive(handle, () => this.#catchUp(handle, true));

@@ -37,6 +37,25 @@ export function mainStamp(gitdir: string): string | null {
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : null;
 }
 
+const stampsThisTick = new Map<string, string | null>();
+
+/**
+ * mainStamp, taken once per run of the event loop's callbacks and promise reactions, as
+ * DataLoader batches the loads of one tick. A tool call asks several times whether `main`
+ * moved (the artifact's catalog entry, then its body), and at 100,000 artifacts those stats
+ * were a tenth of a read's time on the event loop. Within one run the answer cannot be one a
+ * caller could tell from a fresh stat: no I/O is read in between, so every request being
+ * served arrived before the first stat, and any commit it could know of was made before then.
+ */
+export function mainStampThisTick(gitdir: string): string | null {
+  const known = stampsThisTick.get(gitdir);
+  if (known !== undefined) return known;
+  if (stampsThisTick.size === 0) process.nextTick(() => stampsThisTick.clear());
+  const stamp = mainStamp(gitdir);
+  stampsThisTick.set(gitdir, stamp);
+  return stamp;
+}
+
 /**
  * The commit point: rename is atomic, so readers see the old commit or the new one. The new
  * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's

@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitStore } from '../../../src/store/index.js';
 import type { CommitResult } from '../../../src/store/types.js';
 import { alice, bob, capabilityInput, git, openStoreFixture, ORG, WORKSPACE, type StoreFixture } from './fixture.js';
+
+const execFileAsync = promisify(execFile);
 
 let fx: StoreFixture;
 beforeEach(async () => {
@@ -157,6 +161,17 @@ describe('GitStore writes real Git history', () => {
     const third = await other.update(ORG, cap.artifact.id, { body: '# Payments v3\n', verb: 'edit' }, alice);
     expect((await fx.store.history(ORG, cap.artifact.id)).map((h) => h.commit)).toEqual([third.commit, edit.commit, cap.commit]);
     await other.close();
+  });
+
+  it('answers reads issued together with one look at main, and sees a commit native git made between two reads', async () => {
+    const cap = await fx.store.create(ORG, capabilityInput(fx.productId, 'Payments'), alice);
+    const reads = await Promise.all([fx.store.read(ORG, cap.artifact.id), fx.store.meta(ORG, cap.artifact.id), fx.store.read(ORG, fx.productId)]);
+    expect(reads.map((r) => r?.title)).toEqual(['Payments', 'Payments', 'Acme']);
+    // Another process moves main: a commit object written and the ref updated, as a push does.
+    const tree = git(fx.gitdir, 'rev-parse', 'main^{tree}');
+    const foreign = git(fx.gitdir, '-c', 'user.name=Native', '-c', 'user.email=native@example.com', 'commit-tree', tree, '-p', 'main', '-m', 'An empty commit by hand');
+    await execFileAsync('git', ['--git-dir', fx.gitdir, 'update-ref', 'refs/heads/main', foreign]);
+    expect(await fx.store.head(ORG)).toBe(foreign);
   });
 
   it('restarts from the persisted index and catches up from the last indexed commit', async () => {
