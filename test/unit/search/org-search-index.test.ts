@@ -359,4 +359,27 @@ describe('OrgSearchIndex retrieval stops early only where nothing unscored could
       expect(scores).toEqual(exhaustiveTopScores(docs, query));
     },
   );
+
+  it('finds a title again in a one-word query after a longer query weighed it for holding two words', () => {
+    const index = new OrgSearchIndex();
+    for (const title of ['Guest checkout', 'Checkout', 'Express checkout'])
+      index.upsert({ id: title, type: 'feature', workspaceId: SHARED, title, body: 'Nothing to see here.' });
+    expect(index.search({ query: 'guest checkout', workspaceIds: EVERYWHERE, limit: 10 })[0]!.title).toBe('Guest checkout');
+    expect(index.search({ query: 'checkout', workspaceIds: EVERYWHERE, limit: 10 }).map((hit) => hit.title).sort()).toEqual(['Checkout', 'Express checkout', 'Guest checkout']);
+  });
+
+  it('keeps matching every document after writes grow the index past what earlier queries cached', () => {
+    const docs = corpus();
+    const big = new OrgSearchIndex();
+    for (const doc of docs.slice(0, 600)) big.upsert(doc);
+    const queries = ['guest checkout', 'checkout', 'payment refund email', 'pay', 'notif order', 'notif'];
+    for (const query of queries) big.search({ query, workspaceIds: EVERYWHERE, limit: 10 });
+    // New slots whose titles hold some of the words cached above and not others.
+    for (const doc of docs.slice(600)) big.upsert(doc);
+    big.remove('doc-3');
+    const kept = docs.filter((doc) => doc.id !== 'doc-3');
+    for (const query of queries) {
+      expect(big.search({ query, workspaceIds: EVERYWHERE, limit: 10 }).map((hit) => hit.score)).toEqual(exhaustiveTopScores(kept, query));
+    }
+  });
 });
