@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { isObjectId } from '../ids.js';
@@ -14,7 +14,7 @@ export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefin
   if (!isObjectId(oid)) return undefined;
   let object: Buffer;
   try {
-    object = inflateSync(readFileSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
+    object = inflateSync(readObjectFile(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
   } catch {
     return undefined;
   }
@@ -25,4 +25,23 @@ export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefin
   if (kind !== 'blob' || size !== String(bytes.length)) return undefined;
   // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
   return new Uint8Array(bytes);
+}
+
+/** Read space for one object file at a time: most loose objects are a few kilobytes deflated. */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * An object file's bytes, in `scratch` when they fit (valid until the next call): an open, one
+ * read and a close, where readFileSync also asks the file's size and allocates a buffer for
+ * each file, a quarter more system calls on a machine where each costs about 10 µs.
+ */
+function readObjectFile(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const read = readSync(fd, scratch, 0, scratch.length, 0);
+    if (read < scratch.length) return scratch.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(file);
 }

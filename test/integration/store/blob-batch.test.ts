@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,12 @@ it('reads loose blobs from their files and leaves packed ones, other kinds and o
   expect(readLooseBlob(gitdir, tree)).toBeUndefined();
   expect(readLooseBlob(gitdir, `main:loose.txt`)).toBeUndefined();
   expect(readLooseBlob(gitdir, `../${loose.slice(3)}`)).toBeUndefined();
+});
+
+it('reads loose object files of any size, each with its own bytes: larger than the read space, then smaller', () => {
+  // Random bytes do not deflate: the object file is larger than the 64 KiB read at once.
+  const blobs = [randomBytes(200_000), Buffer.from('short\n'), randomBytes(70_000), Buffer.alloc(0), randomBytes(65_000)].map(writeBlob);
+  for (const oid of [...blobs, ...blobs.reverse()]) expect(Buffer.from(readLooseBlob(gitdir, oid)!).equals(catFile(oid)), oid).toBe(true);
 });
 
 it('answers loose and packed blobs alike, interleaved, with the bytes git has', async () => {
