@@ -50,11 +50,20 @@ function eachTerm(encodeWord: (word: string) => readonly string[], text: string,
   for (const word of text.matchAll(WORD)) for (const term of encodeWord(word[0])) visit(term, word.index);
 }
 
-/** The encoded terms of a text in order, as the body index takes them. */
-export function encodedTerms(encodeWord: (word: string) => readonly string[], text: string): string[] {
-  const terms: string[] = [];
-  eachTerm(encodeWord, text, (term) => terms.push(term));
-  return terms;
+/** What separates the words of WORD. */
+const BETWEEN_WORDS = /[^\p{L}\p{N}\p{M}]+/u;
+
+/**
+ * The distinct encoded terms of a text, in the order they first occur, as the body index takes
+ * them. Split, not matched: a cold start indexes every body, and a match object per word was
+ * much of what the index worker's garbage collector then had to sweep.
+ */
+export function distinctEncodedTerms(encodeWord: (word: string) => readonly string[], text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of text.split(BETWEEN_WORDS)) {
+    if (word !== '') for (const term of encodeWord(word)) terms.add(term);
+  }
+  return [...terms];
 }
 
 export function analyzeDocument(

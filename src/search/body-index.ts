@@ -79,9 +79,8 @@ export class BodyIndex {
   #mergedIds = 0;
   readonly #holders = new Map<string, TermHolders>();
 
-  /** Indexes a body given as its encoded terms in text order; `known` when the slot holds one already. */
-  set(slot: number, terms: readonly string[], known: boolean): void {
-    const held = distinct(terms);
+  /** Indexes a body given as its distinct encoded terms in the order they first occur; `known` when the slot holds one already. */
+  set(slot: number, held: readonly string[], known: boolean): void {
     for (const term of held) this.#vocabulary.add(term);
     this.#forgetResolved();
     // An empty body is not added, as FlexSearch treats empty text.

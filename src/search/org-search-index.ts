@@ -1,5 +1,5 @@
 import type { Encoder } from 'flexsearch';
-import { analyzeDocument, createWordEncoder, encodedTerms, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
+import { analyzeDocument, createWordEncoder, distinctEncodedTerms, plainBodyOf, titleTermsOf, type AnalyzedDocument } from './analyze-document.js';
 import { BodyIndex } from './body-index.js';
 import { buildPreview } from './build-preview.js';
 import { createTextEncoder, normalizeText } from './encoder.js';
@@ -70,7 +70,7 @@ export class OrgSearchIndex {
     const known = this.#slots.get(doc.id);
     const slot = known ?? this.#entries.length;
     // Plain text, so link targets and markdown markers are neither found nor ranked.
-    this.#bodies.set(slot, encodedTerms(this.#encodeWord, plainBody), known !== undefined);
+    this.#bodies.set(slot, distinctEncodedTerms(this.#encodeWord, plainBody), known !== undefined);
     this.#titles.set(slot, titleTermsOf(this.#encoder, doc.title), normalizeText(doc.title));
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
