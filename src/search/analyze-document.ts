@@ -21,8 +21,11 @@ export interface AnalyzedDocument {
   readonly sortTitle: string;
 }
 
-/** Letters, digits and combining marks: the words the encoder would split the text into. */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** Letters, digits and combining marks: what the words the encoder would split the text into are made of. */
+const WORD_CHARACTERS = '\\p{L}\\p{N}\\p{M}';
+const WORD = new RegExp(`[${WORD_CHARACTERS}]+`, 'gu');
+/** What separates two words. */
+const BETWEEN_WORDS = new RegExp(`[^${WORD_CHARACTERS}]+`, 'u');
 const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;
 
 /** Encodes word by word with a memo: vocabularies are small, and encoding a word is not. */
@@ -49,9 +52,6 @@ export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(
 function eachTerm(encodeWord: (word: string) => readonly string[], text: string, visit: (term: string, offset: number) => void): void {
   for (const word of text.matchAll(WORD)) for (const term of encodeWord(word[0])) visit(term, word.index);
 }
-
-/** What separates the words of WORD. */
-const BETWEEN_WORDS = /[^\p{L}\p{N}\p{M}]+/u;
 
 /**
  * The distinct encoded terms of a text, in the order they first occur, as the body index takes

@@ -16,7 +16,7 @@ export interface OrgHandle {
   saved?: SavedState | undefined;
   /** The move to the sharded layout this process made when it opened the organization. */
   layoutMigration?: LayoutMigration;
-  /** mainStamp() when `state` was last known to match `main`; null forces a read of the ref. */
+  /** The stamp of `main` (refs.ts) when `state` was last known to match `main`; null forces a read of the ref. */
   refStamp?: string | null;
 }
 

@@ -32,7 +32,7 @@ export async function readMain(gitdir: string): Promise<string | null> {
  * ref need not be read. One synchronous stat is far cheaper than an async read (four trips
  * through the thread pool), and it sits on every read path. Null when there is no loose ref.
  */
-export function mainStamp(gitdir: string): string | null {
+function mainStamp(gitdir: string): string | null {
   const stat = statSync(path.join(gitdir, MAIN_REF), { throwIfNoEntry: false });
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : null;
 }
