@@ -6,6 +6,7 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIO
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { SessionEventStore } from './event-store.js';
 import { sendHttpError, sendJsonRpcError } from './http-error.js';
+import { gatherAnswer } from './one-write.js';
 import type { AuthenticatedRequest } from './org-scope.js';
 import { admitOrRefuse, newActivity, type SessionActivity, type SessionRegistry } from './sessions.js';
 import type { RequestScope } from './types.js';
@@ -123,6 +124,7 @@ export async function streamablePost(
   const transport = withSession(deps, scope, req, res);
   if (!transport) return;
   atSessionVersion(req, transport);
+  gatherAnswer(res);
   await transport.handleRequest(req, res, body);
 }
 

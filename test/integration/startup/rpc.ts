@@ -18,8 +18,11 @@ function parseMessage(contentType: string | null, body: string): Record<string, 
   return JSON.parse(data.at(-1)!) as Record<string, any>;
 }
 
-/** A raw MCP initialize: no SDK client, so no standalone GET stream stays open. */
-export async function initialize(url: string, headers: Record<string, string>): Promise<McpSession> {
+/**
+ * A raw MCP initialize: no SDK client, so no standalone GET stream stays open. From protocol
+ * version 2025-11-25 on, the session's answers are resumable (each opens with a priming event).
+ */
+export async function initialize(url: string, headers: Record<string, string>, protocolVersion = '2025-06-18'): Promise<McpSession> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
@@ -27,7 +30,7 @@ export async function initialize(url: string, headers: Record<string, string>): 
       jsonrpc: '2.0',
       id: nextId++,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-test', version: '1' } },
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'startup-test', version: '1' } },
     }),
   });
   const message = parseMessage(response.headers.get('content-type'), await response.text());
