@@ -5,6 +5,9 @@ import { sendHttpError } from './http-error.js';
 import type { McpRoute } from './routes.js';
 import type { AuthenticatedUser, VerifyAccessToken } from './types.js';
 
+/** Resource URLs remembered at most (one per organization in a path): past it the memo starts over. */
+const MAX_KNOWN_RESOURCES = 1_000;
+
 /** Message endpoints are described by their SSE route. */
 const resourcePath = (route: McpRoute): string => route.path.replace(/\/messages$/, '/sse');
 
@@ -18,6 +21,16 @@ export function authenticate(
 ): (req: IncomingMessage, res: ServerResponse, route: McpRoute) => Promise<AuthenticatedUser | undefined> {
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
+  // Parsed once per route: a URL costs more than the rest of a token check.
+  const resources = new Map<string, URL>();
+  const resourceOf = (path: string): URL => {
+    let resource = resources.get(path);
+    if (!resource) {
+      if (resources.size >= MAX_KNOWN_RESOURCES) resources.clear();
+      resources.set(path, (resource = new URL(path, base.origin)));
+    }
+    return resource;
+  };
   return async (req, res, route) => {
     const path = `${basePath}${resourcePath(route)}`;
     const challenge = (error?: string) =>
@@ -30,7 +43,7 @@ export function authenticate(
       });
       return undefined;
     }
-    const user = await verify(match[1]!, new URL(path, base.origin));
+    const user = await verify(match[1]!, resourceOf(path));
     if (!user || (user.expiresAt !== undefined && user.expiresAt * 1000 <= Date.now())) {
       sendHttpError(res, new UnauthorizedError('the access token is invalid or expired; authorize again'), {
         'WWW-Authenticate': challenge('invalid_token'),

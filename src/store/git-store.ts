@@ -35,6 +35,9 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
+/** Organizations' paths remembered at most: past it the memo starts over. */
+const MAX_KNOWN_GITDIRS = 10_000;
+
 /**
  * Artifacts as markdown files in one bare Git repository per organization (`main` only).
  * Writes are serialized per organization in this process and, through `main.lock`, across
@@ -45,6 +48,7 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
+  private readonly gitdirs = new Map<string, string>();
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -59,9 +63,15 @@ export class GitStore {
     prepareLooseBlobs();
   }
 
+  /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   gitdir(orgId: string): string {
+    const known = this.gitdirs.get(orgId);
+    if (known !== undefined) return known;
     if (!isUuid(orgId)) throw new NotFoundError('organization');
-    return path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
+    const gitdir = path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
+    if (this.gitdirs.size >= MAX_KNOWN_GITDIRS) this.gitdirs.clear();
+    this.gitdirs.set(orgId, gitdir);
+    return gitdir;
   }
 
   async exists(orgId: string): Promise<boolean> {

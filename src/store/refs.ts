@@ -33,7 +33,8 @@ export async function readMain(gitdir: string): Promise<string | null> {
  * through the thread pool), and it sits on every read path. Null when there is no loose ref.
  */
 function mainStamp(gitdir: string): string | null {
-  const stat = statSync(path.join(gitdir, MAIN_REF), { throwIfNoEntry: false });
+  // Concatenated, not path.join-ed: gitdir is already normal, and this runs on every call.
+  const stat = statSync(`${gitdir}/${MAIN_REF}`, { throwIfNoEntry: false });
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : null;
 }
 
