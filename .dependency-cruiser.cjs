@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
- * -> artifacts/config/errors/ids/characters/sqlite -> threads, launcher.
+ * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
 const lower = (folder, allowed) => ({
@@ -30,8 +30,8 @@ module.exports = {
     lower('launcher', ['module-beside\\.ts']),
     lower('sqlite', ['threads/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
-    lower('search', ['artifacts/', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
-    lower('store', ['artifacts/', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
+    lower('search', ['artifacts/', 'bounded-memo\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
+    lower('store', ['artifacts/', 'bounded-memo\\.ts', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { boundedMemo } from '../bounded-memo.js';
 import type { Config } from '../config/index.js';
 import { UnauthorizedError } from '../errors.js';
 import { sendHttpError } from './http-error.js';
 import type { McpRoute } from './routes.js';
 import type { AuthenticatedUser, VerifyAccessToken } from './types.js';
 
-/** Resource URLs remembered at most (one per organization in a path): past it the memo starts over. */
+/** Resource URLs remembered at most (one per organization in a path). */
 const MAX_KNOWN_RESOURCES = 1_000;
 
 /** Message endpoints are described by their SSE route. */
@@ -22,15 +23,7 @@ export function authenticate(
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   // Parsed once per route: a URL costs more than the rest of a token check.
-  const resources = new Map<string, URL>();
-  const resourceOf = (path: string): URL => {
-    let resource = resources.get(path);
-    if (!resource) {
-      if (resources.size >= MAX_KNOWN_RESOURCES) resources.clear();
-      resources.set(path, (resource = new URL(path, base.origin)));
-    }
-    return resource;
-  };
+  const resourceOf = boundedMemo(MAX_KNOWN_RESOURCES, (path: string) => new URL(path, base.origin));
   return async (req, res, route) => {
     const path = `${basePath}${resourcePath(route)}`;
     const challenge = (error?: string) =>

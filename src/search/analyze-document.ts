@@ -1,4 +1,5 @@
 import type { Encoder } from 'flexsearch';
+import { boundedMemo } from '../bounded-memo.js';
 import { normalizeText } from './encoder.js';
 import { sortedTerms, type SortedTerms } from './sorted-terms.js';
 import { stripMarkdown } from './strip-markdown.js';
@@ -30,16 +31,7 @@ const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;
 
 /** Encodes word by word with a memo: vocabularies are small, and encoding a word is not. */
 export function createWordEncoder(encoder: Encoder, capacity = 50_000): (word: string) => readonly string[] {
-  const memo = new Map<string, readonly string[]>();
-  return (word) => {
-    let terms = memo.get(word);
-    if (!terms) {
-      if (memo.size >= capacity) memo.clear();
-      terms = [...encoder.encode(word)];
-      memo.set(word, terms);
-    }
-    return terms;
-  };
+  return boundedMemo(capacity, (word: string): readonly string[] => [...encoder.encode(word)]);
 }
 
 /** A title's distinct encoded terms, sorted: what ranking and the title index match against. */

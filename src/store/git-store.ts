@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ArtifactType } from '../artifacts/index.js';
+import { boundedMemo } from '../bounded-memo.js';
 import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
@@ -35,7 +36,7 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
-/** Organizations' paths remembered at most: past it the memo starts over. */
+/** Organizations' paths remembered at most. */
 const MAX_KNOWN_GITDIRS = 10_000;
 
 /**
@@ -48,7 +49,11 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
-  private readonly gitdirs = new Map<string, string>();
+  /** Asked several times by every call: kept per id, not joined and normalized again each time. */
+  private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
+    if (!isUuid(orgId)) throw new NotFoundError('organization');
+    return path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
+  });
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
@@ -63,15 +68,8 @@ export class GitStore {
     prepareLooseBlobs();
   }
 
-  /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   gitdir(orgId: string): string {
-    const known = this.gitdirs.get(orgId);
-    if (known !== undefined) return known;
-    if (!isUuid(orgId)) throw new NotFoundError('organization');
-    const gitdir = path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
-    if (this.gitdirs.size >= MAX_KNOWN_GITDIRS) this.gitdirs.clear();
-    this.gitdirs.set(orgId, gitdir);
-    return gitdir;
+    return this.gitdirs(orgId);
   }
 
   async exists(orgId: string): Promise<boolean> {
