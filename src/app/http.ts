@@ -20,7 +20,7 @@ export interface HttpApp {
 export async function createHttpApp(
   services: Services,
   log: Logger,
-  options: { readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'tools'> } = {},
+  options: { readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'> } = {},
 ): Promise<HttpApp> {
   const { config, control, specs, store } = services;
   // A server answers searches: its first one after a start should not also wait for the index thread to boot.

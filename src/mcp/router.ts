@@ -8,6 +8,7 @@ import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
+import { ANSWER_GATHER_MS } from './one-write.js';
 import { resolveOrganization, type AuthenticatedRequest } from './org-scope.js';
 import { checkOrigin } from './origin.js';
 import { matchMcpRoute, type McpRoute } from './routes.js';
@@ -83,6 +84,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
       howToFree: 'end a session you no longer use (DELETE /api/mcp/mcp with its Mcp-Session-Id header)',
     }),
     openServer,
+    answerGatherMs: deps.answerGatherMs ?? ANSWER_GATHER_MS,
   };
   const sse = {
     sessions: new SessionRegistry<SSEServerTransport>(idleMs, onCloseError, {

@@ -14,6 +14,8 @@ import type { RequestScope } from './types.js';
 export interface StreamableDeps {
   readonly sessions: SessionRegistry<StreamableHTTPServerTransport>;
   openServer(scope: RequestScope, activity: SessionActivity): Server;
+  /** See gatherAnswer. */
+  readonly answerGatherMs: number;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -124,7 +126,7 @@ export async function streamablePost(
   const transport = withSession(deps, scope, req, res);
   if (!transport) return;
   atSessionVersion(req, transport);
-  gatherAnswer(res);
+  gatherAnswer(res, deps.answerGatherMs);
   await transport.handleRequest(req, res, body);
 }
 

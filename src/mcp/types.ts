@@ -20,6 +20,8 @@ export interface McpRouterDeps {
   readonly sessionIdleMs?: number;
   /** A call still running after this long closes its stream; the client resumes it (default 25 s). */
   readonly pollAfterMs?: number;
+  /** How long a call's answer may wait to leave in one write (default ANSWER_GATHER_MS, see one-write.ts). */
+  readonly answerGatherMs?: number;
   /** The tool table (default: Specbase's 31 tools); tests add a fixture of the conformance suite. */
   readonly tools?: readonly AnyToolDef[];
 }

@@ -41,8 +41,8 @@ export interface HarnessOptions {
   readonly env?: Record<string, string>;
   /** Public base URL to configure instead of the listening address. */
   readonly baseUrl?: (port: number) => string;
-  /** MCP options: an earlier stream poll, extra fixture tools. */
-  readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'tools'>;
+  /** MCP options: an earlier stream poll, a wider gathering of answers, extra fixture tools. */
+  readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'>;
 }
 
 const PERSONA_ROLES: Record<Exclude<Persona, 'owner' | 'outsider'>, { default: WorkspaceRole; restricted?: WorkspaceRole }> = {

@@ -1,7 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_GATHER_MS } from '../../../src/mcp/one-write.js';
 import type { AnyToolDef } from '../../../src/tools/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { initialize, type McpSession } from '../startup/rpc.js';
@@ -22,10 +21,13 @@ const answerAfter: AnyToolDef = {
   },
 };
 
+/** Wider than the service's default, so that a slow machine does not split a 5 ms answer. */
+const GATHER_MS = 500;
+
 let h: Harness;
 let session: McpSession;
 beforeAll(async () => {
-  h = await startHarness({ mcp: { tools: [answerAfter] } });
+  h = await startHarness({ mcp: { tools: [answerAfter], answerGatherMs: GATHER_MS } });
   const headers = { Authorization: `Bearer ${h.users.owner.token}`, 'X-Organization-Id': h.orgId };
   session = await initialize(mcpUrl(h, 'streamable').href, headers, '2025-11-25');
 });
@@ -86,7 +88,7 @@ describe('a tool call answer on the wire', () => {
   });
 
   it('answered later, its priming event still comes within the gathering time, so a broken stream can resume', async () => {
-    const waitMs = 20 * ANSWER_GATHER_MS;
+    const waitMs = 4 * GATHER_MS;
     const arrivals = await callOverSocket('answer_after', { ms: waitMs });
     expect(arrivals.length).toBeGreaterThan(1);
     const first = arrivals[0]!;
