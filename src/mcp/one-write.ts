@@ -23,6 +23,6 @@ export function gatherAnswer(res: ServerResponse, gatherMs: number): void {
   if (!socket) return;
   socket.cork();
   const timer = setTimeout(() => socket.uncork(), gatherMs);
-  res.once('finish', () => clearTimeout(timer));
+  // 'close' follows the end of every response, sent or cut off.
   res.once('close', () => clearTimeout(timer));
 }
