@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { firstCallsMs, readCalls } from './mcp.js';
 import { eachSize, rawFlexBuildMs, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
-import { benchSizes, fmt, median, QUICK, spread } from './support/stats.js';
+import { benchSizes, fmt, median, pairedRatios, QUICK, spread } from './support/stats.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);
 /**
@@ -54,7 +54,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     const reads = runs.map((r) => r.readMs / 1000);
     const searches = runs.map((r) => r.searchMs / 1000);
     // Each round's search against the raw build just before it: drift of the machine hits both alike.
-    const ratios = runs.map((r, round) => r.searchMs / raw[round]!);
+    const ratios = pairedRatios(runs.map((r) => r.searchMs), raw);
     return `  ${label.padEnd(20)} first read ${fmt(median(reads), 2)} s (rounds ${spread(reads, 2)}; target <= 1 s)   first search ${fmt(median(searches), 2)} s (rounds ${spread(searches, 2)})   search/raw build ${fmt(median(ratios), 2)}x (rounds ${spread(ratios, 2)}; target <= 1.5x)`;
   };
   return [

@@ -19,15 +19,9 @@ export const spread = (values: readonly number[], digits = 1): string => {
   return `${fmt(s[0] ?? 0, digits)}-${fmt(s[s.length - 1] ?? 0, digits)}`;
 };
 
-/**
- * The ratio of each round's measurement to the same round's baseline, as "min-max": where the
- * machine's speed drifts between rounds, this pairs figures taken seconds apart.
- */
-export const perRoundRatios = (measured: readonly number[], baseline: readonly number[]): string =>
-  spread(
-    measured.map((value, round) => value / (baseline[round] ?? Number.NaN)),
-    2,
-  );
+/** Each round's measurement to the same round's baseline. */
+export const pairedRatios = (measured: readonly number[], baseline: readonly number[]): number[] =>
+  measured.map((value, round) => value / (baseline[round] ?? Number.NaN));
 
 /**
  * One line: the measured median, the baseline's median with its min-max over rounds, and the
@@ -44,6 +38,27 @@ export function ratioLine(
   return (
     `  ${label.padEnd(34)} ${fmt(median(measured)).padStart(9)} ${unit} (rounds ${spread(measured)})` +
     `   baseline ${fmt(median(baseline))} (rounds ${spread(baseline)})   ratio ${ratio.toFixed(2)}x${target ? ` (target ${target})` : ''}`
+  );
+}
+
+/**
+ * Like ratioLine, for rounds that pair each measurement with its baseline (taken seconds apart):
+ * the ratio is the median of the per-round ratios, which the machine's drift between rounds does
+ * not move, with their min-max; the ratio of medians follows for comparison.
+ */
+export function pairedRatioLine(
+  label: string,
+  unit: string,
+  measured: readonly number[],
+  baseline: readonly number[],
+  target?: string,
+): string {
+  const ratios = pairedRatios(measured, baseline);
+  return (
+    `  ${label.padEnd(34)} ${fmt(median(measured)).padStart(9)} ${unit} (rounds ${spread(measured)})` +
+    `   baseline ${fmt(median(baseline))} (rounds ${spread(baseline)})` +
+    `   ratio ${median(ratios).toFixed(2)}x, median of rounds (rounds ${spread(ratios, 2)}; ratio of medians ${(median(measured) / median(baseline)).toFixed(2)}x)` +
+    (target ? ` (target ${target})` : '')
   );
 }
 
