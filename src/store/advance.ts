@@ -16,6 +16,11 @@ import type { CommitResult } from './types.js';
 
 /** Files read ahead of the one being applied: native git in bulk keeps a deep pipe busy. */
 const READ_AHEAD = { batch: 512, inProcess: 16 } as const;
+/**
+ * Native reads are asked for once this many places in the window are free, not one per file
+ * applied: each request to the loose object reader's thread is a message and a wake-up.
+ */
+const REFILL_AT = { batch: 256, inProcess: 1 } as const;
 /** Files applied between turns of the event loop: each costs a parse and a line count. */
 const YIELD_EVERY = 16;
 const decoder = new TextDecoder('utf-8');
@@ -26,6 +31,7 @@ class FileReader {
   private queue: readonly string[] = [];
   private queued = 0;
   private readonly window: number;
+  private readonly refillAt: number;
 
   constructor(
     private readonly repo: Repo,
@@ -34,6 +40,7 @@ class FileReader {
     private readonly batch?: BlobBatch,
   ) {
     this.window = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
+    this.refillAt = batch ? REFILL_AT.batch : REFILL_AT.inProcess;
   }
 
   private read(oid: string): Promise<string> {
@@ -48,6 +55,7 @@ class FileReader {
   }
 
   private fill(): void {
+    if (this.window - this.texts.size < this.refillAt) return;
     while (this.queued < this.queue.length && this.texts.size < this.window) this.text(this.queue[this.queued++]!);
   }
 
