@@ -28,10 +28,10 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-/** Every child is TypeScript run through tsx, the same process kind for servers and baselines. */
+/** Every child is TypeScript run through tsx (see boot-child.mjs), the same process kind for servers and baselines. */
 async function startChild(script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchProcess> {
-  const child = fork(path.join(HERE, script), [], {
-    execArgv: ['--import', 'tsx', ...nodeArgs],
+  const child = fork(path.join(HERE, 'boot-child.mjs'), [script], {
+    execArgv: nodeArgs,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
