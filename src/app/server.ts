@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../config/index.js';
+import { ConfigError, type Config } from '../config/index.js';
 
 export type NodeServer = http.Server | https.Server;
 
@@ -16,13 +16,25 @@ export async function listen(config: Pick<Config, 'port' | 'host' | 'tls'>): Pro
   // SSE streams stay open for hours; only idle keep-alive sockets should time out.
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (error: NodeJS.ErrnoException) => reject(listenFailure(error, config));
+    server.once('error', refuse);
     server.listen(config.port, config.host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** A port that cannot be had is the operator's to fix: said in a sentence, not a stack trace. */
+function listenFailure(error: NodeJS.ErrnoException, { port, host }: Pick<Config, 'port' | 'host'>): Error {
+  const where = `port ${port} on ${host}`;
+  if (error.code === 'EADDRINUSE') {
+    return new ConfigError(`${where} is already in use by another process: stop it, or start Specbase on another port with PORT=<port>`);
+  }
+  if (error.code === 'EACCES') return new ConfigError(`${where} needs privileges this process lacks: choose a port above 1023 with PORT=<port>`);
+  if (error.code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine: set HOST to one of its addresses`);
+  return error;
 }
 
 /**

@@ -24,7 +24,8 @@ export interface AnalyzedDocument {
 
 /** Letters, digits and combining marks: what the words the encoder would split the text into are made of. */
 const WORD_CHARACTERS = '\\p{L}\\p{N}\\p{M}';
-const WORD = new RegExp(`[${WORD_CHARACTERS}]+`, 'gu');
+/** A word as the encoder would split it; highlighting (match-ranges.ts) finds words the same way. */
+export const WORD = new RegExp(`[${WORD_CHARACTERS}]+`, 'gu');
 /** What separates two words. */
 const BETWEEN_WORDS = new RegExp(`[^${WORD_CHARACTERS}]+`, 'u');
 const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;

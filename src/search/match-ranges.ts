@@ -1,4 +1,5 @@
 import type { Encoder } from 'flexsearch';
+import { WORD } from './analyze-document.js';
 import { termSequence } from './encoder.js';
 
 const MAX_HIGHLIGHT_QUERY_CHARS = 256;
@@ -17,7 +18,7 @@ export function matchRanges(
   const terms = termSequence(encoder, query.slice(0, MAX_HIGHLIGHT_QUERY_CHARS)).trim().split(' ').filter(Boolean);
   if (terms.length === 0) return [];
   const ranges: [number, number][] = [];
-  for (const word of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const word of text.matchAll(WORD)) {
     const encoded = encodeWord(word[0]);
     if (encoded.some((e) => terms.some((t) => e === t || e.startsWith(t)))) ranges.push([word.index, word.index + word[0].length]);
   }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -209,5 +210,21 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(started.stderr()).toMatch(/^specbase: invalid configuration: PORT: /m);
     expect(started.stderr()).not.toMatch(/\n\s+at /);
     expect(started.stdout()).toBe('');
+  });
+
+  it('a port another process holds: exits 1 saying so and how to choose another, without a stack trace', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as AddressInfo).port;
+      const started = startMain({ SPECBASE_DATA_DIR: path.join(root, 'busy'), PORT: String(port), HOST: '127.0.0.1' });
+      running.add(started);
+      expect(await started.exited).toBe(1);
+      expect(started.stderr()).toMatch(new RegExp(`^specbase: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: .*PORT=<port>$`, 'm'));
+      expect(started.stderr()).not.toMatch(/\n\s+at /);
+      expect(started.stdout()).toBe('');
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });
