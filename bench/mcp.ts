@@ -19,7 +19,7 @@ import type { ToolCall } from './support/load-generator.js';
 import { eachSize, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
-import { benchSizes, fmt, median, pairedRatioLine, QUICK, spread } from './support/stats.js';
+import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);
@@ -158,13 +158,13 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     await load.close();
     return [
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
-      pairedRatioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x'),
-      pairedRatioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x'),
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x', 'paired'),
+      ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x', 'paired'),
       `  against the bare server on node's http alone, without express (as Specbase serves MCP):`,
-      pairedRatioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode),
-      pairedRatioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode),
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode, undefined, 'paired'),
+      ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode, undefined, 'paired'),
       `  against the bare server answering a read's size (${sizes.fullReadChars} characters as text and as structured content):`,
-      pairedRatioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document),
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document, undefined, 'paired'),
       `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
       `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,

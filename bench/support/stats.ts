@@ -24,8 +24,10 @@ export const pairedRatios = (measured: readonly number[], baseline: readonly num
   measured.map((value, round) => value / (baseline[round] ?? Number.NaN));
 
 /**
- * One line: the measured median, the baseline's median with its min-max over rounds, and the
- * ratio of medians. `higherIsBetter` only words the target.
+ * One line: the measured median, the baseline's median with its min-max over rounds, and their
+ * ratio. By default the ratio of medians; `paired` where each round measured both, seconds
+ * apart: the median of the per-round ratios, which the machine's drift between rounds does not
+ * move, with their min-max and the ratio of medians beside it.
  */
 export function ratioLine(
   label: string,
@@ -33,32 +35,17 @@ export function ratioLine(
   measured: readonly number[],
   baseline: readonly number[],
   target?: string,
+  ratio: 'of medians' | 'paired' = 'of medians',
 ): string {
-  const ratio = median(measured) / median(baseline);
+  const ofMedians = median(measured) / median(baseline);
+  const rounds = pairedRatios(measured, baseline);
+  const shown =
+    ratio === 'paired'
+      ? `${median(rounds).toFixed(2)}x, median of rounds (rounds ${spread(rounds, 2)}; ratio of medians ${ofMedians.toFixed(2)}x)`
+      : `${ofMedians.toFixed(2)}x`;
   return (
     `  ${label.padEnd(34)} ${fmt(median(measured)).padStart(9)} ${unit} (rounds ${spread(measured)})` +
-    `   baseline ${fmt(median(baseline))} (rounds ${spread(baseline)})   ratio ${ratio.toFixed(2)}x${target ? ` (target ${target})` : ''}`
-  );
-}
-
-/**
- * Like ratioLine, for rounds that pair each measurement with its baseline (taken seconds apart):
- * the ratio is the median of the per-round ratios, which the machine's drift between rounds does
- * not move, with their min-max; the ratio of medians follows for comparison.
- */
-export function pairedRatioLine(
-  label: string,
-  unit: string,
-  measured: readonly number[],
-  baseline: readonly number[],
-  target?: string,
-): string {
-  const ratios = pairedRatios(measured, baseline);
-  return (
-    `  ${label.padEnd(34)} ${fmt(median(measured)).padStart(9)} ${unit} (rounds ${spread(measured)})` +
-    `   baseline ${fmt(median(baseline))} (rounds ${spread(baseline)})` +
-    `   ratio ${median(ratios).toFixed(2)}x, median of rounds (rounds ${spread(ratios, 2)}; ratio of medians ${(median(measured) / median(baseline)).toFixed(2)}x)` +
-    (target ? ` (target ${target})` : '')
+    `   baseline ${fmt(median(baseline))} (rounds ${spread(baseline)})   ratio ${shown}${target ? ` (target ${target})` : ''}`
   );
 }
 
