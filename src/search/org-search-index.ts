@@ -146,10 +146,11 @@ export class OrgSearchIndex {
       bodyHolders: () => query.terms.slice(0, MASK_BITS).map((term) => this.#bodies.holders(term, this.#entries.length)),
     };
     let titlesLeft = Math.max(MIN_TITLE_CANDIDATES, q.limit * TITLE_CANDIDATES_PER_RESULT);
-    for (const { slot, bound } of this.#titles.byBound(titleQuery, worst)) {
-      if (outranks(bound) || titlesLeft === 0) break;
+    this.#titles.visitByBound(titleQuery, worst, (slot, bound) => {
+      if (outranks(bound) || titlesLeft === 0) return false;
       if (consider(slot)) titlesLeft -= 1;
-    }
+      return true;
+    });
     if (!outranks(bodyOnlyBound(termCount, bodiesAtBest))) this.#considerBodies(query.terms, q.limit, consider);
     return top.items.map(({ candidate, score }) => ({
       id: candidate.doc.id,

@@ -104,9 +104,9 @@ export class TitleIndex {
   }
 
   /**
-   * The slots whose title has a term starting with one of the query's, highest bound first, each
-   * with its bound (six decimals); equal bounds highest slot first. Titles whose bound is at most
-   * `floor()` (what the results already hold) are left out.
+   * Hands `visit` the slots whose title has a term starting with one of the query's, highest bound
+   * first, each with its bound (six decimals), until it returns false; equal bounds highest slot
+   * first. Titles whose bound is at most `floor()` (what the results already hold) are left out.
    *
    * A title's bound counts what its own body holds of the query, and an exact title only where
    * the title can be the query. Titles holding two or more of the title terms the query reaches
@@ -117,7 +117,7 @@ export class TitleIndex {
    * could be above them. (Walking every title of all but the commonest term instead took half
    * of a search at 100,000 artifacts.)
    */
-  *byBound(query: TitleQuery, floor: () => number): Generator<{ slot: number; bound: number }> {
+  visitByBound(query: TitleQuery, floor: () => number, visit: (slot: number, bound: number) => boolean): void {
     const matched = [...this.#matchedTerms(query.terms)];
     if (matched.length === 0) return;
     const { bound, bodiesAtBest: best } = query;
@@ -126,14 +126,26 @@ export class TitleIndex {
     const words = (this.#terms.length + 31) >>> 5;
     const holdingTwo = this.#holdingTwo;
     const weighed = new KeyHeap(this.#heapKeys, matched.length > 1 ? this.#weighShared(matched, words, weigh) : 0);
-    const streams = matched.map(([term, { whole, prefix }]): LengthStream => ({ slots: this.#slotsByLength(term), whole, any: whole | prefix, at: -1, slot: -1, key: -1 }));
-    // The stream's next title holding no other reached term, and its first key.
+    const streams = matched.map(
+      ([term, { whole, prefix }]): LengthStream => ({ slots: this.#slotsByLength(term), whole, any: whole | prefix, at: -1, slot: -1, key: -1, termCount: -1, lengthBound: 0 }),
+    );
+    // The stream's next title holding no other reached term, and its first key. Titles come in
+    // length order, and the first bound depends on the length alone: worked out once per length.
     const advance = (stream: LengthStream) => {
       let at = stream.at + 1;
       while (at < stream.slots.length && isSet(holdingTwo, stream.slots[at]!)) at += 1;
       stream.at = at;
       stream.slot = at < stream.slots.length ? stream.slots[at]! : -1;
-      stream.key = stream.slot < 0 ? -1 : bound(stream.whole, stream.any, 1, this.#termCounts[stream.slot]!, best.whole, best.any, true) * SLOT_SPACE + stream.slot;
+      if (stream.slot < 0) {
+        stream.key = -1;
+        return;
+      }
+      const termCount = this.#termCounts[stream.slot]!;
+      if (termCount !== stream.termCount) {
+        stream.termCount = termCount;
+        stream.lengthBound = bound(stream.whole, stream.any, 1, termCount, best.whole, best.any, true);
+      }
+      stream.key = stream.lengthBound * SLOT_SPACE + stream.slot;
     };
     streams.forEach(advance);
     try {
@@ -145,7 +157,7 @@ export class TitleIndex {
           if (top < 0) return;
           weighed.pop();
           const slot = top % SLOT_SPACE;
-          yield { slot, bound: (top - slot) / SLOT_SPACE / BOUND_SCALE };
+          if (!visit(slot, (top - slot) / SLOT_SPACE / BOUND_SCALE)) return;
           continue;
         }
         const least = floor();
@@ -288,6 +300,9 @@ interface LengthStream {
   slot: number;
   /** `slot` packed with its bound as if its body held what some body holds and it could be exact; -1 past the end. */
   key: number;
+  /** The title length `lengthBound` was worked out for, and that bound (scaled). */
+  termCount: number;
+  lengthBound: number;
 }
 
 const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
