@@ -4,7 +4,7 @@ import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
 import { droppedLogLines, type Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
-import type { McpRouterDeps } from '../mcp/types.js';
+import type { McpTuning } from '../mcp/types.js';
 import { createWebRouter } from '../web/index.js';
 import type { Services } from './services.js';
 
@@ -20,7 +20,7 @@ export interface HttpApp {
 export async function createHttpApp(
   services: Services,
   log: Logger,
-  options: { readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'> } = {},
+  options: { readonly mcp?: McpTuning } = {},
 ): Promise<HttpApp> {
   const { config, control, specs, store } = services;
   // A server answers searches: its first one after a start should not also wait for the index thread to boot.

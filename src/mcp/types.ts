@@ -26,6 +26,9 @@ export interface McpRouterDeps {
   readonly tools?: readonly AnyToolDef[];
 }
 
+/** What the composition of the app lets a caller tune (tests): the stream poll, the gathering of answers, the tool table. */
+export type McpTuning = Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'>;
+
 /** Who a request is from and for which organization, resolved before MCP sees it. */
 export interface RequestScope {
   readonly user: AuthenticatedUser;

@@ -10,7 +10,7 @@ import type { User } from '../../src/control/types.js';
 import { ensureDemo, type DemoInfo } from '../../src/demo/seed.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/log.js';
-import type { McpRouterDeps } from '../../src/mcp/types.js';
+import type { McpTuning } from '../../src/mcp/types.js';
 
 export type Persona = 'owner' | 'editor' | 'viewer' | 'partial' | 'outsider';
 
@@ -42,7 +42,7 @@ export interface HarnessOptions {
   /** Public base URL to configure instead of the listening address. */
   readonly baseUrl?: (port: number) => string;
   /** MCP options: an earlier stream poll, a wider gathering of answers, extra fixture tools. */
-  readonly mcp?: Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'>;
+  readonly mcp?: McpTuning;
 }
 
 const PERSONA_ROLES: Record<Exclude<Persona, 'owner' | 'outsider'>, { default: WorkspaceRole; restricted?: WorkspaceRole }> = {
