@@ -14,13 +14,12 @@ import { recordMove, renamesIn } from './record-move.js';
 import { changedFiles, TreeCache, type FileChange } from './tree-diff.js';
 import type { CommitResult } from './types.js';
 
-/** Files read ahead of the one being applied: native git in bulk keeps a deep pipe busy. */
-const READ_AHEAD = { batch: 512, inProcess: 16 } as const;
 /**
- * Native reads are asked for once this many places in the window are free, not one per file
- * applied: each request to the loose object reader's thread is a message and a wake-up.
+ * Files read ahead of the one being applied (`window`): native git in bulk keeps a deep pipe
+ * busy. Native reads are asked for once `refillAt` places in the window are free, not one per
+ * file applied: each request to the loose object reader's thread is a message and a wake-up.
  */
-const REFILL_AT = { batch: 256, inProcess: 1 } as const;
+const READ_AHEAD = { batch: { window: 512, refillAt: 256 }, inProcess: { window: 16, refillAt: 1 } } as const;
 /** Files applied between turns of the event loop: each costs a parse and a line count. */
 const YIELD_EVERY = 16;
 const decoder = new TextDecoder('utf-8');
@@ -30,8 +29,7 @@ class FileReader {
   private readonly texts = new Map<string, Promise<string>>();
   private queue: readonly string[] = [];
   private queued = 0;
-  private readonly window: number;
-  private readonly refillAt: number;
+  private readonly ahead: { readonly window: number; readonly refillAt: number };
 
   constructor(
     private readonly repo: Repo,
@@ -39,8 +37,7 @@ class FileReader {
     /** Native git for a walk from the root; isomorphic-git for the few commits of a catch-up. */
     private readonly batch?: BlobBatch,
   ) {
-    this.window = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
-    this.refillAt = batch ? REFILL_AT.batch : REFILL_AT.inProcess;
+    this.ahead = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
   }
 
   private read(oid: string): Promise<string> {
@@ -55,8 +52,9 @@ class FileReader {
   }
 
   private fill(): void {
-    if (this.window - this.texts.size < this.refillAt) return;
-    while (this.queued < this.queue.length && this.texts.size < this.window) this.text(this.queue[this.queued++]!);
+    const { window, refillAt } = this.ahead;
+    if (window - this.texts.size < refillAt) return;
+    while (this.queued < this.queue.length && this.texts.size < window) this.text(this.queue[this.queued++]!);
   }
 
   private text(oid: string): Promise<string> {
