@@ -8,6 +8,7 @@ import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { bodyOnlyBound, MASK_BITS, scaledBound, termBit, type TermMasks } from './match-masks.js';
 import { scoreDocument } from './score-document.js';
 import { TopItems } from './select-top.js';
+import { SlotLabels } from './slot-labels.js';
 import { TitleIndex } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchHit, SearchQuery } from './types.js';
 
@@ -60,6 +61,9 @@ export class OrgSearchIndex {
   /** Each document's slot: its id in FlexSearch and its place in `#entries`, kept while it is indexed. */
   readonly #slots = new Map<string, number>();
   readonly #entries: (Entry | undefined)[] = [];
+  /** Each slot's workspace and type, for a search's filters. */
+  readonly #workspaces = new SlotLabels();
+  readonly #types = new SlotLabels();
 
   get size(): number {
     return this.#slots.size;
@@ -75,6 +79,12 @@ export class OrgSearchIndex {
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
+    this.#label(slot, facts);
+  }
+
+  #label(slot: number, doc: DocumentFacts): void {
+    this.#workspaces.set(slot, doc.workspaceId);
+    this.#types.set(slot, doc.type);
   }
 
   /** Ids of the indexed documents not in `keep`, removed. */
@@ -104,6 +114,7 @@ export class OrgSearchIndex {
       index.#slots.set(doc.id, slot);
       index.#titles.set(slot, titleTermsOf(index.#encoder, doc.title), normalizeText(doc.title));
       index.#entries[slot] = { doc, plainBody };
+      index.#label(slot, doc);
     }
     return index;
   }
@@ -113,6 +124,8 @@ export class OrgSearchIndex {
     if (slot === undefined) return;
     this.#slots.delete(id);
     this.#entries[slot] = undefined;
+    this.#workspaces.clear(slot);
+    this.#types.clear(slot);
     this.#bodies.remove(slot);
     this.#titles.remove(slot);
   }
@@ -179,13 +192,14 @@ export class OrgSearchIndex {
    * says whether the caller may.
    */
   #scorer(q: SearchQuery, query: ParsedQuery, top: TopItems<Scored>): (slot: number) => boolean {
-    const types = q.types?.length ? new Set(q.types) : null;
+    const inWorkspace = this.#workspaces.admitting(q.workspaceIds);
+    const ofType = q.types?.length ? this.#types.admitting(q.types) : undefined;
     const scored = new Set<number>();
     return (slot) => {
-      const entry = this.#entries[slot];
-      if (!entry || !q.workspaceIds.has(entry.doc.workspaceId) || (types && !types.has(entry.doc.type))) return false;
+      if (!inWorkspace(slot) || (ofType && !ofType(slot))) return false;
       if (!scored.has(slot)) {
         scored.add(slot);
+        const entry = this.#entries[slot]!;
         const candidate = (entry.analyzed ??= analyzeDocument(this.#encoder, this.#encodeWord, entry.doc, entry.plainBody));
         top.add({ candidate, score: scoreDocument(candidate, query) });
       }

@@ -171,6 +171,29 @@ describe('OrgSearchIndex filters and limit', () => {
     expect(typed).toHaveLength(5);
   });
 
+  it('filters by where a document is now: moved to another workspace or type, removed, or restored from a snapshot', async () => {
+    const moving = new OrgSearchIndex();
+    moving.upsert({ id: 'ledger', type: 'page', workspaceId: 'ws-a', title: 'Ledger export', body: 'Ledger lines.' });
+    moving.upsert({ id: 'ledger-rules', type: 'feature', workspaceId: 'ws-b', title: 'Ledger rules', body: 'Rules.' });
+    const found = (workspace: string, types?: SearchQuery['types']) =>
+      ids(moving.search({ query: 'ledger', workspaceIds: new Set([workspace]), limit: 10, types }));
+    expect(found('ws-a')).toEqual(['ledger']);
+
+    moving.upsert({ id: 'ledger', type: 'requirement', workspaceId: 'ws-b', title: 'Ledger export', body: 'Ledger lines.' });
+    expect(found('ws-a')).toEqual([]);
+    expect(found('ws-b').sort()).toEqual(['ledger', 'ledger-rules']);
+    expect(found('ws-b', ['page'])).toEqual([]);
+    expect(found('ws-b', ['requirement'])).toEqual(['ledger']);
+    expect(found('ws-unknown')).toEqual([]);
+
+    const restored = OrgSearchIndex.fromSnapshot(await moving.snapshot());
+    expect(ids(restored.search({ query: 'ledger', workspaceIds: new Set(['ws-b']), types: ['feature'], limit: 10 }))).toEqual(['ledger-rules']);
+
+    moving.remove('ledger');
+    expect(found('ws-b')).toEqual(['ledger-rules']);
+    expect(found('ws-b', ['requirement'])).toEqual([]);
+  });
+
   it('rejects a limit outside 1-50', () => {
     for (const limit of [0, 51, 2.5, Number.NaN]) {
       expect(() => search('checkout', { limit })).toThrow(InvalidInputError);
