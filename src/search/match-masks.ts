@@ -27,7 +27,8 @@ export type ScaledBound = (
 ) => number;
 
 const SCALE = 1e6;
-const MEMO_SIZE = 512;
+/** Made per search, so kept small: a query's titles take a few dozen shapes. */
+const MEMO_SIZE = 256;
 
 /**
  * scoreBound from bit masks, memoized: a query's documents fall into a handful of match shapes,
@@ -38,10 +39,11 @@ const MEMO_SIZE = 512;
  * Every masked term is counted as the phrase allows: when all are matched, the phrase may be there.
  */
 export function scaledBound(termCount: number): ScaledBound {
-  const memo = new Int32Array(MEMO_SIZE * 7).fill(-1);
+  // An entry's last field is 1 or 2, never the 0 a new array holds: no entry matches until set.
+  const memo = new Int32Array(MEMO_SIZE * 7);
   const scaled = new Float64Array(MEMO_SIZE);
   return (titleWhole, titleAny, covered, titleTermCount, bodyWhole, bodyAny, exactPossible) => {
-    const exact = exactPossible ? 1 : 0;
+    const exact = exactPossible ? 2 : 1;
     const at =
       (Math.imul(titleWhole ^ (titleAny << 7), 0x9e3779b1) ^
         Math.imul(bodyWhole ^ (bodyAny << 7), 0x85ebca6b) ^

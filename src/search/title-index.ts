@@ -54,10 +54,13 @@ export class TitleIndex {
   readonly #bits = new Map<string, Uint32Array>();
   /** Each slot's distinct title terms, sorted. */
   readonly #terms: (SortedTerms | undefined)[] = [];
-  /** Each slot's number of distinct title terms: read per reached slot, where `#terms` would cost a cache miss. */
-  #termCounts: Uint32Array = new Uint32Array(0);
-  /** Each slot's normalized title, hashed: a title is only weighed as exact where it equals the query's. */
-  #exactKeys: Uint32Array = new Uint32Array(0);
+  /**
+   * Per slot, side by side, its number of distinct title terms (at 2 × slot) and its normalized
+   * title hashed (at 2 × slot + 1): read for each reached title, where `#terms` would cost a cache
+   * miss, and side by side so that weighing a title costs one miss where two arrays cost two. A
+   * title is only weighed as exact where its hash equals the query's.
+   */
+  #facts: Uint32Array = new Uint32Array(0);
   #vocabulary: string[] | undefined;
   /** Scratch of one query, a bit per slot, zeroed again after it: titles holding one reached term, and two or more. */
   #holdingOne = new Uint32Array(0);
@@ -70,12 +73,9 @@ export class TitleIndex {
     if (slot >= SLOT_SPACE) throw new RangeError(`title index slot ${slot} is out of range`);
     this.remove(slot);
     this.#terms[slot] = terms;
-    if (slot >= this.#termCounts.length) {
-      this.#termCounts = grown(this.#termCounts, slot + 1);
-      this.#exactKeys = grown(this.#exactKeys, slot + 1);
-    }
-    this.#termCounts[slot] = terms.length;
-    this.#exactKeys[slot] = exactKey(normalized);
+    if (2 * slot + 1 >= this.#facts.length) this.#facts = grown(this.#facts, 2 * slot + 2);
+    this.#facts[2 * slot] = terms.length;
+    this.#facts[2 * slot + 1] = exactKey(normalized);
     for (const term of terms) {
       let slots = this.#postings.get(term);
       if (!slots) {
@@ -140,7 +140,7 @@ export class TitleIndex {
         stream.key = -1;
         return;
       }
-      const termCount = this.#termCounts[stream.slot]!;
+      const termCount = this.#facts[2 * stream.slot]!;
       if (termCount !== stream.termCount) {
         stream.termCount = termCount;
         stream.lengthBound = bound(stream.whole, stream.any, 1, termCount, best.whole, best.any, true);
@@ -188,8 +188,8 @@ export class TitleIndex {
         bodyAny |= 1 << term;
         if ((whole[word]! & bit) !== 0) bodyWhole |= 1 << term;
       }
-      const exactPossible = this.#exactKeys[slot] === queryKey;
-      return query.bound(titleWhole, titleAny, covered, this.#termCounts[slot]!, bodyWhole, bodyAny, exactPossible) * SLOT_SPACE + slot;
+      const exactPossible = this.#facts[2 * slot + 1] === queryKey;
+      return query.bound(titleWhole, titleAny, covered, this.#facts[2 * slot]!, bodyWhole, bodyAny, exactPossible) * SLOT_SPACE + slot;
     };
   }
 
@@ -266,7 +266,7 @@ export class TitleIndex {
   #slotsByLength(term: string): Int32Array {
     let ordered = this.#byLength.get(term);
     if (!ordered) {
-      ordered = byTitleLength(this.#postings.get(term)!, this.#termCounts);
+      ordered = byTitleLength(this.#postings.get(term)!, this.#facts);
       this.#byLength.set(term, ordered);
     }
     return ordered;
@@ -307,16 +307,16 @@ interface LengthStream {
 
 const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
 
-/** `slots` by their title's term count, fewest first, then highest slot first (a counting sort: counts are small). */
-function byTitleLength(slots: Iterable<number>, termCounts: Uint32Array): Int32Array {
+/** `slots` by their title's term count (in `facts`), fewest first, then highest slot first (a counting sort: counts are small). */
+function byTitleLength(slots: Iterable<number>, facts: Uint32Array): Int32Array {
   const descending = Int32Array.from(slots).sort().reverse();
   let longest = 0;
-  for (const slot of descending) longest = Math.max(longest, termCounts[slot]!);
+  for (const slot of descending) longest = Math.max(longest, facts[2 * slot]!);
   const starts = new Uint32Array(longest + 2);
-  for (const slot of descending) starts[termCounts[slot]! + 1]! += 1;
+  for (const slot of descending) starts[facts[2 * slot]! + 1]! += 1;
   for (let count = 1; count < starts.length; count += 1) starts[count]! += starts[count - 1]!;
   const ordered = new Int32Array(descending.length);
-  for (const slot of descending) ordered[starts[termCounts[slot]!]!++] = slot;
+  for (const slot of descending) ordered[starts[facts[2 * slot]!]!++] = slot;
   return ordered;
 }
 
