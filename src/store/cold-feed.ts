@@ -51,7 +51,9 @@ export class ColdFeed {
 
   async *#batches(): AsyncIterable<FedRecord[]> {
     for (;;) {
-      if (this.#buffer.length === 0 && !this.#ended) await new Promise<void>((resolve) => (this.#wake = resolve));
+      // The taker comes back for more a turn after each batch, when the build has parsed a few
+      // records only: it waits for a whole batch, or the handover is one message per turn again.
+      if (this.#buffer.length < HANDOVER_BATCH && !this.#ended) await new Promise<void>((resolve) => (this.#wake = resolve));
       const batch = this.#buffer;
       this.#buffer = [];
       if (batch.length > 0) yield batch;
