@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { NotFoundError } from '../errors.js';
 import { advanceTo } from './advance.js';
 import type { Durability } from './atomic-fs.js';
@@ -16,6 +15,13 @@ import { mainStampThisTick, readMain } from './refs.js';
 import { initBareRepo, openRepo } from './repo.js';
 import { saveOrDrop, SavedState, savedStateFile } from './saved-state.js';
 import type { CommitListener, CommitResult } from './types.js';
+
+/**
+ * How long the first save of a state built from Git waits. That save writes a row per artifact
+ * and per commit (half a second of the SQLite thread at 10,000 artifacts); at once, it took that
+ * from the search index, still building from the same reads for the first search.
+ */
+const FIRST_SAVE_DELAY_MS = 3_000;
 
 export interface OrgKeeperOptions {
   gitdir(orgId: string): string;
@@ -34,6 +40,8 @@ export class OrgKeeper {
   readonly #mutex = new KeyedMutex();
   readonly #listeners = new Set<CommitListener>();
   readonly #commitGraphs = new CommitGraphs();
+  /** First saves of states built from Git, waiting (see FIRST_SAVE_DELAY_MS): each runs early at close. */
+  readonly #firstSaves = new Map<OrgHandle, { readonly timer: NodeJS.Timeout; readonly run: () => Promise<void> }>();
   #closed = false;
 
   constructor(options: OrgKeeperOptions) {
@@ -112,6 +120,9 @@ export class OrgKeeper {
     // An open under way makes its saved state and saves what it built before the store stops
     // making them: otherwise a close right after a build from Git would drop the build's save.
     await this.#inEachSection(async () => undefined);
+    const firstSaves = [...this.#firstSaves.values()];
+    for (const { timer } of firstSaves) clearTimeout(timer);
+    await Promise.allSettled(firstSaves.map(({ run }) => run()));
     this.#closed = true;
     await this.#inEachSection(async (handle) => {
       await handle.saved?.close();
@@ -134,8 +145,8 @@ export class OrgKeeper {
     // state is built from Git first and the file made once the organization is open.
     const saved = existsSync(savedStateFile(gitdir)) ? await this.#openSaved(gitdir) : undefined;
     const state = await saved?.load().catch(() => undefined);
-    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved };
-    if (!state) saved?.replaceOnNextSave();
+    // A state built from Git is saved later, whole (a file that would not load is rewritten).
+    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved: state && saved };
     let built!: () => void;
     const ready = new Promise<void>((resolve) => (built = resolve));
     const open = this.#exclusive(loaded, async () => {
@@ -149,13 +160,10 @@ export class OrgKeeper {
       }
       built();
       this.#commitGraphs.refresh(gitdir, loaded.state.metas.size);
-      if (!loaded.saved) {
-        await nextTurn();
-        loaded.saved = await this.#openSaved(gitdir);
-      }
+      if (!state) this.#saveFirstLater(loaded, saved);
     });
-    // Open once the state is at main; saving it (seconds after a build from the root) goes on
-    // in the write section, which writes wait for and reads do not.
+    // Open once the state is at main; what catching up changed is saved in the write section,
+    // which writes wait for and reads do not.
     open.catch(() => undefined);
     await Promise.race([ready, open]);
     return loaded;
@@ -206,6 +214,24 @@ export class OrgKeeper {
         if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, handle.repo.gitdir);
       }
     });
+  }
+
+  /**
+   * Saves a state built from Git in FIRST_SAVE_DELAY_MS, in a write section of its own, into
+   * `saved` (a file that would not load) or a new file. Until then writes save nothing: the
+   * first save writes every row anyway.
+   */
+  #saveFirstLater(handle: OrgHandle, saved: SavedState | undefined): void {
+    const run = () => {
+      this.#firstSaves.delete(handle);
+      return this.#exclusive(handle, async () => {
+        saved?.replaceOnNextSave();
+        handle.saved = saved ?? (await this.#openSaved(handle.repo.gitdir));
+      });
+    };
+    const timer = setTimeout(() => void run().catch(() => undefined), FIRST_SAVE_DELAY_MS);
+    timer.unref();
+    this.#firstSaves.set(handle, { timer, run });
   }
 
   async #openSaved(gitdir: string): Promise<SavedState | undefined> {

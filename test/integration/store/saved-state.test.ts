@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -129,6 +130,30 @@ describe('saved state', () => {
     const rewound = restart();
     expect((await rewound.catalog(ORG)).map((m) => m.title)).toEqual(['Acme', 'Payments']);
     expect(await rewound.head(ORG)).toBe(older);
+  });
+
+  it('saves a state built from Git a few seconds later, with the writes made before then, and loads it on the next start', async () => {
+    const { ids, a } = await seed();
+    await fx.store.close();
+    await rm(stateFile());
+
+    const rebuilt = restart();
+    await rebuilt.catalog(ORG);
+    // The first search is still building from the same reads: nothing is written yet.
+    expect(existsSync(stateFile())).toBe(false);
+    await rebuilt.update(ORG, a.artifact.id, { body: '# Payments\n\nCards, wallets and vouchers.\n', verb: 'edit' }, bob);
+    expect(existsSync(stateFile())).toBe(false);
+    const before = await knowledge(rebuilt, ids);
+
+    // Opened only once it exists: opening it would make it.
+    await expect.poll(() => existsSync(stateFile()), { timeout: 15_000 }).toBe(true);
+    await expect.poll(rowCounts, { timeout: 15_000 }).toEqual({ artifacts: 3, entries: 6 });
+    await extra.pop()!.close();
+
+    // A blob the rebuild read is gone: only the saved state can know its history now.
+    const firstBlob = git(fx.gitdir, 'rev-parse', `${before.histories[1]!.at(-1)!.commit}:${a.artifact.path}`);
+    await rm(path.join(fx.gitdir, 'objects', firstBlob.slice(0, 2), firstBlob.slice(2)));
+    expect(await knowledge(restart(), ids)).toEqual(before);
   });
 
   it('builds from a packed repository (after git gc) with no saved state', async () => {
