@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS } from '../config/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
+import { sqliteDriver } from '../sqlite/index.js';
 import { FSYNC, type Durability } from './atomic-fs.js';
 import { prepareLooseBlobs } from './loose-blob-thread.js';
 import { createArtifact, validateNewArtifact } from './create-artifact.js';
@@ -66,6 +67,8 @@ export class GitStore {
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
+    // Loaded now, not in the first save of a saved state, where loading it held the loop 7-15 ms.
+    void sqliteDriver().catch(() => undefined);
   }
 
   gitdir(orgId: string): string {

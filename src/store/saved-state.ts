@@ -8,8 +8,14 @@ import type { ArtifactMeta, FolderRecord, HistoryEntry } from './types.js';
 
 /** Bumped whenever rows change shape: an older file is then simply rebuilt. */
 const FORMAT = 2;
-/** Rows per transaction and per read: a few milliseconds each, so the event loop keeps turning. */
+/** Rows per read: a few milliseconds each, so the event loop keeps turning. */
 const CHUNK = 500;
+/**
+ * Rows per write, each made when its turn comes: a first save after a build from Git writes a
+ * row per artifact and per commit, and making them all at once, then posting 500 to the SQLite
+ * thread in one message, held the event loop 13 and 15 ms at 10,000 artifacts.
+ */
+const WRITE_CHUNK = 100;
 const BUSY_TIMEOUT_MS = 5_000;
 /**
  * Each connection's settings. A cache: losing the last writes to a power cut only means
@@ -123,14 +129,14 @@ export class SavedState {
     const fileHead = this.db.prepare('SELECT commit_id FROM head').get()?.commit_id ?? null;
     if (!this.replaceAll && fileHead !== this.savedHead) return false;
     const writes = this.pendingWrites(state);
-    if (writes.length === 0 && !this.replaceAll && state.head === this.savedHead) return true;
-    const statements = (from: number, to: number) => writes.slice(from, to).map((write) => write());
-    if (writes.length <= CHUNK && !this.replaceAll) {
-      await this.writer.batch([...statements(0, writes.length), { sql: SET_HEAD, params: [state.head, state.rootTree] }]);
+    const first = nextChunk(writes);
+    if (first.length === 0 && !this.replaceAll && state.head === this.savedHead) return true;
+    if (first.length < WRITE_CHUNK && !this.replaceAll) {
+      await this.writer.batch([...first, { sql: SET_HEAD, params: [state.head, state.rootTree] }]);
     } else {
       const clear = ['DELETE FROM artifacts', 'DELETE FROM folders', 'DELETE FROM entries'].map((sql) => ({ sql, params: [] }));
       await this.writer.batch([{ sql: SET_HEAD, params: [null, null] }, ...(this.replaceAll ? clear : [])]);
-      for (let i = 0; i < writes.length; i += CHUNK) await this.writer.batch(statements(i, i + CHUNK));
+      for (let chunk = first; chunk.length > 0; chunk = nextChunk(writes)) await this.writer.batch(chunk);
       await this.writer.batch([{ sql: SET_HEAD, params: [state.head, state.rootTree] }]);
     }
     state.markSaved();
@@ -149,28 +155,35 @@ export class SavedState {
     this.db.close();
   }
 
-  /** Each change as a statement, made when its chunk is written (a rebuild has one per artifact and commit). */
-  private pendingWrites(state: OrgState): (() => Statement)[] {
-    const artifactIds = this.replaceAll ? state.metas.keys() : state.unsaved.artifacts;
-    const folderIds = this.replaceAll ? state.folders.keys() : state.unsaved.folders;
-    const writes: (() => Statement)[] = [];
-    for (const id of artifactIds) {
+  /**
+   * Each change as a statement, made as it is asked for (a rebuild has one per artifact and
+   * commit). The state does not change while it is saved: saves run in the write section.
+   */
+  private *pendingWrites(state: OrgState): Generator<Statement> {
+    for (const id of this.replaceAll ? state.metas.keys() : state.unsaved.artifacts) {
       const meta = state.metas.get(id);
-      writes.push(() =>
-        meta
-          ? { sql: PUT_ARTIFACT, params: [id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)] }
-          : { sql: DROP_ARTIFACT, params: [id] },
-      );
+      yield meta
+        ? { sql: PUT_ARTIFACT, params: [id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)] }
+        : { sql: DROP_ARTIFACT, params: [id] };
     }
-    for (const id of folderIds) {
+    for (const id of this.replaceAll ? state.folders.keys() : state.unsaved.folders) {
       const folder = state.folders.get(id);
-      writes.push(() => (folder ? { sql: PUT_FOLDER, params: [id, JSON.stringify(folder)] } : { sql: DROP_FOLDER, params: [id] }));
+      yield folder ? { sql: PUT_FOLDER, params: [id, JSON.stringify(folder)] } : { sql: DROP_FOLDER, params: [id] };
     }
     for (let position = this.replaceAll ? 0 : state.unsaved.entriesFrom; position < state.entries.length; position++) {
-      writes.push(() => ({ sql: PUT_ENTRY, params: [position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])] }));
+      yield { sql: PUT_ENTRY, params: [position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])] };
     }
-    return writes;
   }
+}
+
+/** The next WRITE_CHUNK statements (fewer at the end). */
+function nextChunk(writes: Iterator<Statement>): Statement[] {
+  const chunk: Statement[] = [];
+  for (let next = writes.next(); !next.done; next = writes.next()) {
+    chunk.push(next.value);
+    if (chunk.length === WRITE_CHUNK) break;
+  }
+  return chunk;
 }
 
 const PUT_ARTIFACT = 'INSERT OR REPLACE INTO artifacts (id, rank, blob, meta) VALUES (?, ?, ?, ?)';
