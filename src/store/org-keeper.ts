@@ -145,7 +145,8 @@ export class OrgKeeper {
     // state is built from Git first and the file made once the organization is open.
     const saved = existsSync(savedStateFile(gitdir)) ? await this.#openSaved(gitdir) : undefined;
     const state = await saved?.load().catch(() => undefined);
-    // A state built from Git is saved later, whole (a file that would not load is rewritten).
+    // A state built from Git is saved later, into the file made again (see #saveFirstLater).
+    if (!state) await saved?.close();
     const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved: state && saved };
     let built!: () => void;
     const ready = new Promise<void>((resolve) => (built = resolve));
@@ -160,7 +161,7 @@ export class OrgKeeper {
       }
       built();
       this.#commitGraphs.refresh(gitdir, loaded.state.metas.size);
-      if (!state) this.#saveFirstLater(loaded, saved);
+      if (!state) this.#saveFirstLater(loaded);
     });
     // Open once the state is at main; what catching up changed is saved in the write section,
     // which writes wait for and reads do not.
@@ -217,16 +218,15 @@ export class OrgKeeper {
   }
 
   /**
-   * Saves a state built from Git in FIRST_SAVE_DELAY_MS, in a write section of its own, into
-   * `saved` (a file that would not load) or a new file. Until then writes save nothing: the
-   * first save writes every row anyway.
+   * Saves a state built from Git in FIRST_SAVE_DELAY_MS, in a write section of its own: the
+   * file is opened then (a file that would not load has every row written again). Until then
+   * writes save nothing: the first save writes every row anyway.
    */
-  #saveFirstLater(handle: OrgHandle, saved: SavedState | undefined): void {
+  #saveFirstLater(handle: OrgHandle): void {
     const run = () => {
       this.#firstSaves.delete(handle);
       return this.#exclusive(handle, async () => {
-        saved?.replaceOnNextSave();
-        handle.saved = saved ?? (await this.#openSaved(handle.repo.gitdir));
+        handle.saved = await this.#openSaved(handle.repo.gitdir);
       });
     };
     const timer = setTimeout(() => void run().catch(() => undefined), FIRST_SAVE_DELAY_MS);
