@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { constants, setPriority } from 'node:os';
-import type { LauncherEvent, LauncherRequest } from './protocol.js';
-import { STDERR_KEEP_CHARS } from './protocol.js';
+import path from 'node:path';
+import { SOCKET_DIR_PREFIX, STDERR_KEEP_CHARS, type LauncherEvent, type LauncherRequest } from './protocol.js';
 
 /**
  * The launcher: a small process that starts the service's child processes for it (see
@@ -60,5 +61,12 @@ process.on('message', (request: LauncherRequest) => {
   else if (running.has(request.id)) running.get(request.id)!.kill(request.signal);
   else killedEarly.set(request.id, request.signal);
 });
+/** The directory of the service's socket (see launcher.ts), made by the service; nothing else is removed. */
+const socketDir = process.argv[2] && path.basename(process.argv[2]).startsWith(SOCKET_DIR_PREFIX) ? process.argv[2] : undefined;
+
 // The service is gone: the processes it started finish on their own, nothing more is started.
-process.on('disconnect', () => process.exit(0));
+// Its own exit handler removes the socket's directory, which a killed service never runs.
+process.on('disconnect', () => {
+  if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+  process.exit(0);
+});

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { moduleBeside } from '../module-beside.js';
 import { LaunchedProcess } from './launched.js';
-import type { LauncherEvent, LauncherRequest } from './protocol.js';
+import { SOCKET_DIR_PREFIX, type LauncherEvent, type LauncherRequest } from './protocol.js';
 
 export interface LaunchOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -58,7 +58,8 @@ export class Launcher {
     const server = this.#listen();
     if (this.#child) return { child: this.#child, socketPath: server.socketPath };
     const { url: entry, fromSources } = moduleBeside(import.meta.url, 'launcher.process');
-    const child = fork(entry, [], {
+    // The launcher removes the socket's directory when this process is gone, killed included.
+    const child = fork(entry, [server.dir], {
       serialization: 'advanced',
       execArgv: fromSources ? ['--import', 'tsx'] : [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -85,7 +86,7 @@ export class Launcher {
   #listen(): { server: Server; socketPath: string; dir: string } {
     if (this.#server) return this.#server;
     // A directory only this user can enter: nobody else can connect in a process's place.
-    const dir = mkdtempSync(path.join(tmpdir(), 'specbase-launcher-'));
+    const dir = mkdtempSync(path.join(tmpdir(), SOCKET_DIR_PREFIX));
     const socketPath = path.join(dir, 'socket');
     const server = createServer({ allowHalfOpen: true, pauseOnConnect: true }, (socket) => this.#accept(socket));
     server.listen(socketPath);

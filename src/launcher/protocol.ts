@@ -20,3 +20,6 @@ export type LauncherEvent =
 
 /** Stderr kept per process: enough for any error message git writes. */
 export const STDERR_KEEP_CHARS = 64 * 1024;
+
+/** How the directory of the service's socket is named under the temporary directory. */
+export const SOCKET_DIR_PREFIX = 'specbase-launcher-';

@@ -1,4 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { launcher, run, RunFailure } from '../../../src/launcher/index.js';
 
@@ -78,5 +82,25 @@ describe('launch', () => {
   it('runs many processes at once, each with its own streams', async () => {
     const outputs = await Promise.all(Array.from({ length: 12 }, (_, i) => run('sh', ['-c', `echo process ${i}`], { env })));
     expect(outputs.map((out) => out.toString())).toEqual(Array.from({ length: 12 }, (_, i) => `process ${i}\n`));
+  });
+
+  it('leaves no socket directory behind when the process that started it is killed', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'launcher-test-'));
+    try {
+      const launcherModule = new URL('../../../src/launcher/index.ts', import.meta.url).href;
+      const script = `const { run } = await import(${JSON.stringify(launcherModule)}); await run('true', [], { env: process.env }); console.log('ready'); setInterval(() => {}, 1000);`;
+      const service = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const [ready] = (await once(service.stdout, 'data')) as [Buffer];
+      expect(ready.toString()).toBe('ready\n');
+      const socketDirs = () => readdirSync(tmp).filter((name) => name.startsWith('specbase-launcher-'));
+      expect(socketDirs()).toHaveLength(1);
+      service.kill('SIGKILL');
+      await expect.poll(socketDirs, { timeout: 10_000 }).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
