@@ -36,7 +36,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     createFolder: (actor, input) => createFolder(deps, scope(actor), input),
     edit: (actor, type, id, input) => editArtifact(deps, scope(actor), type, id, input),
     save: (actor, type, id, input) => saveBody(deps, scope(actor), type, id, input),
-    tree: (actor, around) => readableTree(deps, scope(actor), around),
+    tree: (actor, opening) => readableTree(deps, scope(actor), opening),
     locate: (actor, id) => locateArtifact(deps, scope(actor), id),
     history: (actor, id) => artifactHistory(deps, scope(actor), id),
     change: (actor, id, commit) => changeOf(deps, scope(actor), id, commit),

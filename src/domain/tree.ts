@@ -1,25 +1,22 @@
 import type { ArtifactMeta, CatalogView, FolderRecord } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { Crumb, FolderTreeNode, Located, TreeNode } from './types.js';
+import type { Crumb, FolderTreeNode, Located, TreeNode, TreeOpening } from './types.js';
 import { listItemView } from './views.js';
 
 /**
  * The readable product tree and the pages in their folders, in creation order. Walked from the
- * root through the catalog's parent index, so an unreadable branch is never visited. With
- * `around`, only the branches leading to that artifact (and its own children) are opened: the
- * cost is that of its path, not of the organization, as a page beside each artifact needs.
+ * root through the catalog's parent index, so an unreadable branch is never visited. Only the
+ * nodes `opening` names hold their children: around one artifact the cost is that of its path,
+ * as a page beside each artifact needs; by levels it is that of the nodes shown, so the home
+ * page of a 100,000-artifact organization does not walk (and send) every artifact.
  */
-export async function readableTree(
-  deps: DomainDeps,
-  scope: Scope,
-  around?: string,
-): Promise<{ product: TreeNode; pages: FolderTreeNode }> {
+export async function readableTree(deps: DomainDeps, scope: Scope, opening: TreeOpening): Promise<{ product: TreeNode; pages: FolderTreeNode }> {
   const product = await scope.product();
   const view = await deps.store.view(scope.orgId);
-  const isOpen = around === undefined ? () => true : openPath(view, around.toLowerCase(), product.id);
   const readable = <T extends { workspaceId: string }>(items: readonly T[]) => items.filter((i) => scope.canRead(i.workspaceId));
   const childArtifacts = (meta: ArtifactMeta) => readable(view.children(meta.id)).filter((m) => m.type !== 'page');
+  const isOpen = 'around' in opening ? openPath(view, opening.around.toLowerCase(), product.id) : openLevels(product, childArtifacts, opening.upTo);
   const node = (meta: ArtifactMeta): TreeNode => {
     const open = isOpen(meta.id);
     return {
@@ -32,7 +29,7 @@ export async function readableTree(
     };
   };
   const folderNode = (folder: FolderRecord | null): FolderTreeNode => {
-    const open = isOpen(folder?.id ?? null);
+    const open = 'upTo' in opening || isOpen(folder?.id ?? null);
     return {
       id: folder?.id ?? null,
       name: folder?.name ?? ROOT_FOLDER_NAME,
@@ -41,6 +38,29 @@ export async function readableTree(
     };
   };
   return { product: node(product), pages: folderNode(null) };
+}
+
+/**
+ * The product (its children are what a home page lists, however many) and the levels below it,
+ * each opened whole while the nodes shown stay within `upTo`: a small organization shows whole,
+ * a large one down to the level that would pass it. A level's children are counted only as far
+ * as `upTo`.
+ */
+function openLevels(product: ArtifactMeta, childArtifacts: (meta: ArtifactMeta) => ArtifactMeta[], upTo: number): (id: string | null) => boolean {
+  const open = new Set<string | null>([product.id]);
+  let level = childArtifacts(product);
+  let shown = 1 + level.length;
+  while (level.length > 0) {
+    const next: ArtifactMeta[] = [];
+    for (const meta of level) {
+      next.push(...childArtifacts(meta));
+      if (shown + next.length > upTo) return (id) => open.has(id);
+    }
+    for (const meta of level) open.add(meta.id);
+    shown += next.length;
+    level = next;
+  }
+  return (id) => open.has(id);
 }
 
 /** The artifact, its ancestors (or its folders), the product and the root folder. */

@@ -105,9 +105,16 @@ export interface TreeNode {
   readonly title: string;
   readonly requirementType?: RequirementType;
   readonly children: readonly TreeNode[];
-  /** True when the node has readable children that a tree opened around another artifact leaves out. */
+  /** True when the node has readable children that the tree leaves out (see TreeOpening). */
   readonly closed?: boolean;
 }
+
+/**
+ * Which nodes of the product tree hold their children: those on the way to one artifact (and
+ * its own), or the product and the levels below it, each opened whole while at most `upTo`
+ * nodes are shown. Folders are opened as the artifact's way needs, or all of them.
+ */
+export type TreeOpening = { readonly around: string } | { readonly upTo: number };
 
 export interface FolderTreeNode {
   readonly id: string | null;
@@ -198,8 +205,8 @@ export interface SpecService {
   /** Saves a whole body typed in the web editor; ConflictError carrying an EditConflict when both changed one passage. */
   save(actor: Actor, type: ArtifactType, id: string, input: SaveInput): Promise<EditView>;
 
-  /** The readable tree; with `around`, only the branches that lead to that artifact are opened. */
-  tree(actor: Actor, around?: string): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
+  /** The readable tree, opened as `opening` says. */
+  tree(actor: Actor, opening: TreeOpening): Promise<{ product: TreeNode; pages: FolderTreeNode }>;
   /** Where an artifact sits in the tree the actor can read; undefined when it is not readable there. */
   locate(actor: Actor, id: string): Promise<Located | undefined>;
   history(actor: Actor, id: string): Promise<HistoryEntry[]>;

@@ -78,6 +78,7 @@ ul.tree li { margin: .15rem 0; }
 @media (max-width: 600px) { ul.tree ul.tree { margin-left: .25rem; padding-left: .55rem; } }
 ul.tree a { display: inline-flex; flex-wrap: wrap; max-width: 100%; align-items: baseline; gap: .1rem .5rem; overflow-wrap: anywhere; text-decoration: none; color: var(--text); padding: .15rem .35rem; border-radius: 6px; }
 ul.tree a:hover .title { text-decoration: underline; color: var(--accent); }
+ul.tree a.more { color: var(--muted); font-size: .85em; }
 .node-capability > a { font-weight: 600; }
 .folder-name { display: inline-flex; align-items: center; gap: .45rem; font-weight: 600; padding: .15rem .35rem; }
 .folder-icon { width: 1rem; height: .75rem; border: 2px solid var(--muted); border-radius: 2px 3px 3px 3px; position: relative; }

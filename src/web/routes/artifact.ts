@@ -30,7 +30,7 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.read(ctx.actor, ctx.type, ctx.id, 'full'),
       specs.history(ctx.actor, ctx.id),
       specs.canWrite(ctx.actor, ctx.id),
-      specs.tree(ctx.actor, ctx.id),
+      specs.tree(ctx.actor, { around: ctx.id }),
     ]);
     const children = findNode(tree.product, ctx.id)?.children ?? [];
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;

@@ -10,6 +10,11 @@ import { searchView } from '../views/search.js';
 import { historyQuery } from './history-query.js';
 
 const SEARCH_LIMIT = 30;
+/**
+ * Product tree nodes the home page shows at most, a level at a time: the whole tree of a small
+ * organization, the first levels of a large one (100,000 artifacts made a page of megabytes).
+ */
+const HOME_TREE_NODES = 1_000;
 
 /** `/`, the organization home with its tree, search and the activity feed. */
 export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): express.Router {
@@ -24,7 +29,7 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
 
   router.get('/o/:orgId', async (req, res) => {
     const ctx = await orgContext(control, req);
-    const tree = await specs.tree(ctx.actor);
+    const tree = await specs.tree(ctx.actor, { upTo: HOME_TREE_NODES });
     sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree, writesSomewhere(ctx))));
   });
 

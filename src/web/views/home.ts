@@ -8,7 +8,10 @@ const link = (orgId: string, id: string) => `/o/${orgId}/a/${id}`;
 function treeList(orgId: string, nodes: readonly TreeNode[]): SafeHtml {
   if (nodes.length === 0) return html``;
   return html`<ul class="tree">${nodes.map(
-    (n) => html`<li class="node node-${n.type}"><a href="${link(orgId, n.id)}">${typeBadge(n.type)} <span class="title">${n.title}</span></a>${requirementBadge(n.requirementType)}${treeList(orgId, n.children)}</li>`,
+    (n) =>
+      html`<li class="node node-${n.type}"><a href="${link(orgId, n.id)}">${typeBadge(n.type)} <span class="title">${n.title}</span></a>${requirementBadge(n.requirementType)}${
+        n.closed ? html`<a class="more" href="${link(orgId, n.id)}" aria-label="What ${n.title} holds">more inside</a>` : treeList(orgId, n.children)
+      }</li>`,
   )}</ul>`;
 }
 
