@@ -1,3 +1,5 @@
+import { grown } from './grown.js';
+
 /**
  * A label per slot (a document's workspace, its type), kept as a small number in a typed array.
  * A search's filter asks it of every title it reaches: following the document to its label string
@@ -7,7 +9,7 @@
 export class SlotLabels {
   /** Each label's number, from 1: 0 is a slot with none. */
   readonly #numbers = new Map<string, number>();
-  #bySlot = new Uint32Array(0);
+  #bySlot: Uint32Array = new Uint32Array(0);
 
   set(slot: number, label: string): void {
     let number = this.#numbers.get(label);
@@ -15,11 +17,7 @@ export class SlotLabels {
       number = this.#numbers.size + 1;
       this.#numbers.set(label, number);
     }
-    if (slot >= this.#bySlot.length) {
-      const larger = new Uint32Array(Math.max(slot + 1, this.#bySlot.length * 2, 1024));
-      larger.set(this.#bySlot);
-      this.#bySlot = larger;
-    }
+    if (slot >= this.#bySlot.length) this.#bySlot = grown(this.#bySlot, slot + 1);
     this.#bySlot[slot] = number;
   }
 

@@ -1,4 +1,5 @@
 import type { TermHolders } from './body-index.js';
+import { grown } from './grown.js';
 import { KeyHeap } from './key-heap.js';
 import { termBit, type ScaledBound, type TermMasks } from './match-masks.js';
 import { lowerBound, prefixRange, type SortedTerms } from './sorted-terms.js';
@@ -318,12 +319,6 @@ function byTitleLength(slots: Iterable<number>, facts: Uint32Array): Int32Array 
   const ordered = new Int32Array(descending.length);
   for (const slot of descending) ordered[starts[facts[2 * slot]!]!++] = slot;
   return ordered;
-}
-
-function grown(array: Uint32Array, size: number): Uint32Array {
-  const larger = new Uint32Array(Math.max(size, array.length * 2, 1024));
-  larger.set(array);
-  return larger;
 }
 
 /** FNV-1a of a string: equal titles hash equal, so a differing hash rules an exact title out. */
