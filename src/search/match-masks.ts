@@ -28,7 +28,8 @@ export type ScaledBound = (
 
 const SCALE = 1e6;
 /** Made per search, so kept small: a query's titles take a few dozen shapes. */
-const MEMO_SIZE = 256;
+const MEMO_BITS = 8;
+const MEMO_SIZE = 1 << MEMO_BITS;
 
 /**
  * scoreBound from bit masks, memoized: a query's documents fall into a handful of match shapes,
@@ -47,8 +48,8 @@ export function scaledBound(termCount: number): ScaledBound {
     const at =
       (Math.imul(titleWhole ^ (titleAny << 7), 0x9e3779b1) ^
         Math.imul(bodyWhole ^ (bodyAny << 7), 0x85ebca6b) ^
-        Math.imul(covered ^ (titleTermCount << 8) ^ (exact << 16), 0x27d4eb2f)) &
-      (MEMO_SIZE - 1);
+        Math.imul(covered ^ (titleTermCount << 8) ^ (exact << 16), 0x27d4eb2f)) >>>
+      (32 - MEMO_BITS);
     const key = at * 7;
     if (
       memo[key] !== titleWhole ||
