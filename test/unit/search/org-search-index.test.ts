@@ -359,7 +359,7 @@ describe('OrgSearchIndex retrieval stops early only where nothing unscored could
   }
 
   /** The top scores of scoring every document the query reaches: what retrieval must match. */
-  function exhaustiveTopScores(docs: readonly IndexedDocument[], query: string): number[] {
+  function exhaustiveTopScores(docs: readonly IndexedDocument[], query: string, limit = 10): number[] {
     const all = new OrgSearchIndex();
     const scores: number[] = [];
     // One document at a time: each alone in an index is scored whatever the pruning does.
@@ -369,7 +369,7 @@ describe('OrgSearchIndex retrieval stops early only where nothing unscored could
       if (hit) scores.push(hit.score);
       all.remove(doc.id);
     }
-    return scores.sort((a, b) => b - a).slice(0, 10);
+    return scores.sort((a, b) => b - a).slice(0, limit);
   }
 
   it.each(['checkout', 'check', 'pay', 'notif', 'guest checkout', 'payment refund email', 'notification order'])(
@@ -380,6 +380,48 @@ describe('OrgSearchIndex retrieval stops early only where nothing unscored could
       for (const doc of docs) big.upsert(doc);
       const scores = big.search({ query, workspaceIds: EVERYWHERE, limit: 10 }).map((hit) => hit.score);
       expect(scores).toEqual(exhaustiveTopScores(docs, query));
+    },
+  );
+
+  /**
+   * Titles holding one query word, most with bodies lacking the others: once the results outrank
+   * what such a title could reach, retrieval passes over them unweighed, and must not pass over a
+   * longer title whose body holds every word.
+   */
+  function oneWordTitles(): IndexedDocument[] {
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const words = ['audit', 'log', 'export'];
+    const wordsOfTitle = (first: number, two: boolean) => (two ? [words[first]!, words[(first + 1) % 3]!] : [words[first]!]);
+    const fillers = ['viewer', 'daily', 'admin', 'summary', 'panel', 'weekly'];
+    const bodies = ['Nothing to see here.', 'Covers the audit trail.', 'Log lines kept.', 'An export to csv.', 'Auditors keep logbooks for exporters.', 'The audit log export.'];
+    return Array.from({ length: 1_500 }, (_, n) => ({
+      id: `doc-${n}`,
+      type: 'feature' as const,
+      workspaceId: SHARED,
+      // One title in sixty holds two of the words: with the few one-word titles whose body holds the
+      // others, those rank first, and the rest are passed over.
+      title: [...wordsOfTitle(next(3), next(60) === 0), ...Array.from({ length: next(4) }, () => fillers[next(fillers.length)]!)].join(' '),
+      // A body holding every word does so mostly as the start of longer words: those rank below an
+      // unlikely one-word title whose body held them whole, so the one-word titles must be walked.
+      body: bodies[n % 149 === 0 ? 5 : n % 30 === 1 ? 4 : next(4)]!,
+    }));
+  }
+
+  it.each(['audit log export', 'export audit log', 'log export', 'audit log', 'audit expo', 'exp aud'])(
+    '"%s", every limit: passing over titles whose body lacks a word keeps the top scores of scoring every document',
+    (query) => {
+      const docs = oneWordTitles();
+      const big = new OrgSearchIndex();
+      for (const doc of docs) big.upsert(doc);
+      const expected = exhaustiveTopScores(docs, query, 50);
+      for (let limit = 1; limit <= 50; limit += 1) {
+        const scores = big.search({ query, workspaceIds: EVERYWHERE, limit }).map((hit) => hit.score);
+        expect(scores, `limit ${limit}`).toEqual(expected.slice(0, limit));
+      }
     },
   );
 
