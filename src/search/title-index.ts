@@ -135,7 +135,7 @@ export class TitleIndex {
     const streams = matched.map(([term, { whole, prefix }]): LengthStream => {
       const any = whole | prefix;
       const others = best.any & ~any;
-      return { slots: this.#slotsByLength(term), whole, any, others, fullBodies: undefined, at: -1, slot: -1, key: -1, termCount: -1, lengthBound: 0 };
+      return { slots: this.#slotsByLength(term), whole, any, others, fullBodies: undefined, at: -1, slot: -1, key: -1, termCount: -1, lengthBound: 0, lackingBound: 0 };
     });
     const fullBodies = new Map<number, Uint32Array>();
     const fullBodiesOf = (others: number) => {
@@ -143,17 +143,17 @@ export class TitleIndex {
       if (!bits) fullBodies.set(others, (bits = holdingAll(holdersOf(), others, words)));
       return bits;
     };
-    // The most a title of the stream's length can reach whose body lacks one of the other terms some body holds.
+    // The most (scaled) a title of the stream's length can reach whose body lacks one of the other terms some body holds.
     const lackingBound = (stream: LengthStream) => {
       let most = 0;
       for (let rest = stream.others; rest !== 0; rest &= rest - 1) {
         const bit = rest & -rest;
         most = Math.max(most, bound(stream.whole, stream.any, 1, stream.termCount, best.whole & ~bit, best.any & ~bit, true));
       }
-      return most / BOUND_SCALE;
+      return most;
     };
     // The stream's next title holding no other reached term, and its first key. Titles come in
-    // length order, and the first bound depends on the length alone: worked out once per length.
+    // length order, and its first bounds depend on the length alone: worked out once per length.
     const advance = (stream: LengthStream) => {
       const full = stream.fullBodies;
       const passedOver = (slot: number) => isSet(holdingTwo, slot) || (full !== undefined && !isSet(full, slot));
@@ -169,6 +169,7 @@ export class TitleIndex {
       if (termCount !== stream.termCount) {
         stream.termCount = termCount;
         stream.lengthBound = bound(stream.whole, stream.any, 1, termCount, best.whole, best.any, true);
+        stream.lackingBound = lackingBound(stream);
       }
       stream.key = stream.lengthBound * SLOT_SPACE + stream.slot;
     };
@@ -188,7 +189,7 @@ export class TitleIndex {
         const least = floor();
         // Past this, no title left can outrank what the results hold.
         if (boundOf(next.key) <= least) return;
-        if (next.fullBodies === undefined && next.others !== 0 && lackingBound(next) <= least) {
+        if (next.fullBodies === undefined && next.others !== 0 && next.lackingBound / BOUND_SCALE <= least) {
           next.fullBodies = fullBodiesOf(next.others);
           if (!isSet(next.fullBodies, next.slot)) {
             advance(next);
@@ -335,9 +336,10 @@ interface LengthStream {
   slot: number;
   /** `slot` packed with its bound as if its body held what some body holds and it could be exact; -1 past the end. */
   key: number;
-  /** The title length `lengthBound` was worked out for, and that bound (scaled). */
+  /** The title length `lengthBound` and `lackingBound` were worked out for, and those bounds (scaled). */
   termCount: number;
   lengthBound: number;
+  lackingBound: number;
 }
 
 const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
