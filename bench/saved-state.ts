@@ -47,21 +47,32 @@ function stateStamp(dir: string): { bytes: number; journalBytes: number; mtimeMs
   return stamp;
 }
 
-/** The saved state once its first save is written whole: present, then unchanged for a second. */
-async function firstSave(dir: string): Promise<ReturnType<typeof stateStamp>> {
-  const deadline = performance.now() + FIRST_SAVE_MS;
+/**
+ * Polls the saved state every 100 ms until `settled` (given the last stamp and the milliseconds
+ * since the wait began and since the state last changed) says it is done, or `maxMs` passes.
+ */
+async function settledStamp(
+  dir: string,
+  maxMs: number,
+  settled: (stamp: ReturnType<typeof stateStamp>, sinceStartMs: number, sinceChangeMs: number) => boolean,
+): Promise<ReturnType<typeof stateStamp>> {
+  const start = performance.now();
   let stamp = stateStamp(dir);
-  let changedAt = performance.now();
-  while (performance.now() < deadline) {
+  let changedAt = start;
+  while (performance.now() - start < maxMs) {
     await sleep(100);
     const next = stateStamp(dir);
+    const now = performance.now();
     if (next.mtimeMs !== stamp.mtimeMs || next.bytes !== stamp.bytes) {
       stamp = next;
-      changedAt = performance.now();
-    } else if (stamp.bytes > 0 && performance.now() - changedAt > 1_000) break;
+      changedAt = now;
+    } else if (settled(stamp, now - start, now - changedAt)) break;
   }
   return stamp;
 }
+
+/** The saved state once its first save is written whole: present, then unchanged for a second. */
+const firstSave = (dir: string) => settledStamp(dir, FIRST_SAVE_MS, (stamp, _sinceStart, sinceChange) => stamp.bytes > 0 && sinceChange > 1_000);
 
 export async function runSavedStateBench(): Promise<void> {
   const target = await openEditTarget(`saved-state-${SIZE}`, SIZE!);
@@ -94,13 +105,7 @@ export async function runSavedStateBench(): Promise<void> {
       const after = monitorEventLoopDelay({ resolution: 1 });
       after.enable();
       const settleStart = performance.now();
-      let stamp = stateStamp(stateDir);
-      while (performance.now() - settleStart < SETTLE_MS) {
-        await sleep(100);
-        const next = stateStamp(stateDir);
-        if (next.mtimeMs !== stamp.mtimeMs || next.bytes !== stamp.bytes) stamp = next;
-        else if (performance.now() - settleStart > QUIET_MS) break;
-      }
+      const stamp = await settledStamp(stateDir, SETTLE_MS, (_stamp, sinceStart) => sinceStart > QUIET_MS);
       after.disable();
       // The same window with nothing to save: what this shared machine adds to any stall.
       const idle = monitorEventLoopDelay({ resolution: 1 });
