@@ -53,7 +53,8 @@ function openLevels(product: ArtifactMeta, childArtifacts: (meta: ArtifactMeta) 
   while (level.length > 0) {
     const next: ArtifactMeta[] = [];
     for (const meta of level) {
-      next.push(...childArtifacts(meta));
+      // Not spread into push: a node's children can pass the number of arguments a call takes.
+      for (const child of childArtifacts(meta)) next.push(child);
       if (shown + next.length > upTo) return (id) => open.has(id);
     }
     for (const meta of level) open.add(meta.id);
