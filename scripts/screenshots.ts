@@ -28,7 +28,7 @@ async function seedChanges(harness: Harness): Promise<{ requirementId: string; f
   const { specs } = harness.services;
   const web = await actor(harness, 'owner', 'web');
   const assistant = await actor(harness, 'editor', 'claude-code');
-  const [hit] = await specs.search(web, { query: 'Typo-tolerant matching', artifactTypes: ['requirement'], limit: 1 });
+  const [hit] = (await specs.search(web, { query: 'Typo-tolerant matching', artifactTypes: ['requirement'], limit: 1 })).results;
   const requirementId = hit!.id;
   const featureId = (await specs.read(web, 'requirement', requirementId)).parentId!;
   const edit = async (who: Actor, change: (body: string) => string, summary?: string) => {

@@ -26,6 +26,7 @@ const indexed = (record: ArtifactRecord) => ({
   workspaceId: record.workspaceId,
   title: record.title,
   body: record.body,
+  updatedAt: record.updatedAt,
 });
 
 export interface ServiceOptions {

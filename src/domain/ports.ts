@@ -1,7 +1,7 @@
 import type { Limits } from '../config/index.js';
 import type { DiffCache } from './diff-cache.js';
 import type { ControlPlane } from '../control/types.js';
-import type { SearchHit, SearchQuery } from '../search/types.js';
+import type { SearchAnswer, SearchQuery } from '../search/types.js';
 import type {
   ArtifactMeta,
   Author,
@@ -43,7 +43,7 @@ export interface BlameSource {
 
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(orgId: string): Promise<{ search(q: SearchQuery): Promise<SearchHit[]>; matchRanges(query: string, text: string): [number, number][] }>;
+  forOrg(orgId: string): Promise<{ search(q: SearchQuery): Promise<SearchAnswer>; matchRanges(query: string, text: string): [number, number][] }>;
 }
 
 export interface DomainDeps {

@@ -1,22 +1,22 @@
 import type { ArtifactType } from '../artifacts/index.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { HighlightedResultView, SearchResultView } from './types.js';
+import type { HighlightedResultView, SearchResultsView } from './types.js';
 import { artifactUrl } from './urls.js';
 
 export async function searchArtifacts(
   deps: DomainDeps,
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
-): Promise<SearchResultView[]> {
+): Promise<SearchResultsView> {
   const [index, workspaceIds] = await Promise.all([deps.search.forOrg(scope.orgId), scope.readableWorkspaceIds()]);
-  const hits = await index.search({
+  const { hits, notice } = await index.search({
     query: input.query,
     workspaceIds,
     limit: input.limit ?? 10,
     ...(input.artifactTypes?.length ? { types: input.artifactTypes } : {}),
   });
-  return hits.map((hit) => ({
+  const results = hits.map((hit) => ({
     id: hit.id,
     type: hit.type,
     title: hit.title,
@@ -24,6 +24,7 @@ export async function searchArtifacts(
     url: artifactUrl(deps.baseUrl, scope.orgId, hit.id),
     score: hit.score,
   }));
+  return notice ? { results, notice } : { results };
 }
 
 /** Search for people: each result also says which words of its title and preview matched. */
@@ -32,7 +33,7 @@ export async function searchHighlighted(
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
 ): Promise<HighlightedResultView[]> {
-  const [results, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
+  const [{ results }, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
   return results.map((r) => ({
     ...r,
     titleMatches: index.matchRanges(input.query, r.title),

@@ -49,6 +49,12 @@ export interface SearchResultView {
   readonly score: number;
 }
 
+export interface SearchResultsView {
+  readonly results: SearchResultView[];
+  /** How the query was taken, when not whole (its rarest words were searched). */
+  readonly notice?: string;
+}
+
 export interface HighlightedResultView extends SearchResultView {
   /** Half-open [start, end) character ranges of matched words. */
   readonly titleMatches: readonly (readonly [number, number])[];
@@ -190,7 +196,7 @@ export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' 
  * Tools, the web application and the CLI all go through this; none touch the store directly.
  */
 export interface SpecService {
-  search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultView[]>;
+  search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultsView>;
   /** As search, with the matched words of each title and preview, for the web application. */
   searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultView[]>;
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;

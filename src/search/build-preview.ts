@@ -1,20 +1,22 @@
 import type { AnalyzedDocument } from './analyze-document.js';
-import { prefixRange } from './sorted-terms.js';
 
 const PREVIEW_CHARS = 160;
-/** Context kept before the first match, so the snippet does not open on the matched word. */
+/** Context kept before the passage, so the snippet does not open on the matched word. */
 const LEAD_CHARS = 40;
+/** The passage is the run of this many body terms holding the most distinct query terms. */
+const PASSAGE_TERMS = 16;
 const ELLIPSIS = '…';
 
 /**
- * About 160 characters of the body's plain text around the first word that matches a query
- * term (whole term or prefix, as the index matched it), cut on word boundaries, with ellipses
- * where text was left out. Without a body match (title only) the preview is the body's start.
+ * About 160 characters of the body's plain text around the passage that matches the query
+ * best (most distinct query terms close together, the earliest of equals), cut on word
+ * boundaries, with ellipses where text was left out. Without a body match (title only) the
+ * preview is the body's start.
  */
-export function buildPreview(candidate: AnalyzedDocument, terms: readonly string[]): string {
+export function buildPreview(candidate: AnalyzedDocument, matches: (term: string) => number): string {
   const text = candidate.plainBody;
   if (text.length <= PREVIEW_CHARS) return text;
-  const match = firstMatchOffset(candidate, terms);
+  const match = passageOffset(candidate, matches);
   const start = match > LEAD_CHARS ? wordStartAfter(text, match - LEAD_CHARS, match) : 0;
   let end = Math.min(text.length, start + PREVIEW_CHARS);
   if (end < text.length) end = wordEndBefore(text, end, Math.max(match + 1, start + 1));
@@ -22,17 +24,30 @@ export function buildPreview(candidate: AnalyzedDocument, terms: readonly string
   return `${start > 0 ? ELLIPSIS : ''}${snippet}${end < text.length ? ELLIPSIS : ''}`;
 }
 
-/** The earliest body offset of a term that a query term equals or starts; -1 when none. */
-function firstMatchOffset({ bodyTerms, bodyTermOffsets }: AnalyzedDocument, terms: readonly string[]): number {
-  let first = -1;
-  for (const term of terms) {
-    const { from, to } = prefixRange(bodyTerms, term);
-    for (let at = from; at < to; at += 1) {
-      const offset = bodyTermOffsets[at]!;
-      if (first === -1 || offset < first) first = offset;
+/**
+ * The body offset where the best passage starts; -1 when the body holds no query term.
+ * `matches` numbers the query term a document term belongs to, -1 for none.
+ */
+function passageOffset({ positions, offsets }: AnalyzedDocument, matches: (term: string) => number): number {
+  const hits: { position: number; query: number }[] = [];
+  for (const [term, at] of positions) {
+    const query = matches(term);
+    if (query < 0) continue;
+    for (const position of at) if (offsets[position]! >= 0) hits.push({ position, query });
+  }
+  if (hits.length === 0) return -1;
+  hits.sort((a, b) => a.position - b.position);
+  let best = hits[0]!.position;
+  let bestCount = 0;
+  for (let i = 0; i < hits.length; i++) {
+    const seen = new Set<number>();
+    for (let j = i; j < hits.length && hits[j]!.position < hits[i]!.position + PASSAGE_TERMS; j++) seen.add(hits[j]!.query);
+    if (seen.size > bestCount) {
+      bestCount = seen.size;
+      best = hits[i]!.position;
     }
   }
-  return first;
+  return offsets[best]!;
 }
 
 /** The first word start at or after `from`, but never past `limit` (the match itself). */

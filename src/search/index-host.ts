@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import { OrgSearchIndex } from './org-search-index.js';
 import { readSavedIndex, writeSavedIndex } from './saved-index.js';
-import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
+import type { IndexedDocument, SearchAnswer, SearchQuery } from './types.js';
 
 /** What the owner of the indexes is asked, in order; each answer follows its request's order. */
 export type IndexRequest =
@@ -17,7 +17,7 @@ export type IndexRequest =
   /** Loads the saved index; answers its version, or null when there is none (nothing changes then). */
   | { readonly op: 'restore'; readonly orgId: string; readonly dir: string };
 
-type Value = SearchHit[] | number | string | null;
+type Value = SearchAnswer | number | string | null;
 
 const READS: ReadonlySet<IndexRequest['op']> = new Set(['search', 'size']);
 

@@ -1,14 +1,12 @@
-import { createWordEncoder } from './analyze-document.js';
-import { createTextEncoder } from './encoder.js';
 import { inThreadChannel, WorkerChannel, type IndexChannel } from './index-channel.js';
 import { IndexNotLoadedError, replyValue, type IndexReply, type IndexRequest } from './index-host.js';
 import { matchRanges } from './match-ranges.js';
 import { savedIndexVersion } from './saved-index.js';
-import type { IndexedDocument, SearchHit, SearchQuery } from './types.js';
+import type { IndexedDocument, SearchAnswer, SearchQuery } from './types.js';
 
 /** One organization's index as callers see it: answers come back in the order asked. */
 export interface OrgSearch {
-  search(query: SearchQuery): Promise<SearchHit[]>;
+  search(query: SearchQuery): Promise<SearchAnswer>;
   size(): Promise<number>;
   /** See match-ranges.ts; answered in this thread. */
   matchRanges(query: string, text: string): [number, number][];
@@ -75,8 +73,6 @@ type Queued = { readonly request: Change; readonly version: string | undefined }
 export class SearchIndexes {
   readonly #load: LoadDocuments;
   readonly #channel: IndexChannel;
-  readonly #encoder = createTextEncoder();
-  readonly #encodeWord = createWordEncoder(this.#encoder);
   readonly #saved: SavedIndexOptions | undefined;
   readonly #built = new Set<string>();
   /** Changes committed while an organization's documents were loading, replayed once they are sent. */
@@ -188,9 +184,9 @@ export class SearchIndexes {
 
   #handle(orgId: string): OrgSearch {
     return {
-      search: async (query) => (await this.#read(orgId, { op: 'search', orgId, query })) as SearchHit[],
+      search: async (query) => (await this.#read(orgId, { op: 'search', orgId, query })) as SearchAnswer,
       size: async () => (await this.#read(orgId, { op: 'size', orgId })) as number,
-      matchRanges: (query, text) => matchRanges(this.#encoder, this.#encodeWord, query, text),
+      matchRanges,
     };
   }
 

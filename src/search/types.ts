@@ -16,8 +16,14 @@ export interface SearchHit {
   readonly workspaceId: string;
   /** A snippet around the first match, on one line: runs of white space are one space. */
   readonly preview: string;
-  /** In (0, 1]; an exact title match beats a body mention, all words beat some. */
+  /** In (0, 1], comparable within one answer: BM25F with proximity, as a share of what the query's terms could add. */
   readonly score: number;
+}
+
+/** A search's results, and what the caller should know of how its query was taken (words left out). */
+export interface SearchAnswer {
+  readonly hits: SearchHit[];
+  readonly notice?: string;
 }
 
 /** What the index keeps of a document besides its text. */
@@ -30,4 +36,6 @@ export interface IndexedDocument {
   readonly workspaceId: string;
   readonly title: string;
   readonly body: string;
+  /** When the document last changed (ISO 8601): equal scores rank the more recent first. */
+  readonly updatedAt: string;
 }

@@ -78,6 +78,7 @@ export const searchOutput = z.object({
       score: z.number(),
     }),
   ),
+  notice: z.string().optional(),
 });
 
 export const editOutput = z.object({

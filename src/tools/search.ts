@@ -4,7 +4,7 @@ import { searchText } from './text.js';
 import type { ToolDef } from './types.js';
 
 const input = z.object({
-  query: z.string().min(1).describe('Words to find in titles and content'),
+  query: z.string().min(1).describe('Words or a question (its 64 rarest count)'),
   artifactTypes: artifactTypesParam.optional(),
   limit: limitParam,
 });
@@ -19,7 +19,7 @@ export const searchTool: ToolDef<typeof input, typeof searchOutput> = {
   input,
   output: searchOutput,
   async run({ specs, actor }, args) {
-    const results = await specs.search(actor, args);
-    return { structured: { results }, text: searchText(results) };
+    const answer = await specs.search(actor, args);
+    return { structured: answer, text: searchText(answer) };
   },
 };

@@ -1,5 +1,5 @@
 import { artifactType } from '../artifacts/index.js';
-import type { ArtifactView, EditView, FolderView, ListItemView, SearchResultView } from '../domain/types.js';
+import type { ArtifactView, EditView, FolderView, ListItemView, SearchResultsView } from '../domain/types.js';
 
 /** The text blocks the model reads: short, with the ids, version and link it needs next. */
 
@@ -28,11 +28,12 @@ export function listText(items: readonly ListItemView[], singular: string, plura
   return [`${counted(items.length, singular, plural)}:`, ...items.map((item) => `- ${item.title} (${item.id})`)].join('\n');
 }
 
-export function searchText(results: readonly SearchResultView[]): string {
-  if (results.length === 0) return 'No results. Try other words or fewer artifactTypes.';
-  return results
-    .map((r) => `- ${r.type} ${r.id} "${r.title}" score ${r.score.toFixed(2)}\n  ${r.preview}`)
-    .join('\n');
+export function searchText({ results, notice }: SearchResultsView): string {
+  const found =
+    results.length === 0
+      ? 'No results. Try other words or fewer artifactTypes.'
+      : results.map((r) => `- ${r.type} ${r.id} "${r.title}" score ${r.score.toFixed(2)}\n  ${r.preview}`).join('\n');
+  return notice ? `${notice}\n${found}` : found;
 }
 
 export function editText(view: EditView): string {

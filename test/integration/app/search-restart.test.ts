@@ -27,7 +27,7 @@ it('keeps the search index across a restart, with edits made meanwhile by native
   const orgId = demo.orgId;
   const workspaceIds = new Set((await first.control.workspaces.list(orgId)).map((w) => w.id));
   const find = async (services: Services, text: string) =>
-    (await (await services.search.forOrg(orgId)).search({ query: text, workspaceIds, limit: 10 })).map((hit) => hit.id);
+    (await (await services.search.forOrg(orgId)).search({ query: text, workspaceIds, limit: 10 }).then((answer) => answer.hits)).map((hit) => hit.id);
 
   const [feature] = (await first.store.view(orgId)).ofType('feature', workspaceIds);
   expect(feature).toBeDefined();

@@ -3,6 +3,8 @@ import type { IndexedDocument } from '../../../src/search/index.js';
 
 export const SHARED = 'ws-shared';
 export const INTERNAL = 'ws-internal';
+/** When every corpus document last changed: equal scores then go by id. */
+export const UPDATED_AT = '2026-01-01T00:00:00.000Z';
 
 const doc = (id: string, type: ArtifactType, title: string, body: string, workspaceId = SHARED): IndexedDocument => ({
   id,
@@ -10,6 +12,7 @@ const doc = (id: string, type: ArtifactType, title: string, body: string, worksp
   workspaceId,
   title,
   body: `# ${title}\n\n${body.trim()}\n`,
+  updatedAt: UPDATED_AT,
 });
 
 /** A small shop's product documentation, as an organization would write it. */

@@ -1,15 +1,15 @@
 import { afterEach, expect, it } from 'vitest';
 import { WorkerChannel } from '../../../src/search/index-channel.js';
 import { replyValue, type IndexRequest } from '../../../src/search/index-host.js';
-import type { IndexedDocument, SearchHit } from '../../../src/search/index.js';
-import { CORPUS, SHARED } from './corpus.js';
+import type { IndexedDocument, SearchAnswer } from '../../../src/search/index.js';
+import { CORPUS, SHARED, UPDATED_AT } from './corpus.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const search: IndexRequest = { op: 'search', orgId: ORG, query: { query: 'guest checkout', workspaceIds: new Set([SHARED]), limit: 50 } };
 /** The shop corpus many times over: adding it keeps the worker busy for a while. */
 const manyDocs = (copies: number): IndexedDocument[] =>
   Array.from({ length: copies }, (_, copy) => CORPUS.map((doc) => ({ ...doc, id: `${doc.id}-${copy}` }))).flat();
-const titles = (value: unknown): string[] => (value as SearchHit[]).map((hit) => hit.title);
+const titles = (value: unknown): string[] => (value as SearchAnswer).hits.map((hit) => hit.title);
 
 const channels: WorkerChannel[] = [];
 afterEach(async () => {
@@ -60,12 +60,12 @@ it('indexes a large body sent to the worker as moved bytes exactly as a short on
   channels.push(channel);
   replyValue(await channel.send({ op: 'add', orgId: ORG, docs: CORPUS }));
   const filler = 'Ordinary handbook paragraph about nothing in particular, größer als gedacht. '.repeat(2_000);
-  const large = { id: 'large-handbook', type: 'page' as const, workspaceId: SHARED, title: 'Large handbook', body: `${filler}\nThe zeppelin mooring procedure.\n` };
+  const large = { id: 'large-handbook', type: 'page' as const, workspaceId: SHARED, title: 'Large handbook', body: `${filler}\nThe zeppelin mooring procedure.\n`, updatedAt: UPDATED_AT };
   expect(large.body.length).toBeGreaterThan(64 * 1024);
   replyValue(await channel.send({ op: 'upsert', orgId: ORG, doc: large }));
   const found = (query: string) => channel.send({ op: 'search', orgId: ORG, query: { query, workspaceIds: new Set([SHARED]), limit: 5 } });
-  const hits = replyValue(await found('zeppelin mooring')) as SearchHit[];
+  const { hits } = replyValue(await found('zeppelin mooring')) as SearchAnswer;
   expect(hits.map((hit) => hit.id)).toEqual(['large-handbook']);
   expect(hits[0]!.preview).toContain('zeppelin mooring');
-  expect((replyValue(await found('größer')) as SearchHit[]).map((hit) => hit.id)).toContain('large-handbook');
+  expect((replyValue(await found('größer')) as SearchAnswer).hits.map((hit) => hit.id)).toContain('large-handbook');
 });

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexHost, replyValue, type IndexRequest } from '../../../src/search/index-host.js';
 import { readSavedIndex } from '../../../src/search/saved-index.js';
-import type { IndexedDocument, SearchHit } from '../../../src/search/index.js';
-import { CORPUS, SHARED } from './corpus.js';
+import type { IndexedDocument, SearchAnswer } from '../../../src/search/index.js';
+import { CORPUS, SHARED, UPDATED_AT } from './corpus.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const search = (text: string): IndexRequest => ({ op: 'search', orgId: ORG, query: { query: text, workspaceIds: new Set([SHARED]), limit: 50 } });
-const titles = (value: unknown): string[] => (value as SearchHit[]).map((hit) => hit.title);
+const titles = (value: unknown): string[] => (value as SearchAnswer).hits.map((hit) => hit.title);
 
 /** The shop corpus many times over, so an export has several chunks to hand over. */
 const manyDocs = (copies: number): IndexedDocument[] =>
@@ -45,7 +45,7 @@ describe('IndexHost while an index is being saved', () => {
     replyValue(await host.handle({ op: 'add', orgId: ORG, docs: manyDocs(50) }));
     const finished: string[] = [];
     const track = (name: string, reply: ReturnType<IndexHost['handle']>) => reply.then((value) => (finished.push(name), value));
-    const renamed: IndexedDocument = { id: 'late', type: 'feature', workspaceId: SHARED, title: 'Wishlist sharing', body: '# Wishlist sharing\n\nShare a wishlist.\n' };
+    const renamed: IndexedDocument = { id: 'late', type: 'feature', workspaceId: SHARED, title: 'Wishlist sharing', body: '# Wishlist sharing\n\nShare a wishlist.\n', updatedAt: UPDATED_AT };
     const save = track('save', host.handle({ op: 'save', orgId: ORG, dir, version: 'v1' }));
     const upsert = track('upsert', host.handle({ op: 'upsert', orgId: ORG, doc: renamed }));
     const found = track('search', host.handle(search('wishlist sharing')));

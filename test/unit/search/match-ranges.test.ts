@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OrgSearchIndex } from '../../../src/search/index.js';
+import { matchRanges } from '../../../src/search/match-ranges.js';
 
-const index = new OrgSearchIndex();
-const marked = (query: string, text: string): string[] => index.matchRanges(query, text).map(([start, end]) => text.slice(start, end));
+const marked = (query: string, text: string): string[] => matchRanges(query, text).map(([start, end]) => text.slice(start, end));
 
 describe('matchRanges: the words a result is highlighted on', () => {
   it('marks whole words matching a query term, or starting with it, as retrieval matches them', () => {
@@ -15,7 +14,7 @@ describe('matchRanges: the words a result is highlighted on', () => {
 
   it('leaves stop words unmarked, and marks nothing for a query of stop words alone', () => {
     expect(marked('the checkout', 'The checkout of the cart')).toEqual(['checkout']);
-    expect(index.matchRanges('the of', 'The checkout of the cart')).toEqual([]);
+    expect(matchRanges('the of', 'The checkout of the cart')).toEqual([]);
   });
 
   it('keeps a combining accent inside its word, so a highlight never splits a letter from its mark', () => {

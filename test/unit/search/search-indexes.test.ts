@@ -68,19 +68,19 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     await indexes.forOrg(ORG_A);
     expect(store.calls).toEqual([ORG_A]);
     expect(await first.size()).toBe(CORPUS.length);
-    expect((await first.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+    expect((await first.search(query('checkout')).then((answer) => answer.hits))[0]?.id).toBe('cap-checkout');
   });
 
   it('keeps organizations apart', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS, [ORG_B]: [byId('feat-wallets')] });
     const indexes = open(loadAll(store.load));
     const b = await indexes.forOrg(ORG_B);
-    expect(ids(await b.search(query('checkout')))).toEqual([]);
-    expect(ids(await b.search(query('wallets')))).toEqual(['feat-wallets']);
+    expect(ids(await b.search(query('checkout')).then((answer) => answer.hits))).toEqual([]);
+    expect(ids(await b.search(query('wallets')).then((answer) => answer.hits))).toEqual(['feat-wallets']);
     indexes.upsert(ORG_B, renamed(byId('feat-wallets'), 'Checkout wallets'));
-    const inA = (await (await indexes.forOrg(ORG_A)).search(query('wallets'))).find((hit) => hit.id === 'feat-wallets');
+    const inA = (await (await indexes.forOrg(ORG_A)).search(query('wallets')).then((answer) => answer.hits)).find((hit) => hit.id === 'feat-wallets');
     expect(inA?.title).toBe('Digital wallets');
-    expect((await b.search(query('checkout')))[0]?.title).toBe('Checkout wallets');
+    expect((await b.search(query('checkout')).then((answer) => answer.hits))[0]?.title).toBe('Checkout wallets');
   });
 
   it('ignores changes for an organization not built yet; its first use loads what is committed', async () => {
@@ -91,7 +91,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     expect(store.calls).toEqual([]);
     const index = await indexes.forOrg(ORG_A);
     expect(await index.size()).toBe(CORPUS.length);
-    expect(ids(await index.search(query('checkout')))).toContain('cap-checkout');
+    expect(ids(await index.search(query('checkout')).then((answer) => answer.hits))).toContain('cap-checkout');
   });
 
   it('answers a search sent right after a change with the change applied', async () => {
@@ -99,11 +99,11 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     const indexes = open(loadAll(store.load));
     const index = await indexes.forOrg(ORG_A);
     indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
-    const [renamedHits, oldHits] = await Promise.all([index.search(query('first steps')), index.search(query('welcome'))]);
+    const [renamedHits, oldHits] = await Promise.all([index.search(query('first steps')).then((answer) => answer.hits), index.search(query('welcome')).then((answer) => answer.hits)]);
     expect(renamedHits[0]?.id).toBe('cap-onboarding');
     expect(ids(oldHits)).not.toContain('cap-onboarding');
     indexes.remove(ORG_A, 'cap-onboarding');
-    expect(ids(await index.search(query('first steps')))).not.toContain('cap-onboarding');
+    expect(ids(await index.search(query('first steps')).then((answer) => answer.hits))).not.toContain('cap-onboarding');
   });
 
   it('replays changes committed while the build was loading, so none is lost', async () => {
@@ -121,9 +121,9 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     release();
     const index = await building;
     expect(await index.size()).toBe(CORPUS.length);
-    expect(ids(await index.search(query('crypto')))).toEqual(['feat-crypto']);
-    expect(ids(await index.search(query('welcome')))).not.toContain('cap-onboarding');
-    expect(ids(await index.search(query('refunds')))).not.toContain('feat-refunds');
+    expect(ids(await index.search(query('crypto')).then((answer) => answer.hits))).toEqual(['feat-crypto']);
+    expect(ids(await index.search(query('welcome')).then((answer) => answer.hits))).not.toContain('cap-onboarding');
+    expect(ids(await index.search(query('refunds')).then((answer) => answer.hits))).not.toContain('feat-refunds');
   });
 
   it('indexes documents handed over in batches while the load goes on, keeping only the ids it ends with', async () => {
@@ -134,9 +134,9 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
       return { ids: CORPUS.map((doc) => doc.id), version: 'c1' };
     });
     const index = await indexes.forOrg(ORG_A);
-    expect(ids(await index.search(query('gone meanwhile')))).toEqual([]);
+    expect(ids(await index.search(query('gone meanwhile')).then((answer) => answer.hits))).toEqual([]);
     expect(await index.size()).toBe(CORPUS.length);
-    expect(ids(await index.search(query('checkout')))[0]).toBe('cap-checkout');
+    expect(ids(await index.search(query('checkout')).then((answer) => answer.hits))[0]).toBe('cap-checkout');
   });
 
   it('reports a failed load to every waiter and tries again on the next use', async () => {
@@ -165,8 +165,8 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
   it('answers a bad query with the typed error, and keeps serving', async () => {
     const indexes = open(loadAll(fakeMain({ [ORG_A]: CORPUS }).load));
     const index = await indexes.forOrg(ORG_A);
-    await expect(index.search({ ...query('checkout'), limit: 0 })).rejects.toBeInstanceOf(InvalidInputError);
-    expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+    await expect(index.search({ ...query('checkout'), limit: 0 }).then((answer) => answer.hits)).rejects.toBeInstanceOf(InvalidInputError);
+    expect((await index.search(query('checkout')).then((answer) => answer.hits))[0]?.id).toBe('cap-checkout');
   });
 });
 
@@ -232,9 +232,9 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     expect(main.loads).toBe(1);
     const rebuilt = await new SearchIndexes(loadAll(async () => main.docs)).forOrg(ORG_A);
     for (const text of ['crypto', 'refunds', 'basket', 'checkout', 'first steps', 'payments wallets', 'search']) {
-      expect(await restarted.search(query(text))).toEqual(await rebuilt.search(query(text)));
+      expect(await restarted.search(query(text)).then((answer) => answer.hits)).toEqual(await rebuilt.search(query(text)).then((answer) => answer.hits));
     }
-    expect(ids(await restarted.search(query('crypto')))).toEqual(['feat-crypto']);
+    expect(ids(await restarted.search(query('crypto')).then((answer) => answer.hits))).toEqual(['feat-crypto']);
     expect(await restarted.size()).toBe(main.docs.length);
   });
 
@@ -249,7 +249,7 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     await writeFile(path.join(dir, 'current.json'), '{ not json');
     const index = await open().forOrg(ORG_A);
     expect(main.loads).toBe(3);
-    expect((await index.search(query('checkout')))[0]?.id).toBe('cap-checkout');
+    expect((await index.search(query('checkout')).then((answer) => answer.hits))[0]?.id).toBe('cap-checkout');
   });
 });
 
@@ -259,13 +259,13 @@ describe('SearchIndexes whose worker is lost', () => {
     let channel: WorkerChannel | undefined;
     const indexes = new SearchIndexes(loadAll(f.load), { openChannel: (onLost) => (channel = new WorkerChannel(onLost)) });
     try {
-      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')))).toContain('cap-checkout');
+      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')).then((answer) => answer.hits))).toContain('cap-checkout');
       await channel!.terminate();
       // Committed while the worker was gone: the rebuilt index has it, though no upsert reached an index.
       f.main.get(ORG_A)!.push({ ...byId('feat-wallets'), id: 'feat-crypto', title: 'Crypto payouts', body: '# Crypto payouts\n' });
-      await expect.poll(async () => ids(await (await indexes.forOrg(ORG_A)).search(query('crypto')))).toEqual(['feat-crypto']);
+      await expect.poll(async () => ids(await (await indexes.forOrg(ORG_A)).search(query('crypto')).then((answer) => answer.hits))).toEqual(['feat-crypto']);
       expect(f.calls).toEqual([ORG_A, ORG_A]);
-      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')))).toContain('cap-checkout');
+      expect(ids(await (await indexes.forOrg(ORG_A)).search(query('guest checkout')).then((answer) => answer.hits))).toContain('cap-checkout');
     } finally {
       await indexes.close();
     }
@@ -278,7 +278,7 @@ describe('SearchIndexes whose worker is lost', () => {
     try {
       const handle = await indexes.forOrg(ORG_A);
       await channel!.terminate();
-      expect(ids(await handle.search(query('guest checkout')))).toContain('cap-checkout');
+      expect(ids(await handle.search(query('guest checkout')).then((answer) => answer.hits))).toContain('cap-checkout');
       expect(await handle.size()).toBe(CORPUS.length);
       expect(f.calls).toEqual([ORG_A, ORG_A]);
     } finally {
