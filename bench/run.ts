@@ -9,6 +9,7 @@ import { runMcpBench } from './mcp.js';
 import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
 import { runControlPlaneBench, runReplicasBench } from './replicas.js';
+import { runRelevanceBench } from './relevance.js';
 import { runSearchBench } from './search.js';
 import { runSqliteDriversBench } from './sqlite-drivers.js';
 import { runStoreBench } from './store.js';
@@ -17,6 +18,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
   layout: runLayoutBench,
   search: runSearchBench,
+  relevance: runRelevanceBench,
   mcp: runMcpBench,
   replicas: async () => console.log(await runReplicasBench()),
   coldstart: runColdStartBench,
