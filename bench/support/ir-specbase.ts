@@ -68,7 +68,7 @@ export const openSpecbase: OpenEngine = async (collection) => {
       name: 'specbase',
       loadDetail: `${pages.length} pages: git fast-import ${importMs.toFixed(0)} ms, then store read + index build ${buildMs.toFixed(0)} ms`,
       async search(query, limit) {
-        const results = await services.specs.search(actor, { query, limit });
+        const { results } = await services.specs.search(actor, { query, limit });
         return results.map((result) => docIds.get(result.id) ?? result.id);
       },
       async close() {
