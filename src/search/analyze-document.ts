@@ -11,6 +11,8 @@ export interface AnalyzedDocument {
   readonly positions: ReadonlyMap<string, readonly number[]>;
   /** By position, the offset in `plainBody` of the word it came from; -1 for a title term. */
   readonly offsets: Int32Array;
+  /** How many of the positions are the title's (they come first). */
+  readonly titleTerms: number;
 }
 
 const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;
@@ -33,6 +35,7 @@ export function analyzeDocument(doc: DocumentFacts, plainBody: string): Analyzed
     offsets.push(offset);
   };
   eachTerm(doc.title, (term) => visit(term, -1));
+  const titleTerms = offsets.length;
   eachTerm(plainBody, visit);
-  return { doc, plainBody, positions, offsets: Int32Array.from(offsets) };
+  return { doc, plainBody, positions, offsets: Int32Array.from(offsets), titleTerms };
 }

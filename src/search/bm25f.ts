@@ -29,9 +29,23 @@ export const idf = (n: number, df: number): number => Math.max(MIN_IDF, Math.log
 /** FTS5's floor: a term in more than half the documents still finds them, with almost no weight. */
 const MIN_IDF = 1e-6;
 
+/** A value per field. */
+export interface Fields {
+  readonly title: number;
+  readonly document: number;
+}
+
 /** A field's weighted, length-normalized term frequency. */
-export const fieldFrequency = (field: FieldParameters, tf: number, length: number, averageLength: number): number =>
+const fieldFrequency = (field: FieldParameters, tf: number, length: number, averageLength: number): number =>
   (field.weight * tf) / (1 - field.b + (field.b * length) / averageLength);
 
-/** A term's share of the score from its summed field frequencies: below its idf, approaching it. */
-export const saturated = (termIdf: number, frequency: number): number => (termIdf * frequency) / (BM25F.k1 + frequency);
+/**
+ * A term's weight in one document before its rarity, in [0, 1): the fields' normalized
+ * frequencies summed, then saturated. A document's score is the sum over the query's terms of
+ * idf × impact.
+ */
+export function termImpact(tf: Fields, length: Fields, average: Fields): number {
+  const frequency =
+    fieldFrequency(BM25F.title, tf.title, length.title, average.title) + fieldFrequency(BM25F.document, tf.document, length.document, average.document);
+  return frequency / (BM25F.k1 + frequency);
+}

@@ -1,10 +1,11 @@
 import { analyzeDocument, documentTerms, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
 import { termCounts } from './analyzer.js';
-import { BM25F, fieldFrequency, idf, saturated, type FieldParameters } from './bm25f.js';
+import { idf, termImpact } from './bm25f.js';
 import { buildPreview } from './build-preview.js';
-import { FieldIndex } from './field-index.js';
+import { ImpactIndex } from './impact-index.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { proximityScore } from './proximity.js';
+import { Accumulators, bestByImpact, POSTINGS_BUDGET, type QueryTerm, type Scored } from './score-at-a-time.js';
 import { TopItems } from './select-top.js';
 import { SlotLabels } from './slot-labels.js';
 import type { DocumentFacts, IndexedDocument, SearchAnswer, SearchHit, SearchQuery } from './types.js';
@@ -18,8 +19,13 @@ const PREFIX_WEIGHT = 0.5;
 const MAX_PREFIX_WORDS = 64;
 /** Proximity's share beside BM25F (see proximity.ts), chosen with BM25F's parameters. */
 const PROXIMITY_WEIGHT = 0.5;
-/** The best documents by BM25F that proximity may reorder, at least, for a query of several terms. */
-const PROXIMITY_POOL = 50;
+/**
+ * Documents scored exactly by BM25F and proximity: the best by impact, this many beyond the
+ * limit, and at least POOL_MIN, so that the exact score can reorder those an impact's 1/64
+ * steps or an unread posting put just out of place.
+ */
+const POOL_EXTRA = 10;
+const POOL_MIN = 20;
 /** Documents whose positions are kept between searches; the memo starts over past this many. */
 const MAX_ANALYZED = 20_000;
 /** Below this a found document would score 0, which the contract forbids. */
@@ -31,48 +37,40 @@ interface Entry {
   readonly plainBody: string;
 }
 
-/** One term of a query as scored: its words (the term itself, and for a prefix the longer words it starts) and its rarity. */
-interface QueryTerm {
-  readonly words: readonly { readonly word: string; readonly weight: number }[];
-  /** Its rarity, times how often the query holds it (a question that repeats a word stresses it). */
-  readonly idf: number;
-}
-
-interface Scored {
-  readonly slot: number;
-  readonly doc: DocumentFacts;
-  score: number;
-}
-
-/** An index as saved: what it knows of each document (with its slot and field lengths), and FlexSearch's export of each field. */
+/** An index as saved: what it knows of each document (with its slot and field lengths), and FlexSearch's export. */
 export interface IndexSnapshot {
   readonly docs: readonly (DocumentFacts & { readonly plainBody: string; readonly slot: number; readonly titleLength: number; readonly documentLength: number })[];
-  readonly title: readonly (readonly [key: string, data: string])[];
-  readonly document: readonly (readonly [key: string, data: string])[];
+  readonly flex: readonly (readonly [key: string, data: string])[];
 }
 
 /**
  * The search index of one organization. FlexSearch finds the documents holding each query term,
- * in two fields: the title, and the whole document. Its postings carry each term's frequency,
- * and the documents are ranked by BM25F (bm25f.ts), the best of them reordered by how close
- * the query's terms stand (proximity.ts).
+ * best first: its postings are filed by each term's BM25F impact (impact-index.ts). Candidates
+ * are read best impact first until no unread document could rank or a postings budget is spent
+ * (score-at-a-time.ts); the best of them are then scored exactly by BM25F (bm25f.ts) with how
+ * close the query's terms stand (proximity.ts).
  */
+export interface OrgSearchIndexOptions {
+  /** Postings a search reads at most once it holds enough candidates (see score-at-a-time.ts); Infinity reads them all. */
+  readonly postingsBudget?: number;
+}
+
 export class OrgSearchIndex {
-  #title = new FieldIndex();
-  #document = new FieldIndex();
+  readonly #postingsBudget: number;
+  #index = new ImpactIndex();
   readonly #vocabulary = new Vocabulary();
   /** Each document's slot: its id in FlexSearch and its place in `#entries`, kept while it is indexed. */
   readonly #slots = new Map<string, number>();
   readonly #entries: (Entry | undefined)[] = [];
   readonly #analyzed = new Map<number, AnalyzedDocument>();
+  readonly #accumulators = new Accumulators();
   /** Each slot's workspace and type, for a search's filters. */
   readonly #workspaces = new SlotLabels();
   readonly #types = new SlotLabels();
-  /** Scratch of one search, by slot: a term's summed field frequencies, and the document's score; zero between searches. */
-  #frequencies = new Float64Array(0);
-  #scores = new Float64Array(0);
-  #termTouched = new Int32Array(0);
-  #touched = new Int32Array(0);
+
+  constructor(options: OrgSearchIndexOptions = {}) {
+    this.#postingsBudget = options.postingsBudget ?? POSTINGS_BUDGET;
+  }
 
   get size(): number {
     return this.#slots.size;
@@ -87,8 +85,7 @@ export class OrgSearchIndex {
     const wholeDocument = [...terms.title, ...terms.body];
     const counts = termCounts(wholeDocument);
     for (const term of counts.keys()) this.#vocabulary.add(term);
-    this.#title.add(slot, termCounts(terms.title), terms.title.length);
-    this.#document.add(slot, counts, wholeDocument.length);
+    this.#index.add(slot, { title: termCounts(terms.title), document: counts, length: { title: terms.title.length, document: wholeDocument.length } });
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
@@ -111,8 +108,7 @@ export class OrgSearchIndex {
   }
 
   #unindex(slot: number): void {
-    this.#title.remove(slot);
-    this.#document.remove(slot);
+    this.#index.remove(slot);
     this.#analyzed.delete(slot);
   }
 
@@ -122,30 +118,25 @@ export class OrgSearchIndex {
   }
 
   async snapshot(): Promise<IndexSnapshot> {
+    const flex: [string, string][] = [];
     // FlexSearch waits for a returned promise before the next chunk: searches run in between.
-    const exportField = async (field: FieldIndex) => {
-      const chunks: [string, string][] = [];
-      await field.export((key, data) => {
-        chunks.push([key, data]);
-        return new Promise<void>((resolve) => setImmediate(resolve));
-      });
-      return chunks;
-    };
-    const title = await exportField(this.#title);
-    const document = await exportField(this.#document);
+    await this.#index.export((key, data) => {
+      flex.push([key, data]);
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    });
     const docs = [...this.#slots.values()].map((slot) => {
       const { doc, plainBody } = this.#entries[slot]!;
-      return { ...doc, plainBody, slot, titleLength: this.#title.lengths[slot]!, documentLength: this.#document.lengths[slot]! };
+      const length = this.#index.lengthsOf(slot);
+      return { ...doc, plainBody, slot, titleLength: length.title, documentLength: length.document };
     });
-    return { docs, title, document };
+    return { docs, flex };
   }
 
   /** The index a snapshot was taken of, without analyzing any document again. */
   static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
     const index = new OrgSearchIndex();
-    index.#title = FieldIndex.restore(snapshot.title, new Map(snapshot.docs.map((doc) => [doc.slot, doc.titleLength])));
-    index.#document = FieldIndex.restore(snapshot.document, new Map(snapshot.docs.map((doc) => [doc.slot, doc.documentLength])));
-    for (const term of index.#document.terms()) index.#vocabulary.add(term);
+    index.#index = ImpactIndex.restore(snapshot.flex, new Map(snapshot.docs.map((doc) => [doc.slot, { title: doc.titleLength, document: doc.documentLength }])));
+    for (const term of index.#index.terms()) index.#vocabulary.add(term);
     for (const { plainBody, slot, titleLength: _title, documentLength: _document, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
       index.#entries[slot] = { doc, plainBody };
@@ -164,25 +155,36 @@ export class OrgSearchIndex {
         ? `The query has ${all.length} distinct words besides stopwords; the ${MAX_QUERY_TERMS} rarest were searched.`
         : undefined;
     if (terms.length === 0) return { hits: [], ...(notice ? { notice } : {}) };
-    const poolSize = terms.length > 1 ? Math.max(q.limit, PROXIMITY_POOL) : q.limit;
-    const pool = this.#bestByBm25f(terms, q, poolSize);
-    const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
-    const ranked = pool.map((scored) => {
-      const proximity = terms.length > 1 ? proximityScore(this.#positions(scored.slot, terms), terms.map((term) => term.idf)) : 0;
-      return { ...scored, score: score((scored.score + PROXIMITY_WEIGHT * proximity) / totalIdf) };
+    const inWorkspace = this.#workspaces.admitting(q.workspaceIds);
+    const ofType = q.types?.length ? this.#types.admitting(q.types) : undefined;
+    const pool = bestByImpact(this.#index, terms, {
+      size: Math.max(q.limit + POOL_EXTRA, POOL_MIN),
+      admits: (slot) => inWorkspace(slot) && (!ofType || ofType(slot)),
+      byRank: this.#byRank,
+      scratch: this.#accumulators.reserve(this.#entries.length),
+      postingsBudget: this.#postingsBudget,
     });
-    ranked.sort(byRank);
+    const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
+    const ranked = new TopItems<Scored>(q.limit, this.#byRank);
+    for (const { slot } of pool) {
+      const proximity = terms.length > 1 ? proximityScore(this.#positions(slot, terms), terms.map((term) => term.idf)) : 0;
+      ranked.add({ slot, score: score((this.#exactScore(slot, terms) + PROXIMITY_WEIGHT * proximity) / totalIdf) });
+    }
     const queryOf = queryTermOf(terms);
-    const hits = ranked.slice(0, q.limit).map(({ slot, doc, score }): SearchHit => ({
-      id: doc.id,
-      type: doc.type,
-      title: doc.title,
-      workspaceId: doc.workspaceId,
-      preview: buildPreview(this.#analysis(slot), queryOf),
-      score,
-    }));
+    const hits = ranked.items.map(({ slot, score }): SearchHit => {
+      const { doc } = this.#entries[slot]!;
+      return { id: doc.id, type: doc.type, title: doc.title, workspaceId: doc.workspaceId, preview: buildPreview(this.#analysis(slot), queryOf), score };
+    });
     return { hits, ...(notice ? { notice } : {}) };
   }
+
+  /** Higher score first; equal scores by the more recently changed, then by id. */
+  readonly #byRank = (a: Scored, b: Scored): number => {
+    if (a.score !== b.score) return b.score - a.score;
+    const first = this.#entries[a.slot]!.doc;
+    const second = this.#entries[b.slot]!.doc;
+    return compare(second.updatedAt, first.updatedAt) || compare(first.id, second.id);
+  };
 
   /** The query's terms, rarest first, each with its words: a prefix also stands for the longer words it starts. */
   #queryTerms(parsed: ParsedQuery): QueryTerm[] {
@@ -202,79 +204,30 @@ export class OrgSearchIndex {
     return [...words]
       .map(([term, group]) => ({
         words: group,
-        idf: (parsed.terms.get(term) ?? 1) * idf(documents, Math.max(...group.map(({ word }) => this.#document.documentFrequency(word)))),
+        idf: (parsed.terms.get(term) ?? 1) * idf(documents, Math.max(...group.map(({ word }) => this.#index.documentFrequency(word)))),
       }))
-      .filter((term) => term.words.some(({ word }) => this.#document.documentFrequency(word) > 0))
+      .filter((term) => term.words.some(({ word }) => this.#index.documentFrequency(word) > 0))
       .sort((a, b) => b.idf - a.idf);
   }
 
-  /**
-   * The `size` best documents the caller may see by BM25F, term at a time: each term's postings
-   * (a document's frequency is its bucket) add to per-slot sums in typed arrays, cleared after.
-   */
-  #bestByBm25f(terms: readonly QueryTerm[], q: SearchQuery, size: number): Scored[] {
-    this.#reserveScratch();
-    const scores = this.#scores;
-    const touched = this.#touched;
-    let touchedCount = 0;
+  /** BM25F with the index's current averages: each term's words' frequencies, weighted, in each field, then its impact. */
+  #exactScore(slot: number, terms: readonly QueryTerm[]): number {
+    const { positions, titleTerms } = this.#analysis(slot);
+    const length = this.#index.lengthsOf(slot);
+    const average = this.#index.averages();
+    let total = 0;
     for (const term of terms) {
-      const termTouched = this.#termTouched;
-      let count = 0;
+      let title = 0;
+      let document = 0;
       for (const { word, weight } of term.words) {
-        count = this.#addFrequencies(this.#title, BM25F.title, word, weight, count);
-        count = this.#addFrequencies(this.#document, BM25F.document, word, weight, count);
+        const at = positions.get(word);
+        if (!at) continue;
+        document += weight * at.length;
+        for (const position of at) if (position < titleTerms) title += weight;
       }
-      const frequencies = this.#frequencies;
-      for (let i = 0; i < count; i++) {
-        const slot = termTouched[i]!;
-        if (scores[slot] === 0) touched[touchedCount++] = slot;
-        scores[slot]! += saturated(term.idf, frequencies[slot]!);
-        frequencies[slot] = 0;
-      }
+      if (document > 0) total += term.idf * termImpact({ title, document }, length, average);
     }
-    const inWorkspace = this.#workspaces.admitting(q.workspaceIds);
-    const ofType = q.types?.length ? this.#types.admitting(q.types) : undefined;
-    const top = new TopItems<Scored>(size, byRank);
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i]!;
-      const value = scores[slot]!;
-      scores[slot] = 0;
-      const worst = top.worst;
-      if ((worst && value < worst.score) || !inWorkspace(slot) || (ofType && !ofType(slot))) continue;
-      top.add({ slot, doc: this.#entries[slot]!.doc, score: value });
-    }
-    return [...top.items];
-  }
-
-  /** Adds one word's field frequencies in `field` to the term's sums; returns how many slots the term has touched. */
-  #addFrequencies(field: FieldIndex, parameters: FieldParameters, word: string, weight: number, count: number): number {
-    const postings = field.postings(word);
-    if (!postings) return count;
-    const frequencies = this.#frequencies;
-    const termTouched = this.#termTouched;
-    const lengths = field.lengths;
-    const average = field.averageLength;
-    let touched = count;
-    for (let bucket = 0; bucket < postings.length; bucket++) {
-      const slots = postings[bucket];
-      if (!slots) continue;
-      const tf = bucket + 1;
-      for (const slot of slots) {
-        if (frequencies[slot] === 0) termTouched[touched++] = slot;
-        frequencies[slot]! += weight * fieldFrequency(parameters, tf, lengths[slot]!, average);
-      }
-    }
-    return touched;
-  }
-
-  #reserveScratch(): void {
-    const slots = this.#entries.length;
-    if (this.#scores.length >= slots) return;
-    const size = Math.max(slots, this.#scores.length * 2, 1024);
-    this.#frequencies = new Float64Array(size);
-    this.#scores = new Float64Array(size);
-    this.#termTouched = new Int32Array(size);
-    this.#touched = new Int32Array(size);
+    return total;
   }
 
   /** Per query term, where its words occur in the document (merged, in order). */
@@ -309,8 +262,5 @@ function queryTermOf(terms: readonly QueryTerm[]): (word: string) => number {
 
 /** In (0, 1], to six decimals: stable across platforms, so equal matches tie and the tie-break decides. */
 const score = (share: number): number => Math.max(MIN_SCORE, Math.min(1, Math.round(share * 1e6) / 1e6));
-
-const byRank = (a: Scored, b: Scored): number =>
-  b.score - a.score || compare(b.doc.updatedAt, a.doc.updatedAt) || compare(a.doc.id, b.doc.id);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -6,7 +6,6 @@ import type { IndexSnapshot } from './org-search-index.js';
 /** Bumped whenever the saved form (ours or FlexSearch's export) changes: an older one is rebuilt. */
 const FORMAT = 5;
 const MANIFEST = 'current.json';
-const FIELDS = ['title', 'document'] as const;
 
 interface Manifest {
   readonly format: number;
@@ -14,8 +13,7 @@ interface Manifest {
   readonly version: string;
   /** The directory holding this save's files; each save writes a new one, then points here. */
   readonly generation: string;
-  /** Each field's FlexSearch export keys, in the order of their files. */
-  readonly fields: { readonly title: readonly string[]; readonly document: readonly string[] };
+  readonly flexKeys: readonly string[];
 }
 
 /**
@@ -28,15 +26,8 @@ export async function writeSavedIndex(dir: string, version: string, snapshot: In
   const genDir = path.join(dir, generation);
   await mkdir(genDir, { recursive: true });
   await writeFile(path.join(genDir, 'docs.json'), JSON.stringify(snapshot.docs));
-  for (const field of FIELDS) {
-    await Promise.all(snapshot[field].map(([, data], i) => writeFile(path.join(genDir, `${field}-${i}`), data)));
-  }
-  const manifest: Manifest = {
-    format: FORMAT,
-    version,
-    generation,
-    fields: { title: snapshot.title.map(([key]) => key), document: snapshot.document.map(([key]) => key) },
-  };
+  await Promise.all(snapshot.flex.map(([, data], i) => writeFile(path.join(genDir, `flex-${i}`), data)));
+  const manifest: Manifest = { format: FORMAT, version, generation, flexKeys: snapshot.flex.map(([key]) => key) };
   const temp = path.join(dir, `${MANIFEST}.${generation}.tmp`);
   await writeFile(temp, JSON.stringify(manifest));
   await rename(temp, path.join(dir, MANIFEST));
@@ -62,10 +53,10 @@ export async function readSavedIndex(dir: string): Promise<{ version: string; sn
   try {
     const genDir = path.join(dir, manifest.generation);
     const docs = JSON.parse(await readFile(path.join(genDir, 'docs.json'), 'utf8')) as IndexSnapshot['docs'];
-    const chunks = (field: (typeof FIELDS)[number]) =>
-      Promise.all(manifest.fields[field].map(async (key, i) => [key, await readFile(path.join(genDir, `${field}-${i}`), 'utf8')] as const));
-    const [title, document] = await Promise.all([chunks('title'), chunks('document')]);
-    return { version: manifest.version, snapshot: { docs, title, document } };
+    const flex = await Promise.all(
+      manifest.flexKeys.map(async (key, i) => [key, await readFile(path.join(genDir, `flex-${i}`), 'utf8')] as const),
+    );
+    return { version: manifest.version, snapshot: { docs, flex } };
   } catch {
     return undefined;
   }
