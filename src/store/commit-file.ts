@@ -1,5 +1,5 @@
 import { ConflictError } from '../errors.js';
-import { oneLine } from './message.js';
+import { headerSafe } from './message.js';
 import type { OrgState } from './org-state.js';
 import { readMain, writeMain } from './refs.js';
 import { writeBlobText, writeCommitObject, type Repo } from './repo.js';
@@ -13,12 +13,6 @@ export interface FileCommit {
   readonly author: Author;
   readonly committer: Author;
 }
-
-/** Names and emails go into commit headers: one line, no angle brackets. */
-export const headerSafe = (person: Author): Author => ({
-  name: oneLine(person.name).replace(/[<>]/g, '') || 'unknown',
-  email: oneLine(person.email).replace(/[<>\s]/g, ''),
-});
 
 /**
  * Writes one file as one commit on top of `state.head` and moves `main` to it. The caller holds

@@ -1,7 +1,7 @@
 import type { ArtifactType } from '../artifacts/index.js';
 import { artifactType } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
-import type { ChangeVerb } from './types.js';
+import type { Author, ChangeVerb } from './types.js';
 
 const VERB_WORD: Record<ChangeVerb, string> = { create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore' };
 const WORD_VERB = new Map(Object.entries(VERB_WORD).map(([verb, word]) => [word, verb as ChangeVerb]));
@@ -9,6 +9,12 @@ const WORD_VERB = new Map(Object.entries(VERB_WORD).map(([verb, word]) => [word,
 /** One line, no control characters: safe inside a commit header or trailer. */
 export const oneLine = (value: string, max = 200): string =>
   value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+
+/** Names and emails go into commit headers: one line, no angle brackets. */
+export const headerSafe = (person: Author): Author => ({
+  name: oneLine(person.name).replace(/[<>]/g, '') || 'unknown',
+  email: oneLine(person.email).replace(/[<>\s]/g, ''),
+});
 
 const trailerBlock = (trailers: [string, string | undefined][]): string =>
   trailers

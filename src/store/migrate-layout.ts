@@ -1,8 +1,8 @@
 import { artifactType } from '../artifacts/index.js';
 import { ConflictError } from '../errors.js';
 import { NO_FSYNC } from './atomic-fs.js';
-import { headerSafe } from './commit-file.js';
 import { gitPlumbing } from './git-plumbing.js';
+import { headerSafe } from './message.js';
 import type { OrgHandle, WriteEnv } from './org-handle.js';
 import type { OrgState } from './org-state.js';
 import { shardedArtifactPath, shardedFolderPath } from './paths.js';

@@ -1,4 +1,4 @@
-import { headerSafe } from './commit-file.js';
+import { headerSafe } from './message.js';
 import type { OrgState } from './org-state.js';
 import type { ArtifactMeta, Author, ChangeVerb, CommitResult } from './types.js';
 
