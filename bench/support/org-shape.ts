@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { artifactType, type ArtifactType } from '../../src/artifacts/index.js';
-import { renderArtifactFile } from '../../src/store/frontmatter.js';
-import { artifactPath } from '../../src/store/paths.js';
+import { artifactPath, renderArtifactFile } from '../../src/store/layout/index.js';
 import { generateCorpus } from '../search.js';
 
 /** One artifact of a seeded organization, with its file as the store itself would write it. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { openServices } from '../../src/app/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import { ensureDemo } from '../../src/demo/seed.js';
-import { artifactCommitMessage } from '../../src/store/message.js';
+import { artifactCommitMessage } from '../../src/store/layout/index.js';
 import { layoutFingerprint, organizationArtifacts, type SeedArtifact } from './org-shape.js';
 
 /** Bumped when what this file seeds changes in a way the fingerprint cannot see. */

@@ -6,20 +6,30 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
-import { FSYNC, type Durability } from './atomic-fs.js';
-import { prepareLooseBlobs } from './loose-blob-thread.js';
-import { createArtifact, validateNewArtifact } from './create-artifact.js';
-import { createFolder, validateNewFolder } from './create-folder.js';
-import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
-import { readDocuments, readMany } from './read-many.js';
-import { OrgKeeper } from './org-keeper.js';
-import { VersionReaders } from './version-readers.js';
-import { readMain } from './refs.js';
+import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
+import {
+  createArtifact,
+  createFolder,
+  updateArtifact,
+  validateBodyChange,
+  validateNewArtifact,
+  validateNewFolder,
+} from './write/index.js';
+import {
+  BodyCache,
+  OrgKeeper,
+  readBodyAt,
+  readDocuments,
+  readMany,
+  readRecord,
+  VersionReaders,
+  type OrgHandle,
+  type WriteEnv,
+} from './org/index.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
 } from './types.js';
-import { updateArtifact, validateBodyChange } from './update-artifact.js';
 
 export interface GitStoreOptions {
   readonly dataDir: string;
