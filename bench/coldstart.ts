@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { firstCallsMs, readCalls } from './mcp.js';
 import { eachSize, rawFlexBuildMs, type LoadGenerator } from './support/processes.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, pairedRatios, QUICK, spread } from './support/stats.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);

@@ -13,9 +13,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { firstCallsMs, readCalls } from './mcp.js';
 import { eachSize, type LoadGenerator } from './support/processes.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, ratioLine } from './support/stats.js';
 
 const SIZES = benchSizes([100_000], [10_000]);
