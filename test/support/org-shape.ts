@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { artifactType, type ArtifactType } from '../../src/artifacts/index.js';
 import { artifactPath, renderArtifactFile } from '../../src/store/layout/index.js';
-import { generateCorpus } from '../../bench/search.js';
+import { generateCorpus } from './corpus.js';
 
 /** One artifact of a seeded organization, with its file as the store itself would write it. */
 export interface SeedArtifact {
