@@ -32,7 +32,7 @@ async function firstAnswers(dataDir: string, m: SeedManifest, load: LoadGenerato
   return { readMs: readMs!, searchMs: searchMs! };
 }
 
-const savedStateDir = (dataDir: string, m: SeedManifest) => path.join(dataDir, 'orgs', `${m.orgId}.git`, 'specbase');
+const savedStateDir = (dataDir: string, m: SeedManifest) => path.join(dataDir, 'cache', 'orgs', m.orgId);
 
 async function benchSize(total: number, load: LoadGenerator): Promise<string[]> {
   const seed = await seededDataDir(total);

@@ -64,7 +64,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   for (let round = 0; round < ROUNDS; round++) {
     for (const graph of round % 2 === 0 ? [false, true] : [true, false]) {
       copyDataDir(seed.dir, dataDir);
-      fs.rmSync(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+      fs.rmSync(path.join(dataDir, 'cache', 'orgs', m.orgId), { recursive: true, force: true });
       if (graph) {
         // What the store's background write leaves (commit-graph.ts), made here so it is not timed.
         fullWriteMs.push(graphWriteMs(gitdir));

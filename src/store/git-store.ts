@@ -33,6 +33,11 @@ import type {
 
 export interface GitStoreOptions {
   readonly dataDir: string;
+  /**
+   * Where this process keeps its caches, a directory per organization; `<dataDir>/cache` by
+   * default. Processes that share `dataDir` over a network file system each need their own.
+   */
+  readonly cacheDir?: string;
   /** The service's identity as committer; authors are always the signed-in users. */
   readonly committer?: Author;
   readonly maxDocumentBytes?: number;
@@ -57,6 +62,7 @@ const MAX_KNOWN_GITDIRS = 10_000;
  */
 export class GitStore {
   private readonly dataDir: string;
+  private readonly cacheRoot: string;
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
@@ -68,12 +74,18 @@ export class GitStore {
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
+    this.cacheRoot = path.resolve(options.cacheDir ?? path.join(this.dataDir, 'cache'));
     this.env = {
       committer: options.committer ?? { name: 'Specbase', email: 'specbase@localhost' },
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
       bodies: new BodyCache(),
     };
-    this.orgs = new OrgKeeper({ gitdir: (orgId) => this.gitdir(orgId), durability: options.durability ?? FSYNC, env: this.env });
+    this.orgs = new OrgKeeper({
+      gitdir: (orgId) => this.gitdir(orgId),
+      cacheDir: (orgId) => this.cacheDir(orgId),
+      durability: options.durability ?? FSYNC,
+      env: this.env,
+    });
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -83,6 +95,12 @@ export class GitStore {
 
   gitdir(orgId: string): string {
     return this.gitdirs(orgId);
+  }
+
+  /** The organization's directory among this process's caches: its saved state, and the service's other caches of it. */
+  cacheDir(orgId: string): string {
+    if (!isUuid(orgId)) throw new NotFoundError('organization');
+    return path.join(this.cacheRoot, 'orgs', orgId.toLowerCase());
   }
 
   async exists(orgId: string): Promise<boolean> {

@@ -68,6 +68,7 @@ export async function seededDataDir(total: number, options: { loose?: boolean; c
     await services.store.close();
     const artifacts = organizationArtifacts(total, workspaceId);
     fs.rmSync(gitdir, { recursive: true, force: true });
+    fs.rmSync(services.store.cacheDir(demo.orgId), { recursive: true, force: true });
     fastImport(gitdir, artifacts, { commitEach });
     if (loose) explodePacks(gitdir);
     const sample: Record<string, { id: string; path: string; title: string; body: string }> = {};

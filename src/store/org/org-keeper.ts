@@ -11,7 +11,7 @@ import {
   type Durability,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
-import { SavedState, savedStateFile, saveOrDrop } from '../persist/index.js';
+import { removeFormerCaches, SavedState, savedStateFile, saveOrDrop } from '../persist/index.js';
 import type { CommitListener, CommitResult } from '../types.js';
 import { advanceTo } from './advance.js';
 import type { ColdFeed } from './cold-feed.js';
@@ -29,6 +29,8 @@ const FIRST_SAVE_DELAY_MS = 3_000;
 
 export interface OrgKeeperOptions {
   gitdir(orgId: string): string;
+  /** The organization's directory among this process's caches (its saved state). */
+  cacheDir(orgId: string): string;
   readonly durability: Durability;
   readonly env: WriteEnv;
 }
@@ -94,7 +96,8 @@ export class OrgKeeper {
     const gitdir = this.#options.gitdir(orgId);
     const repo = openRepo(gitdir, this.#options.durability);
     await initBareRepo(repo);
-    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved: await this.#openSaved(gitdir) };
+    const saved = await this.#openSaved(this.#options.cacheDir(orgId));
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved };
     const result = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
     this.#handles.add(handle);
     this.#afterWrite(handle, [result]);
@@ -145,9 +148,11 @@ export class OrgKeeper {
   /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
   async #open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
     if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+    await removeFormerCaches(gitdir);
     // Creating the file costs a synchronous moment (and a sync to disk): without one, the
     // state is built from Git first and the file made once the organization is open.
-    const saved = existsSync(savedStateFile(gitdir)) ? await this.#openSaved(gitdir) : undefined;
+    const cacheDir = this.#options.cacheDir(key);
+    const saved = existsSync(savedStateFile(cacheDir)) ? await this.#openSaved(cacheDir) : undefined;
     const state = await saved?.load().catch(() => undefined);
     // A state built from Git is saved later, into the file made again (see #saveFirstLater).
     if (!state) await saved?.close();
@@ -216,7 +221,7 @@ export class OrgKeeper {
       try {
         return await work();
       } finally {
-        if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, handle.repo.gitdir);
+        if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, this.#options.cacheDir(handle.orgId));
       }
     });
   }
@@ -230,7 +235,7 @@ export class OrgKeeper {
     const run = () => {
       this.#firstSaves.delete(handle);
       return this.#exclusive(handle, async () => {
-        handle.saved = await this.#openSaved(handle.repo.gitdir);
+        handle.saved = await this.#openSaved(this.#options.cacheDir(handle.orgId));
       });
     };
     const timer = setTimeout(() => void run().catch(() => undefined), FIRST_SAVE_DELAY_MS);
@@ -238,9 +243,9 @@ export class OrgKeeper {
     this.#firstSaves.set(handle, { timer, run });
   }
 
-  async #openSaved(gitdir: string): Promise<SavedState | undefined> {
+  async #openSaved(dir: string): Promise<SavedState | undefined> {
     if (this.#closed) return undefined;
-    const saved = await SavedState.open(gitdir);
+    const saved = await SavedState.open(dir);
     // Closed while the driver loaded: nothing may write to the file after close().
     if (this.#closed) await saved?.close();
     return this.#closed ? undefined : saved;

@@ -34,16 +34,18 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entries (position INTEGER PRIMARY KEY, workspace TEXT NOT NULL, entry TEXT NOT NULL);
 `;
 
-export const savedStateFile = (gitdir: string): string => path.join(gitdir, 'specbase', 'state.db');
+/** The saved state in `dir`, the organization's directory among this process's caches. */
+export const savedStateFile = (dir: string): string => path.join(dir, 'state.db');
 
 /**
- * An organization's catalog, folders and history index in SQLite beside the repository
- * (`<gitdir>/specbase/state.db`), so a restart loads rows instead of walking history, then
- * catches up from the saved head. Written per change: a commit adds one entry row and
- * rewrites its artifact's row, so the file grows with artifacts plus commits and no write
- * costs more than a chunk. Only a cache: any problem with it means rebuild from Git. Rows are
- * read on this thread and written through the SQLite thread (src/sqlite/sqlite-thread.ts), so
- * a slow disk never holds the event loop.
+ * An organization's catalog, folders and history index in SQLite among this process's caches
+ * (`<cache>/orgs/<orgId>/state.db`), so a restart loads rows instead of walking history, then
+ * catches up from the saved head. Never in the repository: replicas share repositories, over
+ * NFS in production, where SQLite's locking cannot be trusted, and each keeps its own. Written
+ * per change: a commit adds one entry row and rewrites its artifact's row, so the file grows
+ * with artifacts plus commits and no write costs more than a chunk. Only a cache: any problem
+ * with it means rebuild from Git. Rows are read on this thread and written through the SQLite
+ * thread (src/sqlite/sqlite-thread.ts), so a slow disk never holds the event loop.
  */
 export class SavedState {
   /** The head this file held when we last read or wrote it; another value means another writer. */
@@ -56,13 +58,9 @@ export class SavedState {
     private readonly writer: ThreadConnection,
   ) {}
 
-  /**
-   * Opens or creates the file (and drops the whole-file JSON state of earlier versions);
-   * undefined when it cannot be opened: the store then runs without it.
-   */
-  static async open(gitdir: string): Promise<SavedState | undefined> {
-    const file = savedStateFile(gitdir);
-    rmSync(path.join(path.dirname(file), 'index.json'), { force: true });
+  /** Opens or creates the file in `dir`; undefined when it cannot be opened: the store then runs without it. */
+  static async open(dir: string): Promise<SavedState | undefined> {
+    const file = savedStateFile(dir);
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       return await SavedState.openFile(file);
@@ -193,7 +191,7 @@ const DROP_FOLDER = 'DELETE FROM folders WHERE id = ?';
 const PUT_ENTRY = 'INSERT OR REPLACE INTO entries (position, workspace, entry) VALUES (?, ?, ?)';
 
 /** Saves; a saved state that fails is closed and deleted (a cache: the next start rebuilds it). */
-export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: string): Promise<SavedState | undefined> {
+export async function saveOrDrop(saved: SavedState, state: OrgState, dir: string): Promise<SavedState | undefined> {
   try {
     await saved.save(state);
     return saved;
@@ -201,7 +199,7 @@ export async function saveOrDrop(saved: SavedState, state: OrgState, gitdir: str
     try {
       await saved.close();
     } finally {
-      await rm(savedStateFile(gitdir), { force: true });
+      await rm(savedStateFile(dir), { force: true });
     }
     return undefined;
   }

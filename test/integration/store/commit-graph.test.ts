@@ -31,7 +31,7 @@ beforeEach(async () => {
   }
   await store.close();
   // As a repository that never had them: no saved state, no commit-graph.
-  await rm(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+  await rm(store.cacheDir(ORG), { recursive: true, force: true });
   await rm(path.join(gitdir, 'objects', 'info', 'commit-graphs'), { recursive: true, force: true });
 });
 afterEach(async () => {
