@@ -2,6 +2,9 @@
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
  * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
+ * Inside store/, folders by concern, one way: git, layout -> catalog -> persist -> org -> write
+ * -> git-store.ts; each folder is reached through its index.ts, and the rest of src/ reaches the
+ * store through store/index.ts (or the types in store/types.ts).
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
 const lower = (folder, allowed) => ({
@@ -11,6 +14,21 @@ const lower = (folder, allowed) => ({
   from: { path: `^src/${folder}/` },
   to: { path: '^src/', pathNot: [`^src/${folder}/`, ...allowed.map((a) => `^src/${a}`)] },
 });
+
+/** The store's folders, lowest first: each may import only those before it, through their index.ts. */
+const STORE_FOLDERS = [['git', 'layout'], ['catalog'], ['persist'], ['org'], ['write']];
+const storeFolder = (folder, below) => ({
+  name: `store-${folder}-stays-low`,
+  comment: `store/${folder} may only import store/types.ts and the index.ts of ${below.join(', ') || 'no other store folder'}`,
+  severity: 'error',
+  from: { path: `^src/store/${folder}/` },
+  to: {
+    path: '^src/store/',
+    pathNot: [`^src/store/${folder}/`, '^src/store/types\\.ts$', ...below.map((b) => `^src/store/${b}/index\\.ts$`)],
+  },
+});
+const storeFolderRules = STORE_FOLDERS.flatMap((level, i) =>
+  level.map((folder) => storeFolder(folder, STORE_FOLDERS.slice(0, i).flat())));
 
 module.exports = {
   forbidden: [
@@ -32,6 +50,21 @@ module.exports = {
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'bounded-memo\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
     lower('store', ['artifacts/', 'bounded-memo\\.ts', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
+    ...storeFolderRules,
+    {
+      name: 'store-top-through-folder-indexes',
+      comment: 'git-store.ts and index.ts reach a store folder through its index.ts',
+      severity: 'error',
+      from: { path: '^src/store/[^/]+$' },
+      to: { path: '^src/store/[^/]+/', pathNot: '^src/store/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'store-through-its-index',
+      comment: 'outside the store, code imports store/index.ts (or the types in store/types.ts)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(index|types)\\.ts$' },
+    },
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
     lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
     {

@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { firstCallsMs, readCalls } from './mcp.js';
 import { eachSize, rawFlexBuildMs, type LoadGenerator } from './support/processes.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, pairedRatios, QUICK, spread } from './support/stats.js';
 
 const SIZES = benchSizes([10_000, 100_000], [1_000]);
@@ -32,7 +32,7 @@ async function firstAnswers(dataDir: string, m: SeedManifest, load: LoadGenerato
   return { readMs: readMs!, searchMs: searchMs! };
 }
 
-const savedStateDir = (dataDir: string, m: SeedManifest) => path.join(dataDir, 'orgs', `${m.orgId}.git`, 'specbase');
+const savedStateDir = (dataDir: string, m: SeedManifest) => path.join(dataDir, 'cache', 'orgs', m.orgId);
 
 async function benchSize(total: number, load: LoadGenerator): Promise<string[]> {
   const seed = await seededDataDir(total);

@@ -13,9 +13,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { firstCallsMs, readCalls } from './mcp.js';
 import { eachSize, type LoadGenerator } from './support/processes.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, ratioLine } from './support/stats.js';
 
 const SIZES = benchSizes([100_000], [10_000]);
@@ -64,7 +64,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   for (let round = 0; round < ROUNDS; round++) {
     for (const graph of round % 2 === 0 ? [false, true] : [true, false]) {
       copyDataDir(seed.dir, dataDir);
-      fs.rmSync(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+      fs.rmSync(path.join(dataDir, 'cache', 'orgs', m.orgId), { recursive: true, force: true });
       if (graph) {
         // What the store's background write leaves (commit-graph.ts), made here so it is not timed.
         fullWriteMs.push(graphWriteMs(gitdir));

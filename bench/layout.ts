@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
-import { renderArtifactFile } from '../src/store/frontmatter.js';
+import { artifactPath, renderArtifactFile, slugify } from '../src/store/layout/index.js';
 import { GitStore } from '../src/store/index.js';
-import { artifactPath, slugify } from '../src/store/paths.js';
 
 const ORG = '00000000-0000-4000-8000-00000000b0b0';
 const ROUNDS = 2;

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { ARTIFACT_TYPES, type ArtifactType } from '../src/artifacts/index.js';
 import { OrgSearchIndex, type IndexedDocument } from '../src/search/index.js';
+import { CORPUS_SEED, CORPUS_WORKSPACES, generateCorpus, seededRandom } from '../test/support/corpus.js';
 import { rawFlexIndex, type RawDocument } from './support/raw-flex.js';
 import { benchSizes } from './support/stats.js';
 
@@ -15,14 +15,10 @@ import { benchSizes } from './support/stats.js';
  */
 const CORPUS_SIZE = 10_000;
 const SIZES = benchSizes([CORPUS_SIZE, 100_000], [1_000]);
-const SEED = 20240611;
 const ROUNDS = 20;
 const LIMIT = 10;
 /** A window of candidates such as a re-ranker over FlexSearch's own order would take. */
 const CANDIDATES = { title: 300, body: 100 };
-/** When every corpus document last changed. */
-const UPDATED_AT = '2026-01-01T00:00:00.000Z';
-const WORKSPACES = ['ws-product', 'ws-platform', 'ws-internal'];
 
 export const QUERIES = [
   'checkout', 'payment', 'refund', 'notifications', 'onboarding', 'invoice', 'subscription', 'search',
@@ -35,73 +31,13 @@ export const QUERIES = [
   'data retention', 'webhook retries', 'rate limit', 'dark mode', 'bulk import csv', 'zzzz nothing',
 ];
 
-const NOUNS = [
-  'checkout', 'payment', 'refund', 'invoice', 'subscription', 'order', 'cart', 'shopper', 'customer',
-  'notification', 'email', 'push', 'sms', 'account', 'profile', 'password', 'address', 'delivery',
-  'shipment', 'carrier', 'warehouse', 'inventory', 'catalog', 'product', 'category', 'price', 'discount',
-  'coupon', 'loyalty', 'points', 'wallet', 'card', 'bank', 'transfer', 'currency', 'tax', 'receipt',
-  'report', 'dashboard', 'export', 'import', 'webhook', 'integration', 'partner', 'merchant', 'seller',
-  'admin', 'role', 'permission', 'audit', 'log', 'session', 'token', 'search', 'filter', 'review',
-  'rating', 'return', 'exchange', 'support', 'ticket', 'agent', 'chat', 'onboarding', 'tour', 'setting',
-  'preference', 'language', 'locale', 'timezone', 'fraud', 'risk', 'rule', 'limit', 'quota', 'retry',
-  'latency', 'availability', 'accessibility', 'reader', 'theme', 'mode', 'retention', 'privacy', 'consent',
-];
-const VERBS = [
-  'create', 'update', 'cancel', 'confirm', 'send', 'receive', 'review', 'approve', 'reject', 'export',
-  'import', 'track', 'notify', 'validate', 'calculate', 'display', 'store', 'retry', 'refund', 'charge',
-  'authorize', 'capture', 'schedule', 'filter', 'search', 'sort', 'archive', 'restore', 'share', 'invite',
-];
-const ADJECTIVES = [
-  'guest', 'express', 'recurring', 'partial', 'full', 'mobile', 'weekly', 'monthly', 'secure', 'fast',
-  'bulk', 'automatic', 'manual', 'default', 'saved', 'digital', 'international', 'local', 'dark',
-  'accessible', 'single', 'multiple', 'optional', 'required', 'failed', 'pending', 'delayed',
-];
-const SUBJECTS = ['The shopper', 'A support agent', 'The system', 'An admin', 'The merchant', 'A guest', 'The finance team'];
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function generateCorpus(size = CORPUS_SIZE, seed = SEED): IndexedDocument[] {
-  const random = seededRandom(seed);
-  // Squaring skews picks toward the front of each list, as real vocabularies are skewed.
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() ** 2 * items.length)]!;
-  const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-  const sentence = (): string =>
-    `${pick(SUBJECTS)} can ${pick(VERBS)} the ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(NOUNS)} when the ${pick(NOUNS)} is ${pick(ADJECTIVES)}.`;
-  const paragraph = (): string => Array.from({ length: 2 + Math.floor(random() * 4) }, sentence).join(' ');
-  const docs: IndexedDocument[] = [];
-  for (let n = 0; n < size; n += 1) {
-    const type: ArtifactType = ARTIFACT_TYPES[n % ARTIFACT_TYPES.length]!;
-    const title = capitalize(`${random() < 0.5 ? `${pick(ADJECTIVES)} ` : ''}${pick(NOUNS)} ${pick(NOUNS)}${random() < 0.3 ? ` ${pick(NOUNS)}` : ''}`);
-    const sections = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `## ${capitalize(pick(NOUNS))}\n\n${paragraph()}\n\n- **${pick(VERBS)}** ${pick(NOUNS)}\n- ${pick(ADJECTIVES)} ${pick(NOUNS)}`);
-    docs.push({
-      id: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-      type,
-      workspaceId: WORKSPACES[n % WORKSPACES.length]!,
-      title,
-      body: `# ${title}\n\n${paragraph()}\n\n${sections.join('\n\n')}\n`,
-      updatedAt: UPDATED_AT,
-    });
-  }
-  return docs;
-}
-
 /** Syllables of the invented words: few, so that a short prefix starts hundreds of words. */
 const SYLLABLES = ['pa', 'pro', 'con', 'tri', 'mer', 'lo', 'ven', 'sta', 'qui', 'dor', 'ble', 'na', 'sen', 'tor', 'ix'];
 const INVENTED_WORDS = 20_000;
 const INVENTED_PER_BODY = 12;
 
 /** The corpus with a paragraph of invented words added to every body: a vocabulary of thousands of words sharing prefixes. */
-function withRichVocabulary(docs: readonly IndexedDocument[], seed = SEED): IndexedDocument[] {
+function withRichVocabulary(docs: readonly IndexedDocument[], seed = CORPUS_SEED): IndexedDocument[] {
   const random = seededRandom(seed + 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = Array.from({ length: INVENTED_WORDS }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''));
@@ -109,7 +45,7 @@ function withRichVocabulary(docs: readonly IndexedDocument[], seed = SEED): Inde
 }
 
 /** Prefixes of 2-5 letters of the corpus's words, alone and followed by a whole word. */
-function prefixQueries(docs: readonly IndexedDocument[], seed = SEED): string[] {
+function prefixQueries(docs: readonly IndexedDocument[], seed = CORPUS_SEED): string[] {
   const random = seededRandom(seed + 2);
   const words = [...new Set(docs.flatMap((doc) => doc.body.toLowerCase().match(/[a-z]{4,}/g) ?? []))].sort();
   const pick = (): string => words[Math.floor(random() * words.length)]!;
@@ -156,7 +92,7 @@ function benchSize(size: number): void {
 
 /** Builds ours and the raw baseline over `docs`, times `queries` on both, and checks ours against scoring every document. */
 function measureQueries(docs: readonly IndexedDocument[], queries: readonly string[], target: string): string[] {
-  const workspaceIds = new Set(WORKSPACES);
+  const workspaceIds = new Set(CORPUS_WORKSPACES);
   const ours = new OrgSearchIndex();
   const oursBuildMs = timeIt(() => { for (const doc of docs) ours.upsert(doc); });
   const raw = rawFlexIndex();

@@ -13,10 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import git from 'isomorphic-git';
 import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
-import { renderArtifactFile } from '../src/store/frontmatter.js';
+import { artifactCommitMessage, artifactPath, renderArtifactFile } from '../src/store/layout/index.js';
 import { GitStore } from '../src/store/index.js';
-import { artifactCommitMessage } from '../src/store/message.js';
-import { artifactPath } from '../src/store/paths.js';
 
 const ORG = '00000000-0000-4000-8000-00000000b0b0';
 const WORKSPACE = '00000000-0000-4000-8000-0000000000ws';

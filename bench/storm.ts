@@ -8,10 +8,10 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { authHeaders, readCalls, searchCalls } from './mcp.js';
 import type { ToolCall } from './support/load-generator.js';
 import { startLoadGenerator, startRawGitLoop, startSpecbase } from './support/processes.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './support/seed.js';
 import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 
 const [SIZE] = benchSizes([10_000], [1_000]);

@@ -4,7 +4,7 @@
  * documents a seeded organization holds. The documents are made before the clock starts.
  */
 import { rawFlexIndex } from './raw-flex.js';
-import { organizationArtifacts } from './org-shape.js';
+import { organizationArtifacts } from '../../test/support/org-shape.js';
 import { exitWithParent } from './child-ipc.js';
 
 process.on('message', (request: { kind: 'build'; total: number; workspaceId: string }) => {

@@ -6,12 +6,11 @@ import { artifactType } from '../../src/artifacts/index.js';
 import { openServices } from '../../src/app/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { Actor } from '../../src/domain/index.js';
-import { renderArtifactFile } from '../../src/store/frontmatter.js';
-import { artifactPath } from '../../src/store/paths.js';
+import { artifactPath, renderArtifactFile } from '../../src/store/layout/index.js';
 import type { IrCollection } from './ir-collection.js';
 import type { OpenEngine } from './ir-engines.js';
-import type { SeedArtifact } from './org-shape.js';
-import { fastImport } from './seed.js';
+import type { SeedArtifact } from '../../test/support/org-shape.js';
+import { fastImport } from '../../test/support/seed.js';
 
 const CREATED = '2024-01-01T00:00:00.000Z';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FSYNC, GitStore, NO_FSYNC, type GitStoreOptions } from '../../src/store/index.js';
-import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from './seed.js';
+import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../../test/support/seed.js';
 
 const CTX = { author: { name: 'Bench User', email: 'bench@example.com' }, client: 'bench' };
 

@@ -41,6 +41,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   );
   const store = new GitStore({
     dataDir: config.dataDir,
+    cacheDir: config.cacheDir,
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
   });
@@ -49,7 +50,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const search = new SearchIndexes((orgId, take) => store.documents(orgId, (records) => take(records.map(indexed))), {
     thread: 'worker',
     saved: {
-      dir: (orgId) => path.join(store.gitdir(orgId), 'specbase', 'search'),
+      dir: (orgId) => path.join(store.cacheDir(orgId), 'search'),
       async since(orgId, version) {
         // main still at the saved version: nothing changed, and nothing waits for the catalog.
         if ((await store.mainCommit(orgId)) === version) return { docs: [], version };

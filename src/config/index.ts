@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   SPECBASE_DATA_DIR: z.string().default('./data'),
+  SPECBASE_CACHE_DIR: optionalText,
   SPECBASE_BASE_URL: z.url().optional(),
   SPECBASE_OIDC_ISSUER: z.url().optional(),
   SPECBASE_OIDC_CLIENT_ID: optionalText,
@@ -39,6 +40,11 @@ export interface Config {
   /** Address to bind; loopback by default so that a fresh demo is not reachable from the network. */
   readonly host: string;
   readonly dataDir: string;
+  /**
+   * This process's caches of each organization (saved catalog, search index), rebuilt from Git
+   * when missing: `<dataDir>/cache` unless set. Replicas sharing `dataDir` each need their own.
+   */
+  readonly cacheDir: string;
   /** Public base URL without trailing slash; every URL the service prints or returns starts with it. */
   readonly baseUrl: string;
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
@@ -123,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.SPECBASE_DATA_DIR),
+    cacheDir: path.resolve(e.SPECBASE_CACHE_DIR ?? path.join(e.SPECBASE_DATA_DIR, 'cache')),
     baseUrl,
     ...(e.SPECBASE_TLS_CERT && e.SPECBASE_TLS_KEY
       ? { tls: Object.freeze({ certFile: e.SPECBASE_TLS_CERT, keyFile: e.SPECBASE_TLS_KEY }) }

@@ -6,23 +6,38 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
-import { FSYNC, type Durability } from './atomic-fs.js';
-import { prepareLooseBlobs } from './loose-blob-thread.js';
-import { createArtifact, validateNewArtifact } from './create-artifact.js';
-import { createFolder, validateNewFolder } from './create-folder.js';
-import { BodyCache, readBodyAt, readRecord, type OrgHandle, type WriteEnv } from './org-handle.js';
-import { readDocuments, readMany } from './read-many.js';
-import { OrgKeeper } from './org-keeper.js';
-import { VersionReaders } from './version-readers.js';
-import { readMain } from './refs.js';
+import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
+import {
+  createArtifact,
+  createFolder,
+  updateArtifact,
+  validateBodyChange,
+  validateNewArtifact,
+  validateNewFolder,
+} from './write/index.js';
+import {
+  BodyCache,
+  OrgKeeper,
+  readBodyAt,
+  readDocuments,
+  readMany,
+  readRecord,
+  VersionReaders,
+  type OrgHandle,
+  type WriteEnv,
+} from './org/index.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
   CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
 } from './types.js';
-import { updateArtifact, validateBodyChange } from './update-artifact.js';
 
 export interface GitStoreOptions {
   readonly dataDir: string;
+  /**
+   * Where this process keeps its caches, a directory per organization; `<dataDir>/cache` by
+   * default. Processes that share `dataDir` over a network file system each need their own.
+   */
+  readonly cacheDir?: string;
   /** The service's identity as committer; authors are always the signed-in users. */
   readonly committer?: Author;
   readonly maxDocumentBytes?: number;
@@ -47,6 +62,7 @@ const MAX_KNOWN_GITDIRS = 10_000;
  */
 export class GitStore {
   private readonly dataDir: string;
+  private readonly cacheRoot: string;
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
@@ -58,12 +74,18 @@ export class GitStore {
 
   constructor(options: GitStoreOptions) {
     this.dataDir = path.resolve(options.dataDir);
+    this.cacheRoot = path.resolve(options.cacheDir ?? path.join(this.dataDir, 'cache'));
     this.env = {
       committer: options.committer ?? { name: 'Specbase', email: 'specbase@localhost' },
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
       bodies: new BodyCache(),
     };
-    this.orgs = new OrgKeeper({ gitdir: (orgId) => this.gitdir(orgId), durability: options.durability ?? FSYNC, env: this.env });
+    this.orgs = new OrgKeeper({
+      gitdir: (orgId) => this.gitdir(orgId),
+      cacheDir: (orgId) => this.cacheDir(orgId),
+      durability: options.durability ?? FSYNC,
+      env: this.env,
+    });
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -73,6 +95,12 @@ export class GitStore {
 
   gitdir(orgId: string): string {
     return this.gitdirs(orgId);
+  }
+
+  /** The organization's directory among this process's caches: its saved state, and the service's other caches of it. */
+  cacheDir(orgId: string): string {
+    if (!isUuid(orgId)) throw new NotFoundError('organization');
+    return path.join(this.cacheRoot, 'orgs', orgId.toLowerCase());
   }
 
   async exists(orgId: string): Promise<boolean> {

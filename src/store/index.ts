@@ -1,6 +1,12 @@
 export { GitStore, type GitStoreOptions, type NewOrganization } from './git-store.js';
-export { parseRepositoryFile } from './frontmatter.js';
-export { slugify } from './paths.js';
+export { parseRepositoryFile, slugify } from './layout/index.js';
 export * from './types.js';
-export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';
-export { blameFile, parsePorcelainBlame, type BlamedLine, type BlameLimits } from './blame.js';
+export {
+  blameFile,
+  FSYNC,
+  NO_FSYNC,
+  parsePorcelainBlame,
+  type BlamedLine,
+  type BlameLimits,
+  type Durability,
+} from './git/index.js';

@@ -39,7 +39,7 @@ it('keeps the search index across a restart, with edits made meanwhile by native
   await first.close();
   open.splice(0);
   const gitdir = first.store.gitdir(orgId);
-  const manifest = JSON.parse(await readFile(path.join(gitdir, 'specbase', 'search', 'current.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(await readFile(path.join(first.store.cacheDir(orgId), 'search', 'current.json'), 'utf8')) as { version: string };
   expect(manifest.version).toBe(edit.commit);
 
   // While the service is down, an engineer commits with plain git.

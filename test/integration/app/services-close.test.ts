@@ -24,10 +24,9 @@ it('closing the services persists the store index and stops every later write to
   const services = await openServices(loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent' }));
   const { demo } = await ensureDemo(services);
   await services.close();
-  const orgsDir = path.join(dataDir, 'orgs');
-  expect((await stat(path.join(orgsDir, `${demo.orgId}.git`, 'specbase', 'state.db'))).size).toBeGreaterThan(0);
-  const closed = await snapshot(orgsDir);
+  expect((await stat(path.join(dataDir, 'cache', 'orgs', demo.orgId, 'state.db'))).size).toBeGreaterThan(0);
+  const closed = await snapshot(dataDir);
   // Anything still writing on its own (a timer, a queued save) would show within this time.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  expect(await snapshot(orgsDir)).toEqual(closed);
+  expect(await snapshot(dataDir)).toEqual(closed);
 });

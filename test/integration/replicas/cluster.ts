@@ -74,7 +74,7 @@ export interface Replica {
   process: Started;
 }
 
-/** PostgreSQL, one shared data directory, `count` replicas (`node dist/main.js`) and HAProxy in front. */
+/** PostgreSQL, one shared data directory, `count` replicas (`node dist/main.js`, caches of their own), HAProxy in front. */
 export interface Cluster {
   readonly databaseUrl: string;
   readonly dataDir: string;
@@ -97,10 +97,12 @@ export async function startCluster(count: number): Promise<Cluster> {
   const databaseUrl = await postgres.freshDatabase();
   const proxyPort = await freePort();
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+  // Each replica has caches of its own, as on machines of their own; a restart finds them again.
   const env = (port: number) => ({
     PORT: String(port),
     HOST: '127.0.0.1',
     SPECBASE_DATA_DIR: dataDir,
+    SPECBASE_CACHE_DIR: path.join(work, `cache-${port}`),
     SPECBASE_DATABASE_URL: databaseUrl,
     SPECBASE_BASE_URL: `http://127.0.0.1:${proxyPort}`,
     SPECBASE_LOG_LEVEL: 'warn',

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,12 +29,16 @@ describe('a replica on PostgreSQL', () => {
   let databaseUrl: string;
   let h: Harness;
   let other: Services;
+  let otherCache: string;
 
   beforeAll(async () => {
     postgres = await startTestPostgres();
     databaseUrl = await postgres.freshDatabase();
     h = await startHarness({ env: { SPECBASE_DATABASE_URL: databaseUrl } });
-    other = await openServices(loadConfig({ SPECBASE_DATA_DIR: h.dataDir, SPECBASE_DATABASE_URL: databaseUrl, PORT: '0' }));
+    otherCache = path.join(h.dataDir, 'other-replica-cache');
+    other = await openServices(
+      loadConfig({ SPECBASE_DATA_DIR: h.dataDir, SPECBASE_CACHE_DIR: otherCache, SPECBASE_DATABASE_URL: databaseUrl, PORT: '0' }),
+    );
   });
   afterAll(async () => {
     await other?.close();
@@ -59,6 +64,15 @@ describe('a replica on PostgreSQL', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps the caches of each process in a directory of its own, and none in the shared repository', async () => {
+    // The other process opened the organization in the test before: its first save comes a few seconds later.
+    await expect.poll(() => existsSync(path.join(otherCache, 'orgs', h.orgId, 'state.db')), { timeout: 15_000 }).toBe(true);
+    expect(existsSync(path.join(h.services.store.cacheDir(h.orgId), 'state.db'))).toBe(true);
+    expect(h.services.store.cacheDir(h.orgId).startsWith(otherCache)).toBe(false);
+    const inRepository = path.join(h.gitdir, 'specbase');
+    expect(existsSync(inRepository) ? readdirSync(inRepository).filter((name) => name !== 'staging') : []).toEqual([]);
   });
 
   it('finds by search, within a few seconds, a commit made with native git on the shared repository', async () => {

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { BlobBatch, MissingObjectError } from '../../../src/store/blob-batch.js';
-import { readLooseBlob } from '../../../src/store/loose-blob.js';
+import { BlobBatch, MissingObjectError } from '../../../src/store/git/index.js';
+import { readLooseBlob } from '../../../src/store/git/loose-blob.js';
 
 let dir: string;
 let gitdir: string;
@@ -120,7 +120,7 @@ it('does not answer a damaged loose object with its bytes: git reports it', asyn
 });
 
 it('a process that starts the loose object reader ahead of use, and never uses it, still exits on its own', async () => {
-  const thread = pathToFileURL(path.resolve('src/store/loose-blob-thread.ts')).href;
+  const thread = pathToFileURL(path.resolve('src/store/git/loose-blob-thread.ts')).href;
   const script = `import { prepareLooseBlobs } from ${JSON.stringify(thread)}; prepareLooseBlobs();`;
   // Killed at the timeout (an error) if the thread keeps it alive, as it kept the CLI.
   await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000, killSignal: 'SIGKILL' });

@@ -21,13 +21,13 @@ async function snapshot(dir: string): Promise<Map<string, number>> {
   return files;
 }
 
-it('close() leaves the saved state on disk and leaves nothing writing into the repository afterwards', async () => {
+it('close() leaves the saved state on disk and leaves nothing writing into the repository or the caches afterwards', async () => {
   await fx.store.create(ORG, capabilityInput(fx.productId, 'Written just before close'), alice);
   await fx.store.close();
-  const indexFile = path.join(fx.gitdir, 'specbase', 'state.db');
+  const indexFile = path.join(fx.cacheDir, 'state.db');
   expect((await stat(indexFile)).size).toBeGreaterThan(0);
-  const closed = await snapshot(fx.gitdir);
+  const closed = await snapshot(fx.dataDir);
   // Anything still writing on its own (a timer, a queued save) would show within this time.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  expect(await snapshot(fx.gitdir)).toEqual(closed);
+  expect(await snapshot(fx.dataDir)).toEqual(closed);
 });

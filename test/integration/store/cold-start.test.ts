@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { fastImport } from '../../../bench/support/seed.js';
-import { organizationArtifacts, type SeedArtifact } from '../../../bench/support/org-shape.js';
+import { fastImport } from '../../support/seed.js';
+import { organizationArtifacts, type SeedArtifact } from '../../support/org-shape.js';
 import { NotFoundError } from '../../../src/errors.js';
 import { GitStore } from '../../../src/store/index.js';
 import { alice, bob, ORG, WORKSPACE } from './fixture.js';
@@ -14,6 +14,8 @@ const ARTIFACTS = 2_500;
 
 let dataDir: string;
 let gitdir: string;
+/** The organization's directory among the store's caches: its saved state. */
+let cacheDir: string;
 let artifacts: SeedArtifact[];
 const stores: GitStore[] = [];
 const openStore = () => {
@@ -24,7 +26,9 @@ const openStore = () => {
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'specbase-direct-'));
-  gitdir = openStore().gitdir(ORG);
+  const store = openStore();
+  gitdir = store.gitdir(ORG);
+  cacheDir = store.cacheDir(ORG);
   artifacts = organizationArtifacts(ARTIFACTS, WORKSPACE);
   fastImport(gitdir, artifacts);
 });
@@ -73,7 +77,7 @@ it('answers reads from Git while the catalog builds, exactly as the catalog answ
     await writeFile(file, `${await readFile(file, 'utf8')}\nA line added by hand.\n`);
     run('commit', '-qam', 'Edit a feature by hand');
   });
-  await rm(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+  await rm(cacheDir, { recursive: true, force: true });
 
   const ids = [product!.id, capability!.id, feature!.id, requirement!.id, moved.id, movedAndEdited.id, created.artifact.id];
   const store = openStore();
@@ -113,7 +117,7 @@ it('hands the search index every artifact as the cold build reads it, ending wit
   const writer = openStore();
   await writer.update(ORG, capability!.id, { body: '# Edited\n\nBy Bob.\n', verb: 'edit' }, bob);
   await writer.close();
-  await rm(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+  await rm(cacheDir, { recursive: true, force: true });
 
   const store = openStore();
   let catalogReady = false;

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { fastImport } from '../../../bench/support/seed.js';
-import { organizationArtifacts, type SeedArtifact } from '../../../bench/support/org-shape.js';
+import { fastImport } from '../../support/seed.js';
+import { organizationArtifacts, type SeedArtifact } from '../../support/org-shape.js';
 import { GitStore } from '../../../src/store/index.js';
 import { bob, git as gitIn, ORG, WORKSPACE } from './fixture.js';
 
@@ -31,7 +31,7 @@ beforeEach(async () => {
   }
   await store.close();
   // As a repository that never had them: no saved state, no commit-graph.
-  await rm(path.join(gitdir, 'specbase'), { recursive: true, force: true });
+  await rm(store.cacheDir(ORG), { recursive: true, force: true });
   await rm(path.join(gitdir, 'objects', 'info', 'commit-graphs'), { recursive: true, force: true });
 });
 afterEach(async () => {

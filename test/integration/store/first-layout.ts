@@ -2,8 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ArtifactType } from '../../../src/artifacts/index.js';
-import { renderArtifactFile, renderFolderFile } from '../../../src/store/frontmatter.js';
-import { artifactCommitMessage, folderCommitMessage } from '../../../src/store/message.js';
+import {
+  artifactCommitMessage,
+  folderCommitMessage,
+  renderArtifactFile,
+  renderFolderFile,
+} from '../../../src/store/layout/index.js';
 import type { ChangeContext } from '../../../src/store/types.js';
 import { WORKSPACE } from './fixture.js';
 

@@ -18,6 +18,8 @@ export interface StoreFixture {
   readonly dataDir: string;
   readonly store: GitStore;
   readonly gitdir: string;
+  /** The organization's directory among the store's caches (its saved state). */
+  readonly cacheDir: string;
   readonly productId: string;
   close(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export async function openStoreFixture(): Promise<StoreFixture> {
     dataDir,
     store,
     gitdir: store.gitdir(ORG),
+    cacheDir: store.cacheDir(ORG),
     productId: init.artifact.id,
     async close() {
       await store.close();

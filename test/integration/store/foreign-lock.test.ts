@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../src/errors.js';
-import { lockMain } from '../../../src/store/ref-lock.js';
+import { lockMain } from '../../../src/store/git/index.js';
 import { alice, git, openStoreFixture, ORG, type StoreFixture } from './fixture.js';
 
 /** A pid no process of this machine has: the kernel's limit is far below it. */

@@ -184,7 +184,7 @@ describe('a repository in the first layout, opened by this version', () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
 
     expect(await openStore().migrateLayout(ORG)).toBeUndefined();
-    for (const suffix of ['', '-wal', '-shm']) await rm(path.join(gitdir, 'specbase', `state.db${suffix}`), { force: true });
+    for (const suffix of ['', '-wal', '-shm']) await rm(path.join(dataDir, 'cache', 'orgs', ORG, `state.db${suffix}`), { force: true });
     const rebuilt = openStore();
     expect(await rebuilt.migrateLayout(ORG)).toBeUndefined();
     expect(git(gitdir, 'rev-parse', 'main')).toBe(head);

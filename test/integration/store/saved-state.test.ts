@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../../src/sqlite/index.js';
@@ -17,9 +18,9 @@ afterEach(async () => {
   await fx.close();
 });
 
-const stateFile = () => path.join(fx.gitdir, 'specbase', 'state.db');
-const restart = () => {
-  const store = new GitStore({ dataDir: fx.dataDir });
+const stateFile = () => path.join(fx.cacheDir, 'state.db');
+const restart = (cacheDir?: string) => {
+  const store = new GitStore({ dataDir: fx.dataDir, ...(cacheDir ? { cacheDir } : {}) });
   extra.push(store);
   return store;
 };
@@ -154,6 +155,30 @@ describe('saved state', () => {
     const firstBlob = git(fx.gitdir, 'rev-parse', `${before.histories[1]!.at(-1)!.commit}:${a.artifact.path}`);
     await rm(path.join(fx.gitdir, 'objects', firstBlob.slice(0, 2), firstBlob.slice(2)));
     expect(await knowledge(restart(), ids)).toEqual(before);
+  });
+
+  it('lives among the caches, not in the repository, where what an earlier version saved is removed on open', async () => {
+    const { ids } = await seed();
+    const before = await knowledge(fx.store, ids);
+    await fx.store.close();
+    expect(stateFile().startsWith(path.join(fx.dataDir, 'cache'))).toBe(true);
+    expect(existsSync(stateFile())).toBe(true);
+    const former = path.join(fx.gitdir, 'specbase');
+    await mkdir(path.join(former, 'search', 'g-1'), { recursive: true });
+    for (const name of ['state.db', 'state.db-wal', 'index.json']) await writeFile(path.join(former, name), 'saved by an earlier version');
+    expect(await knowledge(restart(), ids)).toEqual(before);
+    expect(readdirSync(former).filter((name) => name !== 'staging')).toEqual([]);
+
+    // Another cache directory (a replica's own): nothing there yet, so built from Git and saved there.
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'specbase-cache-'));
+    try {
+      const replica = restart(elsewhere);
+      expect(await knowledge(replica, ids)).toEqual(before);
+      await extra.pop()!.close();
+      expect(existsSync(path.join(elsewhere, 'orgs', ORG, 'state.db'))).toBe(true);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('builds from a packed repository (after git gc) with no saved state', async () => {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { run } from '../../../src/launcher/index.js';
-import { MissingObjectError } from '../../../src/store/blob-batch.js';
-import { VersionReaders } from '../../../src/store/version-readers.js';
+import { MissingObjectError } from '../../../src/store/git/index.js';
+import { VersionReaders } from '../../../src/store/org/index.js';
 import { git } from './fixture.js';
 
 let dir: string;

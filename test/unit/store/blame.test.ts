@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePorcelainBlame } from '../../../src/store/blame.js';
+import { parsePorcelainBlame } from '../../../src/store/git/index.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

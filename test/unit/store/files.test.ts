@@ -2,9 +2,14 @@ import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/errors.js';
 import { parseRepositoryFile, slugify } from '../../../src/store/index.js';
-import { renderArtifactFile, renderFolderFile } from '../../../src/store/frontmatter.js';
-import { artifactCommitMessage, parseCommitMessage } from '../../../src/store/message.js';
-import { checkedTitle, headingTitle } from '../../../src/store/title.js';
+import {
+  artifactCommitMessage,
+  checkedTitle,
+  headingTitle,
+  parseCommitMessage,
+  renderArtifactFile,
+  renderFolderFile,
+} from '../../../src/store/layout/index.js';
 
 const fm = {
   id: '0b5e7c1a-3d2f-4e6a-9b8c-1d2e3f4a5b6c',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { layoutMoves } from '../../../src/store/migrate-layout.js';
-import { OrgState } from '../../../src/store/org-state.js';
+import { layoutMoves } from '../../../src/store/org/migrate-layout.js';
+import { OrgState } from '../../../src/store/catalog/index.js';
 import type { ArtifactMeta } from '../../../src/store/types.js';
 
 const meta = (id: string, type: ArtifactMeta['type'], path: string): ArtifactMeta => ({

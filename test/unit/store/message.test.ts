@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/errors.js';
-import { artifactCommitMessage, checkedSummary, parseCommitMessage } from '../../../src/store/message.js';
+import { artifactCommitMessage, checkedSummary, parseCommitMessage } from '../../../src/store/layout/index.js';
 
 const ID = '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLog } from '../../../src/store/native-history.js';
+import { parseLog } from '../../../src/store/git/native-history.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrgState } from '../../../src/store/org-state.js';
+import { OrgState } from '../../../src/store/catalog/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../../../src/store/types.js';
 
 const author = { name: 'Ana', email: 'ana@example.com' };

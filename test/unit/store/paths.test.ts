@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { artifactType } from '../../../src/artifacts/index.js';
-import { artifactPath, folderPath, shardedArtifactPath, shardedFolderPath, slugify } from '../../../src/store/paths.js';
+import {
+  artifactPath,
+  folderPath,
+  shardedArtifactPath,
+  shardedFolderPath,
+  slugify,
+} from '../../../src/store/layout/index.js';
 
 const ID = '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12';
 

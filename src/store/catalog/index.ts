@@ -1,0 +1,7 @@
+/**
+ * An organization's catalog, folders and history index as of one commit, and how a change or a
+ * move is recorded in it.
+ */
+export { OrgState, type DirListing } from './org-state.js';
+export { artifactMeta, isoSeconds, recordArtifactChange, type ArtifactChange } from './record-change.js';
+export { recordMove, renamesIn } from './record-move.js';

@@ -1,0 +1,28 @@
+/**
+ * Git objects, refs and locks: git processes, object readers (loose objects in a thread of their
+ * own), `main` and its lock. The lowest layer of the store, beside layout/.
+ */
+export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';
+export { blameFile, parsePorcelainBlame, type BlamedLine, type BlameLimits } from './blame.js';
+export { BlobBatch, MissingObjectError } from './blob-batch.js';
+export { CommitGraphs } from './commit-graph.js';
+export { gitPlumbing } from './git-plumbing.js';
+export { prepareLooseBlobs } from './loose-blob-thread.js';
+export { KeyedMutex } from './mutex.js';
+export { deletedFiles, firstParentHistory, pathHistory, type HistoryStep } from './native-history.js';
+export { lockMain } from './ref-lock.js';
+export { mainStampThisTick, readMain, writeMain } from './refs.js';
+export {
+  initBareRepo,
+  openRepo,
+  readBlobText,
+  readCommitObject,
+  readTreeEntries,
+  writeBlobText,
+  writeCommitObject,
+  writeTreeEntries,
+  type CommitObject,
+  type Repo,
+  type TreeEntry,
+} from './repo.js';
+export { changedFiles, TreeCache, type FileChange } from './tree-diff.js';

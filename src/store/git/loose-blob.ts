@@ -1,0 +1,47 @@
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { isObjectId } from '../../ids.js';
+
+/**
+ * The bytes of blob `oid` when the repository holds it as a loose object file, in a buffer of
+ * their own; undefined for anything else (packed, in an alternate, another kind of object,
+ * unreadable or damaged), which git itself then answers or reports. A loose object is
+ * `<kind> <size>\0<bytes>`, deflated; read whole and inflated in one call it costs a fraction of
+ * what `git cat-file --batch` spends on it (three opens and maps of the file per object).
+ */
+export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefined {
+  if (!isObjectId(oid)) return undefined;
+  let object: Buffer;
+  try {
+    object = inflateSync(readObjectFile(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
+  } catch {
+    return undefined;
+  }
+  const headerEnd = object.indexOf(0);
+  if (headerEnd < 0) return undefined;
+  const [kind, size] = object.toString('latin1', 0, headerEnd).split(' ');
+  const bytes = object.subarray(headerEnd + 1);
+  if (kind !== 'blob' || size !== String(bytes.length)) return undefined;
+  // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
+  return new Uint8Array(bytes);
+}
+
+/** Read space for one object file at a time: most loose objects are a few kilobytes deflated. */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * An object file's bytes, in `scratch` when they fit (valid until the next call): an open, one
+ * read and a close, where readFileSync also asks the file's size and allocates a buffer for
+ * each file, a quarter more system calls on a machine where each costs about 10 µs.
+ */
+function readObjectFile(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const read = readSync(fd, scratch, 0, scratch.length, 0);
+    if (read < scratch.length) return scratch.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(file);
+}

@@ -1,0 +1,124 @@
+import { gitEnvironment, launcher, run } from '../../launcher/index.js';
+import type { CommitObject } from './repo.js';
+import type { FileChange } from './tree-diff.js';
+
+/** One commit of a first-parent walk with the files it changed against its first parent. */
+export interface HistoryStep {
+  readonly oid: string;
+  readonly commit: CommitObject;
+  readonly changes: readonly FileChange[];
+}
+
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+const RECORD = '\x1e';
+const FIELD = '\x1f';
+const ZERO_OID = /^0{40}$/;
+
+const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
+const LOG_ARGS = ['log', '--root', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z', LOG_FORMAT];
+
+/**
+ * Every commit from the root to `target` along first parents, oldest first, with its changed
+ * files: one `git log` instead of reading each commit and diffing its trees object by object
+ * (isomorphic-git resolves each packed object's delta chain from scratch).
+ */
+export function firstParentHistory(gitdir: string, target: string): Promise<HistoryStep[]> {
+  return runGit(gitdir, [...LOG_ARGS, '--reverse', target, '--']).then((out) => parseLog(out.toString('utf8')));
+}
+
+/**
+ * The first-parent commits from `from` back that changed `path`, newest first, each with its
+ * change of that path, up to the one for which `enough` says true: git is stopped there
+ * instead of walking on to the root (the cost is the commits between, not the whole history).
+ */
+export function pathHistory(gitdir: string, from: string, path: string, enough: (step: HistoryStep) => boolean): Promise<HistoryStep[]> {
+  return new Promise((resolve, reject) => {
+    const child = launcher.launch('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], { env: gitEnvironment() });
+    child.stdin.end();
+    const steps: HistoryStep[] = [];
+    let pending = '';
+    let done = false;
+    const take = (records: string) => {
+      for (const step of parseLog(records)) {
+        steps.push(step);
+        if (enough(step)) return true;
+      }
+      return false;
+    };
+    const finish = (result: HistoryStep[] | Error) => {
+      if (done) return;
+      done = true;
+      child.kill();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      // Output still on its way after the answer: the steps answered are the caller's now.
+      if (done) return;
+      pending += chunk;
+      // A record is complete once the next one has started.
+      const last = pending.lastIndexOf(RECORD);
+      if (last <= 0) return;
+      const complete = pending.slice(0, last);
+      pending = pending.slice(last);
+      if (take(complete)) finish(steps);
+    });
+    child.on('error', finish);
+    child.on('close', (code) => {
+      if (done) return;
+      if (code !== 0) return finish(new Error(`git log failed with exit code ${code}`));
+      take(pending);
+      finish(steps);
+    });
+  });
+}
+
+/** The files `commit` deleted against `parent`; with `pathspec`, only those it matches. */
+export async function deletedFiles(gitdir: string, parent: string, commit: string, pathspec?: string): Promise<FileChange[]> {
+  const args = ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--no-abbrev', '--diff-filter=D', parent, commit, '--'];
+  const out = await runGit(gitdir, pathspec === undefined ? args : [...args, pathspec]);
+  return parseRaw(out.toString('utf8'));
+}
+
+function runGit(gitdir: string, args: readonly string[]): Promise<Buffer> {
+  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes: MAX_LOG_BYTES, env: gitEnvironment() }).catch((error: Error) => {
+    throw new Error(`git ${args[0]} failed: ${error.message}`);
+  });
+}
+
+/** Parses the output of the `git log` above; exported for its unit test. */
+export function parseLog(output: string): HistoryStep[] {
+  const steps: HistoryStep[] = [];
+  for (const record of output.split(RECORD).slice(1)) {
+    const fields = record.split(FIELD);
+    const [oid, parents, tree, name, email, time, message] = fields;
+    const person = { name: name!, email: email!, timestamp: Number(time), timezoneOffset: 0 };
+    const commit: CommitObject = {
+      message: message!,
+      tree: tree!,
+      parent: parents ? parents.split(' ') : [],
+      author: person,
+      committer: person,
+    };
+    steps.push({ oid: oid!, commit, changes: parseRaw(fields.slice(7).join(FIELD)) });
+  }
+  return steps;
+}
+
+/** `:<mode> <mode> <old> <new> <status>\0<path>\0` entries, as `--raw -z` writes them. */
+function parseRaw(raw: string): FileChange[] {
+  const changes: FileChange[] = [];
+  const tokens = raw.split('\0');
+  for (let i = 0; i < tokens.length; i++) {
+    const meta = tokens[i]!.trim();
+    if (!meta.startsWith(':')) continue;
+    const [oldMode, newMode, before, after] = meta.slice(1).split(' ');
+    const path = tokens[++i]!;
+    const blob = (mode: string | undefined, oid: string | undefined) => (!oid || ZERO_OID.test(oid) || !mode?.startsWith('100') ? null : oid);
+    const change = { path, before: blob(oldMode, before), after: blob(newMode, after) };
+    // A submodule or a symlink is no file of ours on either side.
+    if (change.before || change.after) changes.push(change);
+  }
+  return changes;
+}

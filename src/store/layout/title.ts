@@ -1,0 +1,48 @@
+import { describeCharacter, findCharacter, isC0Control, isSurrogate } from '../../characters.js';
+import { DEFAULT_LIMITS } from '../../config/index.js';
+import { InvalidInputError } from '../../errors.js';
+
+const FENCE = /^\s{0,3}(```|~~~)/;
+const HEADING = /^\s{0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+
+/** The body's first level-one `# ` heading outside code fences, or undefined. */
+export function headingTitle(body: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of body.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker) {
+      fence = fence === undefined ? marker : fence === marker ? undefined : fence;
+      continue;
+    }
+    if (fence) continue;
+    const match = HEADING.exec(line.replace(/\r$/, ''));
+    if (match?.[1]?.trim()) return match[1].trim();
+  }
+  return undefined;
+}
+
+/** Line breaks (including the Unicode ones), tabs and other control characters, and lone surrogates. */
+const notInTitle = (codePoint: number): boolean =>
+  isC0Control(codePoint) ||
+  (codePoint >= 0x7f && codePoint <= 0x9f) ||
+  codePoint === 0x2028 ||
+  codePoint === 0x2029 ||
+  isSurrogate(codePoint);
+
+/** Titles and folder names: trimmed, one line of plain text, non-empty, bounded. */
+export function checkedTitle(raw: string, what = 'title', maxChars = DEFAULT_LIMITS.maxTitleChars): string {
+  const title = raw.trim();
+  if (!title) throw new InvalidInputError(`the ${what} is empty`);
+  const found = findCharacter(title, notInTitle);
+  if (found) {
+    const leading = [...raw.slice(0, raw.length - raw.trimStart().length)].length;
+    throw new InvalidInputError(
+      `the ${what} has ${describeCharacter(found.codePoint)} at character ${leading + found.position}; it must be one line of text without control characters`,
+      { codePoint: found.codePoint, position: leading + found.position },
+    );
+  }
+  if (title.length > maxChars) {
+    throw new InvalidInputError(`the ${what} is ${title.length} characters; the limit is ${maxChars}`);
+  }
+  return title;
+}

@@ -1,0 +1,246 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SpecbaseError } from '../../errors.js';
+import { countLineChangesOffLoop } from '../../patch/index.js';
+import { parseCommitMessage, parseRepositoryFile, type ParsedMessage, type RepositoryFile } from '../layout/index.js';
+import { isoSeconds, recordArtifactChange, recordMove, renamesIn, type OrgState } from '../catalog/index.js';
+import {
+  BlobBatch,
+  changedFiles,
+  firstParentHistory,
+  readBlobText,
+  readCommitObject,
+  TreeCache,
+  type CommitObject,
+  type FileChange,
+  type HistoryStep,
+  type Repo,
+} from '../git/index.js';
+import type { CommitResult } from '../types.js';
+import type { BodyCache } from './org-handle.js';
+import type { ColdFeed } from './cold-feed.js';
+
+/**
+ * Files read ahead of the one being applied (`window`): native git in bulk keeps a deep pipe
+ * busy. Native reads are asked for once `refillAt` places in the window are free, not one per
+ * file applied: each request to the loose object reader's thread is a message and a wake-up.
+ */
+const READ_AHEAD = { batch: { window: 512, refillAt: 256 }, inProcess: { window: 16, refillAt: 1 } } as const;
+/** Files applied between turns of the event loop: each costs a parse and a line count. */
+const YIELD_EVERY = 16;
+const decoder = new TextDecoder('utf-8');
+
+/** Reads files for a walk: ahead of the one being applied, each version parsed once. */
+class FileReader {
+  private readonly texts = new Map<string, Promise<string>>();
+  private queue: readonly string[] = [];
+  private queued = 0;
+  private readonly ahead: { readonly window: number; readonly refillAt: number };
+
+  constructor(
+    private readonly repo: Repo,
+    private readonly bodies: BodyCache,
+    /** Native git for a walk from the root; isomorphic-git for the few commits of a catch-up. */
+    private readonly batch?: BlobBatch,
+  ) {
+    this.ahead = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
+  }
+
+  private read(oid: string): Promise<string> {
+    return this.batch ? this.batch.read(oid).then((data) => decoder.decode(data)) : readBlobText(this.repo, oid);
+  }
+
+  /** The files about to be applied, in order: read ahead, at most `window` of them waiting. */
+  readAhead(oids: readonly string[]): void {
+    this.queue = oids;
+    this.queued = 0;
+    this.fill();
+  }
+
+  private fill(): void {
+    const { window, refillAt } = this.ahead;
+    if (window - this.texts.size < refillAt) return;
+    while (this.queued < this.queue.length && this.texts.size < window) this.text(this.queue[this.queued++]!);
+  }
+
+  private text(oid: string): Promise<string> {
+    let text = this.texts.get(oid);
+    if (!text) {
+      text = this.read(oid);
+      // A read that fails is reported to the walk when it gets there, not as an unhandled rejection.
+      text.catch(() => undefined);
+      this.texts.set(oid, text);
+    }
+    return text;
+  }
+
+  /** A file another writer broke is kept at its last good state; reading it reports the problem. */
+  async parsed(oid: string, path: string): Promise<RepositoryFile | undefined> {
+    const text = this.texts.get(oid);
+    this.texts.delete(oid);
+    this.fill();
+    try {
+      const file = parseRepositoryFile(await (text ?? this.read(oid)), path);
+      if (file.kind === 'artifact') this.bodies.set(oid, file.body);
+      return file;
+    } catch (error) {
+      if (error instanceof SpecbaseError) return undefined;
+      throw error;
+    }
+  }
+
+  async body(oid: string, path: string): Promise<string> {
+    const cached = this.bodies.get(oid);
+    if (cached !== undefined) return cached;
+    const file = await this.parsed(oid, path);
+    return file?.kind === 'artifact' ? file.body : '';
+  }
+}
+
+/** A commit's message parsed once, however many files it changed (the first of a seeded repository: all of them). */
+const parsedMessages = new WeakMap<CommitObject, ParsedMessage>();
+function messageOf(commit: CommitObject): ParsedMessage {
+  let parsed = parsedMessages.get(commit);
+  if (!parsed) {
+    parsed = parseCommitMessage(commit.message);
+    parsedMessages.set(commit, parsed);
+  }
+  return parsed;
+}
+
+async function applyFileChange(
+  files: FileReader,
+  state: OrgState,
+  oid: string,
+  commit: CommitObject,
+  change: FileChange,
+  deleted: ReadonlySet<string>,
+): Promise<CommitResult | undefined> {
+  const knownId = state.idOfPath.get(change.path);
+  if (!change.after) {
+    // A record that moved in this commit no longer has this path and stays.
+    if (knownId && state.metas.get(knownId)?.path === change.path) state.removeArtifact(knownId);
+    else if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
+    else state.idOfPath.delete(change.path);
+    return undefined;
+  }
+  const file = await files.parsed(change.after, change.path);
+  if (!file) {
+    if (knownId && state.metas.has(knownId)) state.setBlob(knownId, change.after);
+    return undefined;
+  }
+  const fm = file.frontmatter;
+  if (knownId && knownId !== fm.id) return undefined;
+  if (file.kind === 'folder') {
+    state.setFolder({ id: fm.id, name: file.frontmatter.name, parentId: fm.parent, workspaceId: fm.workspace, path: change.path, createdAt: fm.created });
+    return undefined;
+  }
+  const previous = state.metas.get(fm.id);
+  const earlierBlob = previous && previous.path !== change.path ? state.blobs.get(fm.id) : change.before;
+  if (previous && previous.path !== change.path) {
+    // Moved and changed in one commit: a move, then an edit. A second file with a known id
+    // whose first file stays is not that artifact.
+    if (!deleted.has(previous.path)) return undefined;
+    recordMove(state, fm.id, previous.path, change.path);
+  }
+  const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
+  const lines = await countLineChangesOffLoop(before, file.body, false);
+  const message = messageOf(commit);
+  const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
+  const client = message.trailers.get('Client');
+  return recordArtifactChange(state, {
+    commit: oid,
+    parent: commit.parent[0] ?? null,
+    blob: change.after,
+    verb,
+    id: fm.id,
+    type: file.frontmatter.type,
+    parentId: fm.parent,
+    workspaceId: fm.workspace,
+    title: file.frontmatter.title,
+    ...(file.frontmatter.requirementType ? { requirementType: file.frontmatter.requirementType } : {}),
+    path: change.path,
+    createdAt: fm.created,
+    author: commit.author,
+    authoredAt: isoSeconds(commit.author.timestamp),
+    message: commit.message,
+    ...(client ? { client } : {}),
+    ...lines,
+    body: file.body,
+  });
+}
+
+/**
+ * Brings `state` from its head to `target` along first parents, reading each commit's changed
+ * files once. From an empty state (a first start, a rebuild) the history comes from native git
+ * in bulk (`git log --raw`, `git cat-file --batch`); a catch-up of a few commits reads objects
+ * in process. Returns 'diverged' when `target` does not descend from the state's head (history
+ * was rewritten): the caller then starts from an empty state.
+ */
+export async function advanceTo(
+  repo: Repo,
+  state: OrgState,
+  target: string,
+  options: { collect: boolean; bodies: BodyCache; feed?: ColdFeed | undefined },
+): Promise<CommitResult[] | 'diverged'> {
+  const fromRoot = state.head === null;
+  const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
+  if (chain === 'diverged') return 'diverged';
+  // Parsing a whole history's log took tens of milliseconds at 10,000 artifacts: no more in one turn.
+  if (fromRoot) await nextTurn();
+  const feed = fromRoot ? options.feed : undefined;
+  const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
+  if (feed) await nextTurn();
+  const results: CommitResult[] = [];
+  const trees = new TreeCache();
+  const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
+  const files = new FileReader(repo, options.bodies, batch);
+  try {
+    for (const { oid: commitOid, commit, changes: listed } of chain) {
+      const changes = (listed ?? (await changedFiles(repo, state.rootTree, commit.tree, trees))).filter((c) => c.path.endsWith('.md'));
+      // Files are added before any is deleted, so that a file that moved is seen as one record.
+      changes.sort((a, b) => Number(!a.after) - Number(!b.after));
+      const renames = renamesIn(state, changes);
+      const deleted = new Set(changes.flatMap((c) => (c.after ? [] : [c.path])));
+      // Sorting and matching a seeded repository's first commit (every file) takes a turn of its own.
+      if (changes.length > YIELD_EVERY) await nextTurn();
+      files.readAhead(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
+      for (const [i, change] of changes.entries()) {
+        // Files read ahead parse without a turn of the event loop: a big commit yields now and then.
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
+        const from = change.after ? renames.get(change.after) : undefined;
+        const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
+        const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
+        if (result && options.collect) results.push(result);
+        if (result && change.after && targetBlobs.has(change.after)) feed?.push({ record: result.artifact, blob: change.after });
+      }
+      state.moveTo(commitOid, commit.tree);
+    }
+  } finally {
+    batch?.close();
+  }
+  return results;
+}
+
+/** The blobs of the files at the walk's last commit, known from the changes alone. */
+function blobsAtTarget(chain: readonly Pick<Partial<HistoryStep>, 'changes'>[]): Set<string> {
+  const files = new Map<string, string>();
+  for (const step of chain) {
+    for (const change of step.changes ?? []) {
+      if (change.after) files.set(change.path, change.after);
+      else files.delete(change.path);
+    }
+  }
+  return new Set(files.values());
+}
+
+/** The commits after `head` up to `target` along first parents, oldest first; 'diverged' when `head` is not on that line. */
+async function chainTo(repo: Repo, head: string, target: string): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged'> {
+  const chain: { oid: string; commit: CommitObject }[] = [];
+  let oid: string | undefined = target;
+  while (oid && oid !== head) {
+    const commit = await readCommitObject(repo, oid);
+    chain.push({ oid, commit });
+    oid = commit.parent[0];
+  }
+  return oid ? chain.reverse() : 'diverged';
+}

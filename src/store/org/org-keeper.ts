@@ -1,0 +1,253 @@
+import { existsSync } from 'node:fs';
+import { NotFoundError } from '../../errors.js';
+import {
+  CommitGraphs,
+  initBareRepo,
+  KeyedMutex,
+  lockMain,
+  mainStampThisTick,
+  openRepo,
+  readMain,
+  type Durability,
+} from '../git/index.js';
+import { OrgState } from '../catalog/index.js';
+import { removeFormerCaches, SavedState, savedStateFile, saveOrDrop } from '../persist/index.js';
+import type { CommitListener, CommitResult } from '../types.js';
+import { advanceTo } from './advance.js';
+import type { ColdFeed } from './cold-feed.js';
+import { layoutMoves, migrateLayout } from './migrate-layout.js';
+import type { OrgHandle, WriteEnv } from './org-handle.js';
+import { OrgHandles } from './org-handles.js';
+import type { DirectRecord } from './read-direct.js';
+
+/**
+ * How long the first save of a state built from Git waits. That save writes a row per artifact
+ * and per commit (half a second of the SQLite thread at 10,000 artifacts); at once, it took that
+ * from the search index, still building from the same reads for the first search.
+ */
+const FIRST_SAVE_DELAY_MS = 3_000;
+
+export interface OrgKeeperOptions {
+  gitdir(orgId: string): string;
+  /** The organization's directory among this process's caches (its saved state). */
+  cacheDir(orgId: string): string;
+  readonly durability: Durability;
+  readonly env: WriteEnv;
+}
+
+/**
+ * Keeps each organization's state at `main`: opens it (from its saved state or from Git),
+ * follows commits other processes made, and runs writes one at a time, in this process through
+ * its write section and across processes through `main.lock`, telling listeners what changed.
+ */
+export class OrgKeeper {
+  readonly #options: OrgKeeperOptions;
+  readonly #handles = new OrgHandles((key, gitdir, feed) => this.#open(key, gitdir, feed));
+  readonly #mutex = new KeyedMutex();
+  readonly #listeners = new Set<CommitListener>();
+  readonly #commitGraphs = new CommitGraphs();
+  /** First saves of states built from Git, waiting (see FIRST_SAVE_DELAY_MS): each runs early at close. */
+  readonly #firstSaves = new Map<OrgHandle, { readonly timer: NodeJS.Timeout; readonly run: () => Promise<void> }>();
+  #closed = false;
+
+  constructor(options: OrgKeeperOptions) {
+    this.#options = options;
+  }
+
+  /** The organization, opened on first use (its state may lag behind `main`). */
+  handle(orgId: string): Promise<OrgHandle> {
+    return this.#handles.get(orgId.toLowerCase(), this.#options.gitdir(orgId));
+  }
+
+  /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
+  async fresh(orgId: string): Promise<OrgHandle> {
+    const handle = await this.handle(orgId);
+    const stamp = mainStampThisTick(handle.repo.gitdir);
+    if (stamp !== null && stamp === handle.refStamp) return handle;
+    if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
+      await this.#exclusive(handle, () => this.#catchUp(handle, true));
+    }
+    // The stamp was taken before the ref was read: if main moved in between, the next call
+    // sees a different stamp and looks again.
+    handle.refStamp = stamp;
+    return handle;
+  }
+
+  /** See OrgHandles.readDirect: an artifact read from Git while the organization opens. */
+  readDirect(orgId: string, id: string): Promise<DirectRecord | undefined> {
+    return this.#handles.readDirect(orgId.toLowerCase(), this.#options.gitdir(orgId), id);
+  }
+
+  /** See OrgHandles.takeFeed. */
+  takeFeed(orgId: string): ReturnType<OrgHandles['takeFeed']> {
+    return this.#handles.takeFeed(orgId.toLowerCase());
+  }
+
+  /** Runs `work` as the only writer of the organization, at the latest `main`. */
+  async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
+    const handle = await this.handle(orgId);
+    const result = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
+    this.#afterWrite(handle, result ? [result] : []);
+    return result;
+  }
+
+  /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
+  async create(orgId: string, work: (handle: OrgHandle) => Promise<CommitResult>): Promise<CommitResult> {
+    const gitdir = this.#options.gitdir(orgId);
+    const repo = openRepo(gitdir, this.#options.durability);
+    await initBareRepo(repo);
+    const saved = await this.#openSaved(this.#options.cacheDir(orgId));
+    const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved };
+    const result = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
+    this.#handles.add(handle);
+    this.#afterWrite(handle, [result]);
+    return result;
+  }
+
+  /** Catches up with `main` now and emits what it finds, instead of waiting for the next read to notice. */
+  async refresh(orgId: string): Promise<void> {
+    const handle = await this.handle(orgId);
+    await this.#exclusive(handle, () => this.#catchUp(handle, true));
+  }
+
+  /** Called after `main` moved, for our commits and for commits of other processes once seen. */
+  onCommit(listener: CommitListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The organizations opened (and so kept state of). */
+  openOrganizations(): string[] {
+    return this.#handles.keys();
+  }
+
+  /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
+  async close(): Promise<void> {
+    await this.#commitGraphs.close();
+    // An open under way makes its saved state and saves what it built before the store stops
+    // making them: otherwise a close right after a build from Git would drop the build's save.
+    await this.#inEachSection(async () => undefined);
+    const firstSaves = [...this.#firstSaves.values()];
+    for (const { timer } of firstSaves) clearTimeout(timer);
+    await Promise.allSettled(firstSaves.map(({ run }) => run()));
+    this.#closed = true;
+    await this.#inEachSection(async (handle) => {
+      await handle.saved?.close();
+      handle.saved = undefined;
+    });
+  }
+
+  /** Runs `work` in the write section of each organization opened, once the ones under way end. */
+  async #inEachSection(work: (handle: OrgHandle) => Promise<void>): Promise<void> {
+    const handles = await Promise.allSettled(this.#handles.values());
+    await Promise.all(
+      handles.map((settled) => (settled.status === 'fulfilled' ? this.#mutex.run(settled.value.orgId, () => work(settled.value)) : undefined)),
+    );
+  }
+
+  /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
+  async #open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
+    if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+    await removeFormerCaches(gitdir);
+    // Creating the file costs a synchronous moment (and a sync to disk): without one, the
+    // state is built from Git first and the file made once the organization is open.
+    const cacheDir = this.#options.cacheDir(key);
+    const saved = existsSync(savedStateFile(cacheDir)) ? await this.#openSaved(cacheDir) : undefined;
+    const state = await saved?.load().catch(() => undefined);
+    // A state built from Git is saved later, into the file made again (see #saveFirstLater).
+    if (!state) await saved?.close();
+    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved: state && saved };
+    let built!: () => void;
+    const ready = new Promise<void>((resolve) => (built = resolve));
+    const open = this.#exclusive(loaded, async () => {
+      try {
+        await this.#catchUp(loaded, false, feed);
+      } finally {
+        feed.end();
+      }
+      if (layoutMoves(loaded.state).length > 0) {
+        loaded.layoutMigration = await this.#locked(loaded, () => migrateLayout(loaded, this.#options.env));
+      }
+      built();
+      this.#commitGraphs.refresh(gitdir, loaded.state.metas.size);
+      if (!state) this.#saveFirstLater(loaded);
+    });
+    // Open once the state is at main; what catching up changed is saved in the write section,
+    // which writes wait for and reads do not.
+    open.catch(() => undefined);
+    await Promise.race([ready, open]);
+    return loaded;
+  }
+
+  /** Follows commits written by another process; emits them when asked to. */
+  async #catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
+    const main = await readMain(handle.repo.gitdir);
+    if (!main || main === handle.state.head) return;
+    const bodies = this.#options.env.bodies;
+    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies, feed });
+    if (applied === 'diverged') {
+      handle.state = new OrgState();
+      handle.saved?.replaceOnNextSave();
+      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies, feed });
+    }
+    if (emit && applied !== 'diverged') this.#afterWrite(handle, applied);
+  }
+
+  async #locked<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
+    const release = await lockMain(handle.repo.gitdir);
+    try {
+      await this.#catchUp(handle, true);
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
+  #afterWrite(handle: OrgHandle, results: readonly CommitResult[]): void {
+    for (const result of results) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(handle.orgId, result);
+        } catch {
+          // A listener's failure (say, the search index) must not undo or fail a commit.
+        }
+      }
+    }
+  }
+
+  /** The organization's write section in this process; what it changed is saved before it ends. */
+  #exclusive<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
+    return this.#mutex.run(handle.orgId, async () => {
+      try {
+        return await work();
+      } finally {
+        if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, this.#options.cacheDir(handle.orgId));
+      }
+    });
+  }
+
+  /**
+   * Saves a state built from Git in FIRST_SAVE_DELAY_MS, in a write section of its own: the
+   * file is opened then (a file that would not load has every row written again). Until then
+   * writes save nothing: the first save writes every row anyway.
+   */
+  #saveFirstLater(handle: OrgHandle): void {
+    const run = () => {
+      this.#firstSaves.delete(handle);
+      return this.#exclusive(handle, async () => {
+        handle.saved = await this.#openSaved(this.#options.cacheDir(handle.orgId));
+      });
+    };
+    const timer = setTimeout(() => void run().catch(() => undefined), FIRST_SAVE_DELAY_MS);
+    timer.unref();
+    this.#firstSaves.set(handle, { timer, run });
+  }
+
+  async #openSaved(dir: string): Promise<SavedState | undefined> {
+    if (this.#closed) return undefined;
+    const saved = await SavedState.open(dir);
+    // Closed while the driver loaded: nothing may write to the file after close().
+    if (this.#closed) await saved?.close();
+    return this.#closed ? undefined : saved;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The catalog saved in SQLite among this process's caches, rebuilt from Git when missing or
+ * stale; and what earlier versions cached inside the repository, removed.
+ */
+export { removeFormerCaches } from './former-caches.js';
+export { SavedState, savedStateFile, saveOrDrop } from './saved-state.js';

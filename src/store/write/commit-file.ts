@@ -1,0 +1,43 @@
+import { ConflictError } from '../../errors.js';
+import { headerSafe } from '../layout/index.js';
+import type { OrgState } from '../catalog/index.js';
+import { readMain, writeBlobText, writeCommitObject, writeMain, type Repo } from '../git/index.js';
+import type { Author } from '../types.js';
+import { treeWithFile } from './tree-edit.js';
+
+export interface FileCommit {
+  readonly path: string;
+  readonly content: string;
+  readonly message: string;
+  readonly author: Author;
+  readonly committer: Author;
+}
+
+/**
+ * Writes one file as one commit on top of `state.head` and moves `main` to it. The caller holds
+ * the organization's lock. Objects are written first (each atomically, synced as the repository's
+ * durability says); the ref rename is the commit point, done only if `main` still is the parent,
+ * and the commit is acknowledged only once the ref is on disk too.
+ */
+export async function commitFile(
+  repo: Repo,
+  state: OrgState,
+  change: FileCommit,
+): Promise<{ commit: string; blob: string; timestamp: number }> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const blob = await writeBlobText(repo, change.content);
+  const { rootTree, dirs } = await treeWithFile(repo, state, change.path, blob);
+  const commit = await writeCommitObject(repo, {
+    message: change.message,
+    tree: rootTree,
+    parent: state.head ? [state.head] : [],
+    author: { ...headerSafe(change.author), timestamp, timezoneOffset: 0 },
+    committer: { ...headerSafe(change.committer), timestamp, timezoneOffset: 0 },
+  });
+  if ((await readMain(repo.gitdir)) !== state.head) {
+    throw new ConflictError('the repository moved on during the write; nothing was written');
+  }
+  await writeMain(repo.gitdir, commit, repo.durability);
+  state.moveTo(commit, rootTree, dirs);
+  return { commit, blob, timestamp };
+}
