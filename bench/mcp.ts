@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
-import { QUERIES } from './search.js';
+import { QUERIES, QUESTIONS } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
 import { eachSize, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
@@ -46,7 +46,9 @@ export function readCalls(m: SeedManifest): ToolCall[] {
   });
 }
 
-export const searchCalls = (): ToolCall[] => QUERIES.map((query) => ({ tool: 'specbase_search', args: { query } }));
+export const searchCalls = (limit?: number): ToolCall[] => QUERIES.map((query) => ({ tool: 'specbase_search', args: { query, ...(limit ? { limit } : {}) } }));
+/** Twenty-word questions, as an assistant asks them. */
+const questionCalls = (): ToolCall[] => QUESTIONS.map((query) => ({ tool: 'specbase_search', args: { query } }));
 
 const ECHO: ToolCall[] = [{ tool: 'echo', args: { text: 'hello' } }];
 
@@ -118,8 +120,8 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     await load.open('bare', bare.mcpUrl, {}, CLIENTS);
     await load.open('bareNode', bareNode.mcpUrl, {}, CLIENTS);
     // Warm-up: loads the saved catalog and search index, and lets both servers' JITs settle.
-    for (const calls of [readCalls(m), searchCalls()]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
-    await load.run('specbase', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2);
+    for (const calls of [readCalls(m), searchCalls(), questionCalls(), searchCalls(50)]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
+    await load.run('specbase', [...readCalls(m), ...searchCalls(), ...questionCalls(), ...searchCalls(50)], 0, WARMUP_MS * 2);
     await load.run('bare', ECHO, 0, WARMUP_MS * 2);
     await load.run('bareNode', ECHO, 0, WARMUP_MS * 2);
 
@@ -128,7 +130,9 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     await load.run('bare', document, 0, WARMUP_MS);
     const rounds = {
       bare: [] as number[], bareNode: [] as number[], document: [] as number[], read: [] as number[], search: [] as number[],
+      question: [] as number[], search50: [] as number[],
       readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], bareNodeP50: [] as number[], documentP50: [] as number[],
+      questionP50: [] as number[], search50P50: [] as number[],
     };
     const segments: [keyof typeof cpu, string, ToolCall[], keyof typeof rounds][] = [
       ['bare', 'bare', ECHO, 'bareP50'],
@@ -136,8 +140,13 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       ['document', 'bare', document, 'documentP50'],
       ['read', 'specbase', readCalls(m), 'readP50'],
       ['search', 'specbase', searchCalls(), 'searchP50'],
+      ['question', 'specbase', questionCalls(), 'questionP50'],
+      ['search50', 'specbase', searchCalls(50), 'search50P50'],
     ];
-    const cpu = { bare: [] as CpuPerCall[], bareNode: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[] };
+    const cpu = {
+      bare: [] as CpuPerCall[], bareNode: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[],
+      question: [] as CpuPerCall[], search50: [] as CpuPerCall[],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
         const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
@@ -160,13 +169,15 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x', 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x', 'paired'),
+      ratioLine('specbase_search, 20-word questions, calls/s', 'calls/s', rounds.question, rounds.bare, undefined, 'paired'),
+      ratioLine('specbase_search limit 50 / limit 10, calls/s', 'calls/s', rounds.search50, rounds.search, '>= 0.5x', 'paired'),
       `  against the bare server on node's http alone, without express (as Specbase serves MCP):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode, undefined, 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode, undefined, 'paired'),
       `  against the bare server answering a read's size (${sizes.fullReadChars} characters as text and as structured content):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document, undefined, 'paired'),
-      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms`,
-      `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
+      `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms, question ${fmt(median(rounds.questionP50), 2)} ms, search at limit 50 ${fmt(median(rounds.search50P50), 2)} ms`,
+      `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search', 'question', 'search50'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
     ];
   } finally {
