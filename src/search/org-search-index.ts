@@ -164,10 +164,11 @@ export class OrgSearchIndex {
       scratch: this.#accumulators.reserve(this.#entries.length),
       postingsBudget: this.#postingsBudget,
     });
-    const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
+    const idfs = terms.map((term) => term.idf);
+    const totalIdf = idfs.reduce((sum, value) => sum + value, 0);
     const ranked = new TopItems<Scored>(q.limit, this.#byRank);
     for (const { slot } of pool) {
-      const proximity = terms.length > 1 ? proximityScore(this.#positions(slot, terms), terms.map((term) => term.idf)) : 0;
+      const proximity = terms.length > 1 ? proximityScore(this.#positions(slot, terms), idfs) : 0;
       ranked.add({ slot, score: score((this.#exactScore(slot, terms) + PROXIMITY_WEIGHT * proximity) / totalIdf) });
     }
     const queryOf = queryTermOf(terms);
