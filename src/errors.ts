@@ -79,7 +79,7 @@ export class PatchError extends SpecbaseError {
     message: string,
     readonly details: {
       hunk?: number;
-      reason: 'not_a_diff' | 'multiple_files' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
+      reason: 'not_a_diff' | 'multiple_files' | 'too_many_hunks' | 'too_costly' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
       nearest?: { line: number; text: string }[];
     },
   ) {
