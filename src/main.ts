@@ -9,7 +9,14 @@ import { createLogger, flushLog } from './log.js';
 /** How long tool calls under way may take to finish once shutdown begins. */
 const SHUTDOWN_DRAIN_MS = 5_000;
 
+/**
+ * Everything the service creates (the data directory, specbase.db, repositories, keys) is for
+ * its own user alone: files 0600 and directories 0700, git's files included (it inherits this).
+ */
+const OWNER_ONLY = 0o077;
+
 async function main(): Promise<void> {
+  process.umask(OWNER_ONLY);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   const services = await openServices(config, { onError: (err) => log.warn({ err }, 'replication') });

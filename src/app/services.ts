@@ -34,7 +34,8 @@ export interface ServiceOptions {
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
-  await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true });
+  // Owner only even where the process's umask is wider (embedded, tests); main.ts also sets it.
+  await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
   const control = await openControlPlane(
     config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') },
   );

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,18 @@ async function stop(started: Started): Promise<{ code: number | string; ms: numb
   started.child.kill('SIGTERM');
   const code = await started.exited;
   return { code, ms: performance.now() - t0 };
+}
+
+/** Every file and directory under `dir` (itself included) whose mode lets anyone but its owner in. */
+async function openToOthers(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    const stat = await lstat(at);
+    if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0) found.push(`${path.relative(dir, at) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const entry of await readdir(at)) await walk(path.join(at, entry));
+  };
+  await walk(dir);
+  return found;
 }
 
 interface Banner {
@@ -134,6 +146,13 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(await readdir(path.join(dataDir, 'orgs'))).toEqual([`${first.orgId}.git`]);
     expect(git(first.orgId, 'rev-list', '--all')).toBe(commitsBefore);
     expect((await stop(started)).code).toBe(0);
+  });
+
+  it('creates the data directory, specbase.db, keys and repositories for its owner alone (0700 / 0600)', async () => {
+    expect((await lstat(dataDir)).mode & 0o777).toBe(0o700);
+    expect((await lstat(path.join(dataDir, 'specbase.db'))).mode & 0o777).toBe(0o600);
+    expect((await lstat(gitdirOf(first.orgId))).mode & 0o777).toBe(0o700);
+    expect(await openToOthers(dataDir)).toEqual([]);
   });
 
   it('SIGTERM while an edit is in flight lets it finish and commit, then exits 0 promptly', async () => {
