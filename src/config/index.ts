@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   SPECBASE_SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SPECBASE_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
   SPECBASE_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SPECBASE_DEMO: z.enum(['auto', 'on', 'off']).default('auto'),
   SPECBASE_CIMD_CA_FILE: optionalText,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
@@ -55,6 +56,11 @@ export interface Config {
   /** Lifetimes of the OAuth tokens given to MCP clients. */
   readonly oauthTokens: { readonly accessSeconds: number; readonly refreshSeconds: number };
   readonly userLimits: UserLimits;
+  /**
+   * Whether `npm start` creates the demo organization and account: `auto` only on a fresh
+   * local sandbox (no organization yet, a loopback base URL), `on` whenever it is missing, `off` never.
+   */
+  readonly demo: 'auto' | 'on' | 'off';
 }
 
 /** What one user may hold or do; every count can be 0, which switches that limit off. */
@@ -101,6 +107,8 @@ function userLimitsOf(e: z.infer<typeof EnvSchema>): UserLimits {
   });
 }
 
+export { isLoopbackUrl } from './loopback.js';
+
 export class ConfigError extends Error {}
 
 /** Parse the environment once at start-up into a frozen Config. */
@@ -141,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,
     userLimits: userLimitsOf(e),
+    demo: e.SPECBASE_DEMO,
     clientDocuments: Object.freeze({
       ...(e.SPECBASE_CIMD_CA_FILE ? { caFile: e.SPECBASE_CIMD_CA_FILE } : {}),
       ...(e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST } : {}),
