@@ -79,7 +79,7 @@ export class PatchError extends SpecbaseError {
     message: string,
     readonly details: {
       hunk?: number;
-      reason: 'not_a_diff' | 'multiple_files' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
+      reason: 'not_a_diff' | 'multiple_files' | 'too_many_hunks' | 'too_costly' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
       nearest?: { line: number; text: string }[];
     },
   ) {
@@ -120,4 +120,36 @@ export class NotOrganizationMemberError extends SpecbaseError {
   constructor() {
     super('the authenticated user is not a member of this organization');
   }
+}
+
+/** The server cannot write: its storage is read-only or full. Nothing was written; reads still work. */
+export class StorageUnavailableError extends SpecbaseError {
+  static readonly code = 'storage_unavailable';
+  readonly code = StorageUnavailableError.code;
+}
+
+/** System error codes of storage that refuses writes, and the words git and SQLite use for them. */
+const STORAGE_FAILURES: readonly { code: string; pattern: RegExp; why: string }[] = [
+  { code: 'EROFS', pattern: /read-only file system|attempt to write a readonly database/i, why: 'read-only file system' },
+  { code: 'ENOSPC', pattern: /no space left on device|database or disk is full/i, why: 'disk full' },
+  { code: 'EDQUOT', pattern: /disk quota exceeded/i, why: 'disk quota exceeded' },
+];
+
+/**
+ * A storage failure found in `error` (its code or message, or those of its causes), as the typed
+ * error the edges answer with, e.g. "the server cannot write (read-only file system)";
+ * undefined for any other error.
+ */
+export function storageFailureOf(error: unknown): StorageUnavailableError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof StorageUnavailableError) return cause;
+    const code = (cause as NodeJS.ErrnoException).code;
+    const known = STORAGE_FAILURES.find((failure) => failure.code === code || failure.pattern.test(cause instanceof Error ? cause.message : ''));
+    if (known) {
+      return new StorageUnavailableError(`the server cannot write (${known.why}); nothing was written, and reading still works. Try again later`, {
+        reason: known.code,
+      });
+    }
+  }
+  return undefined;
 }

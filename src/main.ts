@@ -3,19 +3,27 @@ import { createHttpApp } from './app/http.js';
 import { listen, shutdown } from './app/server.js';
 import { openServices } from './app/services.js';
 import { ConfigError, loadConfig } from './config/index.js';
-import { ensureDemo } from './demo/seed.js';
+import { startupDemo } from './demo/seed.js';
 import { createLogger, flushLog } from './log.js';
 
 /** How long tool calls under way may take to finish once shutdown begins. */
 const SHUTDOWN_DRAIN_MS = 5_000;
 
+/**
+ * Everything the service creates (the data directory, specbase.db, repositories, keys) is for
+ * its own user alone: files 0600 and directories 0700, git's files included (it inherits this).
+ */
+const OWNER_ONLY = 0o077;
+
 async function main(): Promise<void> {
+  process.umask(OWNER_ONLY);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   const services = await openServices(config, { onError: (err) => log.warn({ err }, 'replication') });
   // Replicas starting together on one database create one demo organization, not one each.
-  const { demo, created } = await services.control.db.exclusive('specbase-demo', () => ensureDemo(services));
-  if (created) log.info({ orgId: demo.orgId }, 'created the demo organization');
+  const startup = await services.control.db.exclusive('specbase-demo', () => startupDemo(services));
+  if (startup.created) log.info({ orgId: startup.demo.orgId }, 'created the demo organization');
+  else if (!startup.demo) log.info({ reason: startup.reason }, 'no demo organization');
   const http = await createHttpApp(services, log);
   const { server } = await listen(config);
   server.on('request', http.listener);
@@ -50,7 +58,7 @@ async function main(): Promise<void> {
 
   // A closed stdout (its reader gone) must not end the service: the banner is lost, nothing else.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => log.warn({ code: error.code }, 'stdout is closed: the start-up banner was not shown'));
-  process.stdout.write(startupBanner(config.baseUrl, demo));
+  process.stdout.write(startupBanner(config.baseUrl, startup));
   log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
 }
 

@@ -1,8 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { openControlPlane, type SqlControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
+import { storageFailureOf } from '../errors.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
@@ -29,13 +31,32 @@ const indexed = (record: ArtifactRecord) => ({
   updatedAt: record.updatedAt,
 });
 
+/**
+ * Why the organizations' repositories cannot be written now, or undefined: a small file made
+ * and removed where they live, as every commit must. Asked by /healthz, so that a replica whose
+ * disk turned read-only or full leaves the load balancer's rotation instead of failing edits.
+ */
+async function storageProblem(orgsDir: string): Promise<string | undefined> {
+  const probe = path.join(orgsDir, `.healthz-${randomBytes(6).toString('hex')}`);
+  try {
+    // A few blocks' worth, so that a full disk refuses it too (an empty file needs none).
+    await writeFile(probe, Buffer.alloc(4096));
+  } catch (error) {
+    const failure = storageFailureOf(error);
+    return failure ? failure.message.split(';')[0] : `the repositories cannot be written: ${(error as Error).message}`;
+  }
+  await rm(probe, { force: true });
+  return undefined;
+}
+
 export interface ServiceOptions {
   /** Where background failures (announcing a commit, following another replica) are reported. */
   readonly onError?: (error: Error) => void;
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
-  await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true });
+  // Owner only even where the process's umask is wider (embedded, tests); main.ts also sets it.
+  await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
   const control = await openControlPlane(
     config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') },
   );
@@ -90,7 +111,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         return `database unreachable: ${(error as Error).message}`;
       }
       if (replication && !replication.listening()) return 'not listening for commits of other replicas';
-      return undefined;
+      return storageProblem(path.join(config.dataDir, 'orgs'));
     },
     async close() {
       await replication?.close();

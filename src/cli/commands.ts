@@ -2,6 +2,7 @@ import { provisionOrganization } from '../app/provision.js';
 import type { Services } from '../app/services.js';
 import type { WorkspaceRole } from '../access/principal.js';
 import { openGrantAdmin } from '../auth/grant-admin.js';
+import { PERSONAL_ACCESS_TOKEN_DAYS } from '../control/index.js';
 import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -43,6 +44,24 @@ async function orgOf(services: Services, id: string) {
 }
 
 const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
+
+/**
+ * When a new token expires: in `--expires-in-days` days (`--expires-days`, its older name), never
+ * with `--no-expiry`, and otherwise after the default lifetime (the control plane's).
+ */
+function tokenExpiry(flags: Flags): { expiresAt?: Date | null } {
+  const given = flags['expires-in-days'] ?? flags['expires-days'];
+  if (flags['no-expiry'] === true) {
+    if (given !== undefined) throw new InvalidInputError('give either --expires-in-days or --no-expiry, not both');
+    return { expiresAt: null };
+  }
+  if (given === undefined) return {};
+  const days = Number(given);
+  if (!(Number.isInteger(days) && days > 0 && days <= 3650)) {
+    throw new InvalidInputError('--expires-in-days must be a whole number of days from 1 to 3650');
+  }
+  return { expiresAt: new Date(Date.now() + days * 86_400_000) };
+}
 
 export const COMMANDS: readonly Command[] = [
   {
@@ -131,17 +150,18 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'token create',
-    usage: 'token create --user EMAIL --name NAME [--expires-days DAYS]',
-    flags: { user: { type: 'string' }, name: { type: 'string' }, 'expires-days': { type: 'string' } },
+    usage: `token create --user EMAIL --name NAME [--expires-in-days DAYS | --no-expiry]   (default: ${PERSONAL_ACCESS_TOKEN_DAYS} days)`,
+    flags: {
+      user: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      'expires-days': { type: 'string' },
+      'no-expiry': { type: 'boolean' },
+    },
     required: ['user', 'name'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
-      const days = flags['expires-days'] === undefined ? undefined : Number(flags['expires-days']);
-      if (days !== undefined && !(Number.isInteger(days) && days > 0 && days <= 3650)) {
-        throw new InvalidInputError('--expires-days must be a whole number of days from 1 to 3650');
-      }
-      const expiresAt = days === undefined ? null : new Date(Date.now() + days * 86_400_000);
-      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), expiresAt });
+      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), ...tokenExpiry(flags) });
       return { token: secret, tokenId: token.id, expiresAt: token.expiresAt };
     },
   },

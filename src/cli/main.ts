@@ -70,4 +70,6 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
 }
 
+// As the service (main.ts): what the CLI creates in the data directory is its owner's alone.
+process.umask(0o077);
 process.exitCode = await runCli(process.argv.slice(2));

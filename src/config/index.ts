@@ -31,9 +31,33 @@ const EnvSchema = z.object({
   SPECBASE_SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SPECBASE_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
   SPECBASE_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SPECBASE_DEMO: z.enum(['auto', 'on', 'off']).default('auto'),
+  SPECBASE_IMG_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+        const origin = httpsOrigin(entry);
+        if (origin) origins.push(origin);
+        else ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an https origin such as https://images.example.com` });
+      }
+      return Object.freeze(origins);
+    }),
   SPECBASE_CIMD_CA_FILE: optionalText,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
+
+/** `https://host[:port]` exactly (no path, query, user or wildcard), as its origin; undefined otherwise. */
+function httpsOrigin(entry: string): string | undefined {
+  if (!/^https:\/\/[^/?#@*\s]+\/?$/i.test(entry)) return undefined;
+  try {
+    const url = new URL(entry);
+    return url.protocol === 'https:' && url.hostname ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Config {
   readonly port: number;
@@ -61,6 +85,13 @@ export interface Config {
   /** Lifetimes of the OAuth tokens given to MCP clients. */
   readonly oauthTokens: { readonly accessSeconds: number; readonly refreshSeconds: number };
   readonly userLimits: UserLimits;
+  /**
+   * Whether `npm start` creates the demo organization and account: `auto` only on a fresh
+   * local sandbox (no organization yet, a loopback base URL), `on` whenever it is missing, `off` never.
+   */
+  readonly demo: 'auto' | 'on' | 'off';
+  /** Origins (https) rendered documents may show images from, besides our own; none by default. */
+  readonly imgHosts: readonly string[];
 }
 
 /** What one user may hold or do; every count can be 0, which switches that limit off. */
@@ -107,6 +138,8 @@ function userLimitsOf(e: z.infer<typeof EnvSchema>): UserLimits {
   });
 }
 
+export { isLoopbackUrl } from './loopback.js';
+
 export class ConfigError extends Error {}
 
 /** Parse the environment once at start-up into a frozen Config. */
@@ -148,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fsync: e.SPECBASE_FSYNC === 'on',
     limits: DEFAULT_LIMITS,
     userLimits: userLimitsOf(e),
+    demo: e.SPECBASE_DEMO,
+    imgHosts: e.SPECBASE_IMG_HOSTS,
     clientDocuments: Object.freeze({
       ...(e.SPECBASE_CIMD_CA_FILE ? { caFile: e.SPECBASE_CIMD_CA_FILE } : {}),
       ...(e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST } : {}),

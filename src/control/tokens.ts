@@ -10,6 +10,10 @@ import type { ControlPlane } from './types.js';
 /** Recognisable in logs and by secret scanners. */
 export const PERSONAL_ACCESS_TOKEN_PREFIX = 'sbp_';
 
+/** A token's lifetime when its creator names none; one that never expires must be asked for. */
+export const PERSONAL_ACCESS_TOKEN_DAYS = 90;
+const DAY_MS = 86_400_000;
+
 const TOKEN_COLUMNS = 't.id, t.user_id, t.name, t.created_at, t.expires_at, t.last_used_at, t.revoked_at';
 const USER_ROW = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
 const INSERT = 'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)';
@@ -34,9 +38,10 @@ const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 /** `perRequest` answers the lookup by hash, made on every call (see readsUntilChange). */
 export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['tokens'] {
   return {
-    async create({ userId, name, expiresAt }) {
+    async create({ userId, name, expiresAt: asked }) {
       const label = requiredText(name, 'token name', 100);
       const now = clock();
+      const expiresAt = asked === undefined ? new Date(now.getTime() + PERSONAL_ACCESS_TOKEN_DAYS * DAY_MS) : asked;
       if (expiresAt != null && !(expiresAt instanceof Date && expiresAt.getTime() > now.getTime())) {
         throw new InvalidInputError('a token must expire in the future');
       }

@@ -93,7 +93,10 @@ export interface ControlPlane {
     list(orgId: string): Promise<MemberSummary[]>;
   };
   readonly tokens: {
-    /** Returns the secret once; only its hash is stored. */
+    /**
+     * Returns the secret once; only its hash is stored. Without `expiresAt` the token expires
+     * after PERSONAL_ACCESS_TOKEN_DAYS; `null` asks for one that never expires.
+     */
     create(input: { userId: string; name: string; expiresAt?: Date | null }): Promise<{ secret: string; token: PersonalAccessToken }>;
     /** The token's user when the secret is valid, unexpired and unrevoked; records last use. */
     verify(secret: string): Promise<{ user: User; token: PersonalAccessToken } | undefined>;

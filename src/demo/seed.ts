@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { provisionOrganization } from '../app/provision.js';
+import { isLoopbackUrl } from '../config/index.js';
 import { newId } from '../ids.js';
 import type { Services } from '../app/services.js';
 import type { ChangeContext } from '../store/types.js';
@@ -22,8 +23,9 @@ export interface DemoInfo {
 export const DEMO_USER = Object.freeze({ email: 'demo@example.com', name: 'Demo Owner' });
 
 /**
- * The demo's credentials are kept in the data directory (mode 0600) so that every start can
- * print them again: this is a local sandbox, and its whole point is to be tried at once.
+ * The demo's credentials are kept in the data directory (mode 0600, in a directory of mode
+ * 0700) for `specbase demo` to show again; the start-up banner prints them only when it
+ * created them.
  */
 const demoFile = (dataDir: string) => path.join(dataDir, 'demo.json');
 
@@ -34,6 +36,30 @@ export async function readDemo(dataDir: string): Promise<DemoInfo | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** What a start does about the demo: the one it found or made, or why there is none. */
+export type StartupDemo =
+  | { readonly demo: DemoInfo; readonly created: boolean }
+  | { readonly demo?: undefined; readonly created: false; readonly reason: string };
+
+/**
+ * The demo at start-up, created only when asked: `SPECBASE_DEMO=on`, or (`auto`, the default)
+ * on a fresh local sandbox, with no organization yet and a loopback base URL. A service with a
+ * public address never gets an account whose password went to its log.
+ */
+export async function startupDemo(services: Services): Promise<StartupDemo> {
+  const existing = await readDemo(services.config.dataDir);
+  if (existing && (await services.control.orgs.get(existing.orgId))) return { demo: existing, created: false };
+  const { demo: wanted, baseUrl } = services.config;
+  if (wanted === 'off') return { created: false, reason: 'SPECBASE_DEMO is off' };
+  if (wanted === 'auto' && !isLoopbackUrl(baseUrl)) {
+    return { created: false, reason: `the base URL ${baseUrl} is not a loopback address (SPECBASE_DEMO=on creates it anyway)` };
+  }
+  if (wanted === 'auto' && (await services.control.orgs.list()).length > 0) {
+    return { created: false, reason: 'the data directory already has organizations (SPECBASE_DEMO=on creates it anyway)' };
+  }
+  return ensureDemo(services);
 }
 
 /** The demo organization, created on first call and reused after. */

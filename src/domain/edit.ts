@@ -1,6 +1,6 @@
 import { artifactType, type ArtifactType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError, PatchError, PayloadTooLargeError } from '../errors.js';
-import { applyPatch, unifiedDiffOffLoop } from '../patch/index.js';
+import { applyPatchOffLoop, unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactRecord, BodyChange, CommitResult } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
@@ -29,11 +29,11 @@ export async function writeComputedBody(
   deps: DomainDeps,
   scope: Scope,
   id: string,
-  nextBody: (current: ArtifactRecord) => string,
+  nextBody: (current: ArtifactRecord) => string | Promise<string>,
   change: Omit<BodyChange, 'body' | 'expectedVersion'>,
 ): Promise<{ before: string; result: CommitResult }> {
   let before = '';
-  const body = (current: ArtifactRecord): string => {
+  const body = (current: ArtifactRecord): string | Promise<string> => {
     before = current.body;
     return nextBody(current);
   };
@@ -56,9 +56,9 @@ export async function editArtifact(
     deps,
     scope,
     meta.id,
-    (current) => {
+    async (current) => {
       try {
-        return applyPatch(current.body, input.patch).text;
+        return await applyPatchOffLoop(current.body, input.patch);
       } catch (error) {
         if (error instanceof PatchError && input.baseVersion && input.baseVersion !== current.version) {
           throw new ConflictError(

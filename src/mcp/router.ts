@@ -6,6 +6,7 @@ import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
+import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
 import { ANSWER_GATHER_MS } from './one-write.js';
@@ -85,6 +86,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     }),
     openServer,
     answerGatherMs: deps.answerGatherMs ?? ANSWER_GATHER_MS,
+    events: new UserEventBudget(deps.eventBytesPerUser ?? DEFAULT_EVENT_BYTES_PER_USER),
   };
   const sse = {
     sessions: new SessionRegistry<SSEServerTransport>(idleMs, onCloseError, {

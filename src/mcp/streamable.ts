@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
-import { SessionEventStore } from './event-store.js';
+import type { UserEventBudget } from './event-store.js';
 import { sendHttpError, sendJsonRpcError } from './http-error.js';
 import { gatherAnswer } from './one-write.js';
 import type { AuthenticatedRequest } from './org-scope.js';
@@ -16,6 +16,8 @@ export interface StreamableDeps {
   openServer(scope: RequestScope, activity: SessionActivity): Server;
   /** See gatherAnswer. */
   readonly answerGatherMs: number;
+  /** Where sessions keep their events for resumption, within each user's budget. */
+  readonly events: UserEventBudget;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -81,9 +83,10 @@ async function openSession(deps: StreamableDeps, scope: RequestScope, req: Authe
 async function startSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void> {
   const activity = newActivity();
   const server = deps.openServer(scope, activity);
+  const eventStore = deps.events.storeFor(scope.user.userId);
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
-    eventStore: new SessionEventStore(),
+    eventStore,
     retryInterval: RETRY_MS,
     onsessioninitialized: (id) =>
       deps.sessions.add({
@@ -96,6 +99,7 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Auth
       }),
   });
   server.onclose = () => {
+    eventStore.close();
     if (transport.sessionId) deps.sessions.remove(transport.sessionId);
   };
   const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;

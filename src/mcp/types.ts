@@ -24,10 +24,12 @@ export interface McpRouterDeps {
   readonly answerGatherMs?: number;
   /** The tool table (default: Specbase's 31 tools); tests add a fixture of the conformance suite. */
   readonly tools?: readonly AnyToolDef[];
+  /** Bytes of resumable events kept per user over all sessions (default DEFAULT_EVENT_BYTES_PER_USER). */
+  readonly eventBytesPerUser?: number;
 }
 
-/** What the composition of the app lets a caller tune (tests): the stream poll, the gathering of answers, the tool table. */
-export type McpTuning = Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools'>;
+/** What the composition of the app lets a caller tune (tests): the stream poll, the gathering of answers, the tool table, the event budget. */
+export type McpTuning = Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | 'tools' | 'eventBytesPerUser'>;
 
 /** Who a request is from and for which organization, resolved before MCP sees it. */
 export interface RequestScope {

@@ -1,9 +1,16 @@
 import { checkPatchText } from './check-patch-text.js';
 import { countLineChanges } from './count-line-changes.js';
 import { joinDocument, splitDocument, type DocumentLines, type OutputLine } from './document-lines.js';
-import { emptyHunk, numbered, overlap, unchangedHunk } from './failures.js';
+import { emptyHunk, numbered, overlap, tooManyHunks, unchangedHunk } from './failures.js';
+import { LineIndex } from './line-index.js';
 import { locateHunk, type Placement } from './locate-hunk.js';
 import { readPatch } from './read-patch.js';
+
+/**
+ * Hunks one patch may hold. Real edits have a few; a 256 KiB patch of thousands of one-line
+ * hunks is no edit a model means, and each hunk costs a search of the document.
+ */
+export const MAX_HUNKS = 1000;
 
 export interface AppliedPatch {
   text: string;
@@ -20,13 +27,15 @@ export interface AppliedPatch {
  */
 export function applyPatch(original: string, patch: string): AppliedPatch {
   const hunks = readPatch(patch);
+  if (hunks.length > MAX_HUNKS) throw tooManyHunks(hunks.length, MAX_HUNKS);
   checkPatchText(patch, hunks);
   const doc = splitDocument(original);
   for (const hunk of hunks) {
     if (!hunk.lines.some((line) => line.op !== ' ')) throw emptyHunk(hunk.number);
   }
 
-  const placements = hunks.map((hunk) => locateHunk(hunk, doc.texts)).sort(byPosition);
+  const index = new LineIndex(doc.texts);
+  const placements = hunks.map((hunk) => locateHunk(hunk, index)).sort(byPosition);
   placements.forEach((placement, i) => {
     const previous = placements[i - 1];
     if (previous && placement.start < previous.start + previous.length) {

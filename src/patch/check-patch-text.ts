@@ -1,15 +1,13 @@
-import { describeCharacter, findCharacter, isC0Control, isSurrogate } from '../characters.js';
+import { describeCharacter, findCharacter, isDocumentControl, isSurrogate } from '../characters.js';
 import { InvalidInputError } from '../errors.js';
 import type { Hunk } from './read-patch.js';
 
 /**
- * Control characters a patch may not add. Tab is text. Line breaks cannot appear inside a line
- * except a CR on its own: lines are split at LF and CRLF (the engine's line-ending tolerance),
- * so a CR that is left inside a line is not part of a line ending and is refused like the rest.
- */
-const notAddable = (codePoint: number): boolean => isC0Control(codePoint) && codePoint !== 0x09;
-
-/**
+ * Control characters a patch may not add (isDocumentControl: tab is text). Line breaks cannot
+ * appear inside a line except a CR on its own: lines are split at LF and CRLF (the engine's
+ * line-ending tolerance), so a CR that is left inside a line is not part of a line ending and
+ * is refused like the rest.
+ *
  * Anything in the patch that is not valid Unicode text (lone surrogates, which no UTF-8 file can
  * hold), and control characters in its added lines. Runs before any hunk is placed, so the
  * refusal is about the patch alone and nothing is written.
@@ -29,7 +27,7 @@ export function checkPatchText(patch: string, hunks: readonly Hunk[]): void {
   for (const hunk of hunks) {
     for (const line of hunk.lines) {
       if (line.op !== '+') continue;
-      const found = findCharacter(line.text, notAddable);
+      const found = findCharacter(line.text, isDocumentControl);
       if (!found) continue;
       // The column counts the leading "+" as the line's first character.
       const column = found.position + 1;

@@ -8,7 +8,7 @@ const PROBE_LINES = 24;
  * Only the hunk's first lines are compared, so the work stays proportional to the document
  * however long the hunk is.
  */
-export function closestRegion(doc: string[], wanted: string[], statedStart?: number): number {
+export function closestRegion(doc: readonly string[], wanted: string[], statedStart?: number): number {
   const probe = wanted.slice(0, PROBE_LINES);
   const docWords = doc.map(words);
   const wantedWords = probe.map(words);

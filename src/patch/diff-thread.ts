@@ -1,13 +1,16 @@
 import { buffersOf, packText, unpackText } from '../threads/packed-text.js';
 import { ThreadClient } from '../threads/thread-client.js';
+import { applyPatch } from './apply-patch.js';
 import { countLineChanges } from './count-line-changes.js';
-import type { DiffReply, DiffRequest } from './diff-work.js';
+import { refusalError, type DiffReply, type DiffRequest } from './diff-work.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /**
- * Texts this short are diffed where they are: a few milliseconds at most, less than the trip to
- * the thread and back. A complete rewrite of a 1 MiB document takes 30-60 ms to diff and 15-35
- * ms to count on a 2-core machine, and with the rest of a request held the event loop past 100 ms.
+ * Texts this short are diffed and patched where they are: a few milliseconds at most, less than
+ * the trip to the thread and back (a patch's hunk search is bounded, see line-index.ts). A
+ * complete rewrite of a 1 MiB document takes 30-60 ms to diff and 15-35 ms to count on a 2-core
+ * machine, and splitting one of 500,000 short lines into lines 100 ms: with the rest of a
+ * request that held the event loop past 100 ms.
  */
 const INLINE_CHARS = 64 * 1024;
 
@@ -39,4 +42,13 @@ export async function countLineChangesOffLoop(before: string, after: string, str
   const reply = await answered({ op: 'count', before: packText(before), after: packText(after), stripTrailingCr });
   if (!('added' in reply)) throw new Error('the diff thread answered a count request with a diff');
   return { added: reply.added, removed: reply.removed };
+}
+
+/** applyPatch's new text, worked out off the event loop when document and patch are large. Refusals keep their types. */
+export async function applyPatchOffLoop(document: string, patch: string): Promise<string> {
+  if (isShort(document, patch)) return applyPatch(document, patch).text;
+  const reply = await answered({ op: 'apply', before: packText(document), after: packText(patch) });
+  if ('refused' in reply) throw refusalError(reply.refused);
+  if (!('text' in reply)) throw new Error('the diff thread answered a patch with something else');
+  return unpackText(reply.text);
 }

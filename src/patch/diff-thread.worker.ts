@@ -11,5 +11,5 @@ serveRequests(
       return { ok: false, message: (error as Error).message };
     }
   },
-  (reply) => ('diff' in reply ? buffersOf(reply.diff) : []),
+  (reply) => ('diff' in reply ? buffersOf(reply.diff) : 'text' in reply ? buffersOf(reply.text) : []),
 );

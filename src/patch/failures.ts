@@ -23,6 +23,20 @@ export function multipleFiles(targets: string[]): PatchError {
   );
 }
 
+export function tooManyHunks(count: number, limit: number): PatchError {
+  return new PatchError(
+    `The patch has ${count} hunks; one edit applies at most ${limit}. Join neighbouring changes into larger hunks, or send the change as several edits.`,
+    { reason: 'too_many_hunks' },
+  );
+}
+
+export function tooCostly(hunk: number): PatchError {
+  return new PatchError(
+    `Hunk ${hunk} cannot be placed within the work one edit may take: the lines of the patch's hunks occur in too many places in the document. Give each hunk a context line that occurs rarely (a heading, a distinctive sentence), or send the change as several edits.`,
+    { hunk, reason: 'too_costly' },
+  );
+}
+
 export function emptyHunk(hunk: number): PatchError {
   return new PatchError(
     `Hunk ${hunk} changes nothing: it has no lines starting with "+" or "-". Mark the lines to remove with "-" and the lines to add with "+", or leave the hunk out.`,
@@ -75,7 +89,7 @@ export function overlap(hunk: number, other: number, shared: NumberedLine[]): Pa
   );
 }
 
-export function numbered(doc: string[], from: number, to: number): NumberedLine[] {
+export function numbered(doc: readonly string[], from: number, to: number): NumberedLine[] {
   const first = Math.max(0, from);
   const last = Math.min(doc.length, to, first + MAX_SHOWN_LINES);
   return doc.slice(first, last).map((text, i) => ({ line: first + i + 1, text }));

@@ -1,5 +1,6 @@
 import { closestRegion } from './closest-region.js';
-import { ambiguous, insertionOutOfRange, noMatch, numbered, unplacedInsertion } from './failures.js';
+import { ambiguous, insertionOutOfRange, noMatch, numbered, tooCostly, unplacedInsertion } from './failures.js';
+import type { LineIndex } from './line-index.js';
 import type { Hunk } from './read-patch.js';
 
 /** Where a hunk replaces document lines: 0-based start, and how many lines it covers. */
@@ -15,10 +16,12 @@ const MAX_SHOWN_MATCHES = 3;
  * Line endings are no tier of their own: documents are split with their terminators kept
  * apart (see document-lines.ts), so CRLF and LF lines already compare equal in both tiers.
  */
-const TIERS: ((patchLine: string, docLine: string) => boolean)[] = [
-  (patchLine, docLine) => patchLine === docLine,
-  (patchLine, docLine) => patchLine.trimEnd() === docLine.trimEnd(),
-];
+const TIERS = ['exact', 'trimmed'] as const;
+type Tier = (typeof TIERS)[number];
+const SAME: Record<Tier, (patchLine: string, docLine: string) => boolean> = {
+  exact: (patchLine, docLine) => patchLine === docLine,
+  trimmed: (patchLine, docLine) => patchLine.trimEnd() === docLine.trimEnd(),
+};
 
 /**
  * Finds the one place a hunk applies, by its context and removed lines; the line numbers in
@@ -28,12 +31,14 @@ const TIERS: ((patchLine: string, docLine: string) => boolean)[] = [
  * located in the whole original document and must match exactly one place in the strictest
  * tier where it matches at all.
  */
-export function locateHunk(hunk: Hunk, doc: string[]): Placement {
+export function locateHunk(hunk: Hunk, index: LineIndex): Placement {
+  const doc = index.lines;
   const wanted = hunk.lines.filter((line) => line.op !== '+').map((line) => line.text);
   if (wanted.length === 0) return { hunk, start: insertionPoint(hunk, doc), length: 0 };
 
-  for (const same of TIERS) {
-    const starts = matches(doc, wanted, same);
+  for (const tier of TIERS) {
+    const starts = matches(index, wanted, tier);
+    if (!starts) throw tooCostly(hunk.number);
     const [start] = starts;
     if (start !== undefined && starts.length === 1) return { hunk, start, length: wanted.length };
     if (starts.length > 1) {
@@ -53,10 +58,30 @@ export function locateHunk(hunk: Hunk, doc: string[]): Placement {
   );
 }
 
-function matches(doc: string[], wanted: string[], same: (patchLine: string, docLine: string) => boolean): number[] {
+/**
+ * Every start where all of `wanted` matches, in document order. Only the places where the
+ * hunk's rarest line occurs are tried: the work is that line's count times the hunk's length,
+ * not the document's length, for each hunk. Undefined when the patch's budget of comparisons
+ * runs out.
+ */
+function matches(index: LineIndex, wanted: string[], tier: Tier): number[] | undefined {
+  const doc = index.lines;
+  const same = SAME[tier];
+  let anchor = 0;
+  let candidates = index.at(wanted[0] ?? '', tier);
+  for (let i = 1; i < wanted.length && candidates.length > 1; i++) {
+    const at = index.at(wanted[i] ?? '', tier);
+    if (at.length < candidates.length) [anchor, candidates] = [i, at];
+  }
+  if (!index.spend(wanted.length)) return undefined;
   const starts: number[] = [];
-  for (let start = 0; start + wanted.length <= doc.length; start++) {
-    if (wanted.every((text, i) => same(text, doc[start + i] ?? ''))) starts.push(start);
+  for (const position of candidates) {
+    const start = position - anchor;
+    if (start < 0 || start + wanted.length > doc.length) continue;
+    let i = 0;
+    while (i < wanted.length && same(wanted[i] ?? '', doc[start + i] ?? '')) i++;
+    if (!index.spend(i + 1)) return undefined;
+    if (i === wanted.length) starts.push(start);
   }
   return starts;
 }
@@ -66,7 +91,7 @@ function matches(doc: string[], wanted: string[], same: (patchLine: string, docL
  * after line 5 (count 0, the unified-diff convention), `@@ -6 +6,2 @@` means the new lines
  * start at line 6. An empty document has only one place.
  */
-function insertionPoint(hunk: Hunk, doc: string[]): number {
+function insertionPoint(hunk: Hunk, doc: readonly string[]): number {
   if (doc.length === 0) return 0;
   if (hunk.statedStart === undefined) throw unplacedInsertion(hunk.number);
   const point = hunk.statedCount === 0 ? hunk.statedStart : Math.max(0, hunk.statedStart - 1);

@@ -93,9 +93,10 @@ export interface NewFolder {
 
 /**
  * The new body, or how to compute it from the artifact as it is at `main`: a function runs
- * inside the organization's write section, so concurrent writers never refuse each other.
+ * inside the organization's write section, so concurrent writers never refuse each other. It
+ * may answer later (a large patch is applied in a worker thread).
  */
-export type NextBody = string | ((current: ArtifactRecord) => string);
+export type NextBody = string | ((current: ArtifactRecord) => string | Promise<string>);
 
 export interface BodyChange {
   readonly body: NextBody;

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { artifactType, isArtifactType } from '../artifacts/index.js';
-import { NotFoundError, PermissionDeniedError, SpecbaseError, WrongTypeError } from '../errors.js';
+import { NotFoundError, PermissionDeniedError, SpecbaseError, storageFailureOf, WrongTypeError } from '../errors.js';
 import { withArticle } from './text.js';
 
 export type ToolLog = (level: 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
@@ -22,12 +22,14 @@ export function errorSentence(error: unknown): string {
   if (error instanceof NotFoundError) return 'artifact not found';
   if (error instanceof PermissionDeniedError) return 'permission denied';
   if (error instanceof SpecbaseError) return error.message;
-  return 'internal error: the operation failed on the server; try again later';
+  return storageFailureOf(error)?.message ?? 'internal error: the operation failed on the server; try again later';
 }
 
 /** Every failure of a tool call becomes an `isError` result here and nowhere else. */
 export function toolErrorResult(error: unknown, tool: string, log: ToolLog): CallToolResult {
-  if (!(error instanceof SpecbaseError)) {
+  const storage = error instanceof SpecbaseError ? undefined : storageFailureOf(error);
+  if (storage) log('error', 'tool call failed: the server cannot write', { tool, reason: storage.data.reason, error: String(error) });
+  else if (!(error instanceof SpecbaseError)) {
     log('error', 'tool call failed unexpectedly', {
       tool,
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),

@@ -6,6 +6,8 @@ import {
   PatchError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  StorageUnavailableError,
+  storageFailureOf,
   type SpecbaseError,
 } from '../errors.js';
 import { sendHtml } from './context.js';
@@ -19,7 +21,12 @@ const STATUS: ReadonlyArray<[abstract new (...args: never[]) => SpecbaseError, n
   [PatchError, 409, 'Conflict'],
   [InvalidInputError, 400, 'Cannot do that'],
   [PayloadTooLargeError, 413, 'Too large'],
+  [StorageUnavailableError, 503, 'Cannot save now'],
 ];
+
+/** A form body over its parser's limit (express's body parsers say so with this type and 413). */
+const tooLargeForm = (error: unknown): error is { limit?: number } =>
+  (error as { type?: unknown } | undefined)?.type === 'entity.too.large';
 
 export function errorPageFor(status: number, heading: string, message: string, user?: Express.Request['user']) {
   return layout(
@@ -35,10 +42,17 @@ export function errorPageFor(status: number, heading: string, message: string, u
 
 /** The one place where typed errors become status pages; anything else goes on to the app's last resort. */
 export const webErrors: ErrorRequestHandler = (error, req, res, next) => {
-  const match = STATUS.find(([type]) => error instanceof type);
-  if (!match || res.headersSent) return next(error);
+  if (res.headersSent) return next(error);
+  if (tooLargeForm(error)) {
+    const limit = typeof error.limit === 'number' ? ` (at most ${Math.floor(error.limit / 1024)} KiB)` : '';
+    const message = `What you sent is larger than this form accepts${limit}. Nothing was written; shorten it and try again.`;
+    return sendHtml(res, errorPageFor(413, 'Too large', message, req.user), 413);
+  }
+  const typed = STATUS.some(([type]) => error instanceof type) ? (error as SpecbaseError) : storageFailureOf(error);
+  const match = typed && STATUS.find(([type]) => typed instanceof type);
+  if (!typed || !match) return next(error);
   const [, status, heading] = match;
-  const message = error instanceof NotFoundError ? capitalize((error as Error).message) : (error as Error).message;
+  const message = typed instanceof NotFoundError ? capitalize(typed.message) : typed.message;
   sendHtml(res, errorPageFor(status, heading, message, req.user), status);
 };
 

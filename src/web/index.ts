@@ -24,7 +24,7 @@ export interface WebDeps {
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */
 export function createWebRouter(deps: WebDeps): express.Router {
   const router = express.Router();
-  router.use(securityHeaders);
+  router.use(securityHeaders(deps.config.imgHosts));
   router.use(assetRoutes());
   router.use(deps.auth.webSession);
   // Only real pages send a visitor to sign-in: a stray request (a favicon) must not start a

@@ -3,27 +3,37 @@ import type { Request, RequestHandler, Response } from 'express';
 
 const CSRF_COOKIE = 'specbase_web_csrf';
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+/**
+ * No inline script, no framing, no plugins; images (rendered markdown may name any URL) only
+ * from our own origin, data: URLs and the hosts an operator allows (SPECBASE_IMG_HOSTS): an
+ * image from anywhere else would tell its host who reads which document, and when.
+ */
+function contentSecurityPolicy(imgHosts: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ["img-src 'self' data:", ...imgHosts].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
-/** Headers for every web response: no inline script, no framing, no MIME sniffing. */
-export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.set({
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+/** Headers for every web response: no inline script, no framing, no MIME sniffing, no foreign images. */
+export function securityHeaders(imgHosts: readonly string[]): RequestHandler {
+  const headers = {
+    'Content-Security-Policy': contentSecurityPolicy(imgHosts),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
-  });
-  next();
-};
+  };
+  return (_req, res, next) => {
+    res.set(headers);
+    next();
+  };
+}
 
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {

@@ -2,9 +2,13 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a metadata document must never be fetched from: loopback, private, link-local,
- * shared, unspecified, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped included).
- * A client id URL is chosen by whoever starts an authorization, so the fetch must not become a
- * way to reach the server's own network.
+ * shared, unspecified, multicast and reserved ranges, in IPv4 and IPv6. A client id URL is
+ * chosen by whoever starts an authorization, so the fetch must not become a way to reach the
+ * server's own network. IPv6 addresses that carry an IPv4 address are judged by it where
+ * BlockList decodes them (IPv4-mapped, `::ffff:a.b.c.d`), and are refused whole where it does
+ * not: IPv4-compatible (`::a.b.c.d`, deprecated), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64
+ * (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002::/16`) and Teredo (`2001::/32`). No client
+ * document is served from those, and each could lead to an IPv4 address of our own network.
  */
 const BLOCKED = new BlockList();
 for (const [prefix, bits] of [
@@ -15,7 +19,8 @@ for (const [prefix, bits] of [
   BLOCKED.addSubnet(prefix, bits, 'ipv4');
 }
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['100::', 64],
+  ['::', 96], ['::ffff:0:0:0', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['3fff::', 20], ['100::', 64],
 ] as const) {
   BLOCKED.addSubnet(prefix, bits, 'ipv6');
 }

@@ -30,6 +30,8 @@ export function isClientIdUrl(clientId: string): boolean {
 function clientIdUrlProblem(clientId: string): string | undefined {
   const url = new URL(clientId);
   if (url.username || url.password) return 'the client id URL must not contain credentials';
+  // "localhost." is "localhost" to a resolver but not to a comparison of names: refused, not guessed.
+  if (url.hostname.endsWith('.')) return "the client id URL's host must not end with a dot";
   if (clientId.includes('#')) return 'the client id URL must not contain a fragment';
   if (/\/\.\.?(\/|$|\?)/.test(clientId.replace(/^https:\/\/[^/]*/, ''))) return 'the client id URL must not contain dot segments';
   return undefined;

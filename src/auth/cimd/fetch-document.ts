@@ -22,10 +22,18 @@ export interface FetchedDocument {
 
 export class DocumentFetchError extends Error {}
 
+async function resolved(host: string): Promise<{ address: string; family: number }[]> {
+  try {
+    return await lookup(host, { all: true, verbatim: true });
+  } catch (error) {
+    throw new DocumentFetchError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`);
+  }
+}
+
 /** The one address the connection may use: every address of the name must be allowed. */
 async function vettedAddress(url: URL, policy: DocumentFetchPolicy): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolved(host);
   if (addresses.length === 0) throw new DocumentFetchError(`${url.host} does not resolve`);
   const loopbackAllowed = policy.allowLoopbackHost !== undefined && url.host === policy.allowLoopbackHost;
   for (const { address } of addresses) {

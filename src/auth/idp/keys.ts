@@ -18,7 +18,7 @@ export function loadOrCreateKeys(dataDir: string): IdpKeys {
   const file = path.join(dataDir, KEYS_FILE);
   const existing = readIfPresent(file);
   if (existing !== undefined) return parseKeys(file, existing);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return parseKeys(file, publishOnce(file, `${JSON.stringify(generateKeys(), null, 2)}\n`));
 }
 

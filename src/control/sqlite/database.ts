@@ -139,7 +139,7 @@ export class SqliteDatabase implements SqlDatabase {
  * driver this Node prefers unless told which (the driver benchmark compares them).
  */
 export async function openSqliteDatabase(file: string, driver?: SqliteDriver): Promise<SqliteDatabase> {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     handle.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);

@@ -1,4 +1,4 @@
-import { describeCharacter, findCharacter, isC0Control, isSurrogate } from '../../characters.js';
+import { describeCharacter, findCharacter, isBidiControl, isC0Control, isSurrogate } from '../../characters.js';
 import { DEFAULT_LIMITS } from '../../config/index.js';
 import { InvalidInputError } from '../../errors.js';
 
@@ -21,13 +21,18 @@ export function headingTitle(body: string): string | undefined {
   return undefined;
 }
 
-/** Line breaks (including the Unicode ones), tabs and other control characters, and lone surrogates. */
+/**
+ * Line breaks (including the Unicode ones), tabs and other control characters, lone surrogates,
+ * and bidirectional overrides and isolates (a title is also a commit subject; they would make
+ * both read otherwise than they are).
+ */
 const notInTitle = (codePoint: number): boolean =>
   isC0Control(codePoint) ||
   (codePoint >= 0x7f && codePoint <= 0x9f) ||
   codePoint === 0x2028 ||
   codePoint === 0x2029 ||
-  isSurrogate(codePoint);
+  isSurrogate(codePoint) ||
+  isBidiControl(codePoint);
 
 /** Titles and folder names: trimmed, one line of plain text, non-empty, bounded. */
 export function checkedTitle(raw: string, what = 'title', maxChars = DEFAULT_LIMITS.maxTitleChars): string {

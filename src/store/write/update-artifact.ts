@@ -41,7 +41,7 @@ export async function updateArtifact(
       { currentVersion: current.version },
     );
   }
-  const body = typeof change.body === 'string' ? change.body : change.body(current);
+  const body = typeof change.body === 'string' ? change.body : await change.body(current);
   validateBody(body, env);
   if (body === current.body) throw new InvalidInputError('no change: the document already has this content');
   const heading = headingTitle(body);

@@ -1,4 +1,4 @@
-import { countLineChangesOffLoop } from '../../patch/index.js';
+import { checkDocumentText, countLineChangesOffLoop } from '../../patch/index.js';
 import { artifactCommitMessage, renderArtifactFile } from '../layout/index.js';
 import type { OrgHandle, WriteEnv } from '../org/index.js';
 import { isoSeconds, recordArtifactChange, type ArtifactChange } from '../catalog/index.js';
@@ -14,7 +14,9 @@ export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob
 
 /**
  * The one way an artifact's file changes: frontmatter and message from the same facts, one
- * commit, then the caches brought up to it. The caller holds the organization's lock.
+ * commit, then the caches brought up to it. The caller holds the organization's lock. Every
+ * body passes the one character rule here, whichever path computed it (a patch, the web
+ * editor, a revert or a restore, a create).
  */
 export async function writeArtifactFile(
   handle: OrgHandle,
@@ -22,6 +24,7 @@ export async function writeArtifactFile(
   ctx: ChangeContext,
   file: ArtifactFileWrite,
 ): Promise<CommitResult> {
+  checkDocumentText(file.before, file.body);
   const requirementType = file.requirementType ? { requirementType: file.requirementType } : {};
   const client = ctx.client ? { client: ctx.client } : {};
   const frontmatter = {

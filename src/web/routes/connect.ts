@@ -6,11 +6,20 @@ import { InvalidInputError } from '../../errors.js';
 import { orgContext, sendHtml, type OrgContext } from '../context.js';
 import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
-import { connectPage } from '../views/connect.js';
+import { connectPage, TOKEN_LIFETIMES } from '../views/connect.js';
 import { layout } from '../views/layout.js';
 import { loadConnections, revokeGrant, revokeToken } from './connections.js';
 
 const form = express.urlencoded({ extended: false, limit: '4kb' });
+
+/** The form's lifetime choice: one of TOKEN_LIFETIMES (days) or "never"; none, the default. */
+function tokenExpiry(choice: unknown): Date | null | undefined {
+  if (choice === undefined || choice === '') return undefined;
+  if (choice === 'never') return null;
+  const days = Number(choice);
+  if (!TOKEN_LIFETIMES.includes(days)) throw new InvalidInputError(`a token expires in ${TOKEN_LIFETIMES.join(', ')} days, or never`);
+  return new Date(Date.now() + days * 86_400_000);
+}
 
 /**
  * The connect dialog: organization id, MCP URLs, client configuration, personal access tokens,
@@ -48,9 +57,11 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
   router.post('/o/:orgId/tokens', form, async (req, res) => {
     if (refused(req, res)) return;
     const ctx = await orgContext(control, req);
-    const name = String((req.body as Record<string, unknown>).name ?? '').trim();
+    const fields = req.body as Record<string, unknown>;
+    const name = String(fields.name ?? '').trim();
     if (!name || name.length > 100) throw new InvalidInputError('a token needs a name of 1 to 100 characters');
-    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name });
+    const expiresAt = tokenExpiry(fields.expires);
+    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name, ...(expiresAt === undefined ? {} : { expiresAt }) });
     // The one page that shows the secret must not be kept by the browser or any cache.
     res.set('Cache-Control', 'no-store');
     await render(req, res, ctx, { name: token.name, secret });

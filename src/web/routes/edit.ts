@@ -4,7 +4,7 @@ import type { ControlPlane } from '../../control/types.js';
 import { editConflictOf } from '../../domain/index.js';
 import type { SpecService } from '../../domain/types.js';
 import { artifactType } from '../../artifacts/index.js';
-import { InvalidInputError, PayloadTooLargeError } from '../../errors.js';
+import { InvalidInputError, PayloadTooLargeError, storageFailureOf } from '../../errors.js';
 import { orgContext, sendHtml } from '../context.js';
 import { renderMarkdown } from '../markdown.js';
 import { csrfProblem, csrfToken } from '../security.js';
@@ -51,6 +51,9 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
       if (error instanceof InvalidInputError || error instanceof PayloadTooLargeError) {
         return render(req, res, ctx, { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: error.message }, 400);
       }
+      // The disk refused the write: the person keeps their text, to save again once it is back.
+      const storage = storageFailureOf(error);
+      if (storage) return render(req, res, ctx, { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: storage.message }, 503);
       throw error;
     }
     res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}?done=edit`);

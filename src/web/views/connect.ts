@@ -1,3 +1,4 @@
+import { PERSONAL_ACCESS_TOKEN_DAYS } from '../../control/index.js';
 import type { Organization, PersonalAccessToken } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { connectionsSections, type ConnectionsModel } from './connections.js';
@@ -12,6 +13,9 @@ export interface ConnectModel {
   /** A token just created: its secret is shown this once. */
   readonly created?: { readonly name: string; readonly secret: string };
 }
+
+/** Lifetimes (days) the form offers; the default is the control plane's, and "never" must be chosen. */
+export const TOKEN_LIFETIMES: readonly number[] = [7, 30, PERSONAL_ACCESS_TOKEN_DAYS, 365];
 
 function snippet(id: string, label: string, text: string): SafeHtml {
   return html`<div class="snippet">
@@ -41,9 +45,9 @@ export function clientConfigs(baseUrl: string, orgId: string) {
 function tokenRows(model: ConnectModel): SafeHtml {
   const active = model.tokens.filter((t) => !t.revokedAt);
   if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
-  return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${active.map(
-    (t) => html`<tr><td>${t.name}</td><td>${when(t.createdAt)}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+    (t) => html`<tr><td>${t.name}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
 <td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working.">
 <input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
   )}</tbody></table>`;
@@ -98,6 +102,11 @@ export function connectPage(model: ConnectModel): SafeHtml {
     <input type="hidden" name="csrf" value="${model.csrf}">
     <label for="token-name">New token name</label>
     <input id="token-name" name="name" required maxlength="100" placeholder="e.g. Laptop – Cursor">
+    <label for="token-expires">Expires</label>
+    <select id="token-expires" name="expires">
+      ${TOKEN_LIFETIMES.map((days) => html`<option value="${String(days)}"${days === PERSONAL_ACCESS_TOKEN_DAYS ? html` selected` : ''}>in ${String(days)} days</option>`)}
+      <option value="never">never</option>
+    </select>
     <button type="submit">Create token</button>
   </form>
 </section>

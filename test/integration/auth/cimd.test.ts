@@ -111,6 +111,31 @@ describe('Client ID Metadata Documents', () => {
     expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(reason) });
   });
 
+  it.each([
+    ['IPv4-compatible IPv6', (port: number) => `https://[::127.0.0.1]:${port}/clients/good.json`, /::7f00:1, a private, loopback or link-local address/],
+    ['IPv4-mapped IPv6', (port: number) => `https://[::ffff:127.0.0.1]:${port}/clients/good.json`, /::ffff:7f00:1, a private, loopback or link-local address/],
+    ['6to4', (port: number) => `https://[2002:7f00:1::1]:${port}/clients/good.json`, /2002:7f00:1::1, a private, loopback or link-local address/],
+    ['NAT64', (port: number) => `https://[64:ff9b::7f00:1]:${port}/clients/good.json`, /64:ff9b::7f00:1, a private, loopback or link-local address/],
+    ['local-use NAT64', (port: number) => `https://[64:ff9b:1::7f00:1]:${port}/clients/good.json`, /a private, loopback or link-local address/],
+    ['Teredo', (port: number) => `https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/clients/good.json`, /a private, loopback or link-local address/],
+  ])('refuse a document URL whose host embeds a loopback IPv4 address (%s), before connecting', async (_name, clientIdOf, reason) => {
+    fetches = [];
+    const refused = await authorizeStatus(clientIdOf(Number(docsHost.split(':')[1])));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(reason) });
+    expect(fetches).toEqual([]);
+  });
+
+  it.each([
+    ['a host with a trailing dot', 'https://localhost./clients/c.json', /the client id URL's host must not end with a dot/],
+    ['a bare origin with a trailing dot (not a document URL: an unknown client)', 'https://localhost./', /^Invalid client_id$/],
+    ['a name that does not resolve', 'https://no-such-host.invalid/clients/c.json', /no-such-host\.invalid does not resolve/],
+  ])('refuse %s clearly, not with a server error', async (_name, clientId, reason) => {
+    const refused = await authorizeStatus(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(reason) });
+  });
+
   it('honour no-store: the document is fetched again each time', async () => {
     fetches = [];
     await authorizeStatus(url('no-cache.json'), 'http://127.0.0.1:10/cb');

@@ -66,6 +66,12 @@ describe('specbase CLI', () => {
     const token = await json('token', 'create', '--user', 'bo@example.com', '--name', 'laptop', '--expires-days', '30');
     expect(token.token).toMatch(/^sbp_[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(token.expiresAt as string) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    // Without a lifetime a token lasts 90 days; one that never expires must be asked for.
+    const plain = await json('token', 'create', '--user', 'bo@example.com', '--name', 'plain');
+    expect((Date.parse(plain.expiresAt as string) - Date.now()) / 86_400_000).toBeCloseTo(90, 0);
+    const week = await json('token', 'create', '--user', 'bo@example.com', '--name', 'week', '--expires-in-days', '7');
+    expect((Date.parse(week.expiresAt as string) - Date.now()) / 86_400_000).toBeCloseTo(7, 0);
+    expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'forever', '--no-expiry')).expiresAt).toBeNull();
 
     const orgs = (await json('org', 'list')).organizations as { id: string }[];
     expect(orgs.map((o) => o.id)).toEqual([orgId]);
@@ -109,7 +115,9 @@ describe('specbase CLI', () => {
       [['org', 'create', '--name', 'X', '--owner', 'nobody@example.com'], 1, /user not found/],
       [['member', 'grant', '--org', 'not-a-uuid', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'viewer'], 1, /organization not found/],
       [['member', 'grant', '--org', 'x', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'boss'], 1, /role must be one of viewer, editor, admin/],
-      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-days=-3'], 1, /--expires-days must be a whole number/],
+      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-days=-3'], 1, /--expires-in-days must be a whole number/],
+      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '0'], 1, /--expires-in-days must be a whole number/],
+      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '5', '--no-expiry'], 1, /either --expires-in-days or --no-expiry, not both/],
       [['user', 'add', '--email', 'not-an-email', '--name', 'N'], 1, /not an email address/],
       [['user', 'add', '--email', 'c@example.com', '--name', 'C', '--password', 'short'], 1, /at least 8 characters/],
       [['frobnicate'], 2, /unknown command: frobnicate/],

@@ -115,6 +115,17 @@ describe('bad characters are refused with which one and where, and nothing is wr
     expect(message).toMatch(/the title \(the first "# " heading\) has a tab \(U\+0009\) at character 5/);
   });
 
+  it.each([
+    ['a right-to-left override', '\u202e', 'U+202E RIGHT-TO-LEFT OVERRIDE'],
+    ['a pop directional isolate', '\u2069', 'U+2069 POP DIRECTIONAL ISOLATE'],
+  ])('a heading that turns the title into text with %s, and git log stays as it was', async (_name, character, named) => {
+    const heading = body.split('\n')[0]!;
+    const log = git('log', '--format=%H %s', 'main');
+    const message = await refusedEdit({ patch: `@@\n-${heading}\n+# Bulk ${character}ordering\n` });
+    expect(message).toContain(`the title (the first "# " heading) has a bidirectional formatting character (${named}) at character 6`);
+    expect(git('log', '--format=%H %s', 'main')).toBe(log);
+  });
+
   it('a heading with a lone surrogate', async () => {
     const heading = body.split('\n')[0]!;
     const message = await refusedEdit({ patch: `@@\n-${heading}\n+# Bulk \udc00 ordering\n` });
@@ -134,6 +145,9 @@ describe('bad characters are refused with which one and where, and nothing is wr
     ['a Unicode line separator', 'Bulk\u2028ordering', /the title has a line break \(U\+2028\) at character 5/],
     ['a control character', 'Bulk\u0000ordering', /the title has a control character \(U\+0000 NUL\) at character 5/],
     ['a lone surrogate', 'Bulk \ud800', /the title has a lone surrogate \(U\+D800, half of a UTF-16 pair\) at character 6/],
+    ['a right-to-left override', 'Invoice \u202etxt.exe', /the title has a bidirectional formatting character \(U\+202E RIGHT-TO-LEFT OVERRIDE\) at character 9/],
+    ['a left-to-right embedding', '\u202aBulk ordering', /the title has a bidirectional formatting character \(U\+202A LEFT-TO-RIGHT EMBEDDING\) at character 1/],
+    ['a first strong isolate', 'Bulk \u2068ordering\u2069', /the title has a bidirectional formatting character \(U\+2068 FIRST STRONG ISOLATE\) at character 6/],
   ])('a title at create with %s', async (_name, title, expected) => {
     const before = head();
     const capabilityId = (await call(client, 'specbase_read_feature', { featureId })).data.parentId;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,27 @@ async function stop(started: Started): Promise<{ code: number | string; ms: numb
   return { code, ms: performance.now() - t0 };
 }
 
+/** A start that need not print a demo: ready once it logs that it listens. */
+async function startBare(dir: string, env: Record<string, string> = {}): Promise<Started & { port: number }> {
+  const port = await freePort();
+  const started = startMain({ SPECBASE_DATA_DIR: dir, PORT: String(port), ...env });
+  running.add(started);
+  await started.waitFor('"msg":"listening"', 'stderr');
+  return { ...started, port };
+}
+
+/** Every file and directory under `dir` (itself included) whose mode lets anyone but its owner in. */
+async function openToOthers(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    const stat = await lstat(at);
+    if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0) found.push(`${path.relative(dir, at) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const entry of await readdir(at)) await walk(path.join(at, entry));
+  };
+  await walk(dir);
+  return found;
+}
+
 interface Banner {
   orgId: string;
   token: string;
@@ -90,6 +111,8 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(first.mcpUrl).toBe(`${base}/api/mcp/mcp`);
     expect(first.sseUrl).toBe(`${base}/api/mcp/sse`);
     expect(first.token).toMatch(/^sbp_/);
+    expect(started.stdout()).toMatch(/^\s+Demo sign-in\s+demo@example\.com \/ \S+$/m);
+    expect(started.stdout()).toContain('The password and token are printed this once; `npx specbase demo` shows them again.');
     expect(first.configs).toEqual([
       { mcpServers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
       { servers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
@@ -129,11 +152,38 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     const started = await start();
     const second = parseBanner(started.stdout());
     expect(second.orgId).toBe(first.orgId);
-    expect(second.token).toBe(first.token);
+    // The password and the token were printed by the start that created them, and only there.
+    expect(second.token).toBe('');
+    expect(started.stdout()).not.toContain(first.token);
+    expect(started.stdout()).toMatch(/^\s+Demo sign-in\s+demo@example\.com\s+\(password and access token: `npx specbase demo`\)$/m);
     expect(started.stderr()).not.toContain('created the demo organization');
     expect(await readdir(path.join(dataDir, 'orgs'))).toEqual([`${first.orgId}.git`]);
     expect(git(first.orgId, 'rev-list', '--all')).toBe(commitsBefore);
     expect((await stop(started)).code).toBe(0);
+  });
+
+  it('creates the data directory, specbase.db, keys and repositories for its owner alone (0700 / 0600)', async () => {
+    expect((await lstat(dataDir)).mode & 0o777).toBe(0o700);
+    expect((await lstat(path.join(dataDir, 'specbase.db'))).mode & 0o777).toBe(0o600);
+    expect((await lstat(gitdirOf(first.orgId))).mode & 0o777).toBe(0o700);
+    expect(await openToOthers(dataDir)).toEqual([]);
+  });
+
+  it('creates no demo when the base URL is not a loopback address, nor when SPECBASE_DEMO=off', async () => {
+    for (const [name, env, reason] of [
+      ['public', { SPECBASE_BASE_URL: 'https://specs.example.com' }, 'the base URL https://specs.example.com is not a loopback address'],
+      ['off', { SPECBASE_DEMO: 'off' }, 'SPECBASE_DEMO is off'],
+    ] as const) {
+      const dir = path.join(root, `no-demo-${name}`);
+      const started = await startBare(dir, env);
+      expect(started.stdout()).toContain(`No demo organization: ${reason}`);
+      expect(started.stdout()).not.toMatch(/sbp_|Demo sign-in/);
+      expect(await readdir(path.join(dir, 'orgs'))).toEqual([]);
+      expect(await readdir(dir)).not.toContain('demo.json');
+      const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);
+      expect(health.status).toBe(200);
+      expect((await stop(started)).code).toBe(0);
+    }
   });
 
   it('SIGTERM while an edit is in flight lets it finish and commit, then exits 0 promptly', async () => {

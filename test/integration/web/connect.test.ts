@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { callTool, launchBrowser, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
@@ -86,5 +86,26 @@ describe('web: connect dialog', () => {
     await expect.poll(() => page.locator('table.tokens tr', { hasText: 'Browser test token' }).count()).toBe(0);
     expect(editor.dialogs.at(-1)).toMatch(/^confirm: Revoke the token “Browser test token”/);
     await expect(mcpClient(harness.baseUrl, harness.orgId, secret)).rejects.toThrow();
+  });
+
+  it('gives a new token 90 days unless another lifetime, or never, is chosen', async () => {
+    const { page } = editor;
+    const create = async (name: string, expires?: string) => {
+      await page.goto(`${harness.baseUrl}/o/${harness.orgId}/connect`);
+      await page.getByLabel('New token name').fill(name);
+      if (expires) await page.getByLabel('Expires').selectOption(expires);
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await page.locator('#new-token').waitFor();
+      // The "Expires" column of the new token's row.
+      return page.locator('table.tokens tr', { hasText: name }).locator('td').nth(2);
+    };
+    await page.goto(`${harness.baseUrl}/o/${harness.orgId}/connect`);
+    expect(await page.getByLabel('Expires').inputValue()).toBe('90');
+    const days = async (cell: Locator) => (Date.parse((await cell.locator('time').getAttribute('datetime'))!) - Date.now()) / 86_400_000;
+    expect(await days(await create('Default lifetime'))).toBeCloseTo(90, 0);
+    expect(await days(await create('One week', '7'))).toBeCloseTo(7, 0);
+    expect(await (await create('Forever', 'never')).innerText()).toBe('never');
+    const tokens = await harness.services.control.tokens.list(harness.users.editor.user.id);
+    expect(tokens.find((t) => t.name === 'Forever')?.expiresAt).toBeNull();
   });
 });

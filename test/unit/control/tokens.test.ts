@@ -27,7 +27,7 @@ describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
       userId: ann.id,
       name: 'laptop',
       createdAt: f.clock.now.toISOString(),
-      expiresAt: null,
+      expiresAt: new Date(f.clock.now.getTime() + 90 * DAY).toISOString(),
       lastUsedAt: null,
       revokedAt: null,
     });
@@ -84,6 +84,18 @@ describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
     expect(await f.control.tokens.verify(secret)).toBeDefined();
     later(f.clock, 1);
     expect(await f.control.tokens.verify(secret)).toBeUndefined();
+  });
+
+  it('expires after 90 days unless another date or none (null) is asked for', async () => {
+    const plain = await f.control.tokens.create({ userId: ann.id, name: 'default' });
+    const forever = await f.control.tokens.create({ userId: ann.id, name: 'forever', expiresAt: null });
+    expect(forever.token.expiresAt).toBeNull();
+    later(f.clock, 90 * DAY - 1);
+    expect(await f.control.tokens.verify(plain.secret)).toBeDefined();
+    later(f.clock, 1);
+    expect(await f.control.tokens.verify(plain.secret)).toBeUndefined();
+    later(f.clock, 3650 * DAY);
+    expect(await f.control.tokens.verify(forever.secret)).toBeDefined();
   });
 
   it('stops working once revoked, and only its owner can revoke it', async () => {

@@ -1,0 +1,23 @@
+import { expect, it } from 'vitest';
+import { StorageUnavailableError, storageFailureOf } from '../../src/errors.js';
+
+const errno = (code: string, message = `${code}: something failed`) => Object.assign(new Error(message), { code });
+
+it.each([
+  [errno('EROFS'), 'read-only file system'],
+  [errno('ENOSPC'), 'disk full'],
+  [errno('EDQUOT'), 'disk quota exceeded'],
+  [new Error('git: error: unable to create temporary file: Read-only file system'), 'read-only file system'],
+  [new Error('SqliteError: database or disk is full'), 'disk full'],
+  [new Error('the commit failed', { cause: errno('ENOSPC') }), 'disk full'],
+])('%s is the server cannot write (%s)', (error, why) => {
+  const failure = storageFailureOf(error);
+  expect(failure).toBeInstanceOf(StorageUnavailableError);
+  expect(failure!.message).toMatch(new RegExp(`^the server cannot write \\(${why}\\); nothing was written`));
+});
+
+it('is nothing for other errors', () => {
+  expect(storageFailureOf(errno('ENOENT'))).toBeUndefined();
+  expect(storageFailureOf(new Error('boom'))).toBeUndefined();
+  expect(storageFailureOf('EROFS')).toBeUndefined();
+});
