@@ -7,11 +7,19 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const RUNS_ALONE = ['test/integration/app/event-loop.test.ts'];
 
+/**
+ * Two test files at a time on a 2-core machine: vitest's default (cores - 1) ran one, while most
+ * files spend their time waiting on servers, Git and Chromium rather than on the CPU.
+ */
+const WORKERS = 2;
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
+    globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default'],
     projects: [
       {

@@ -23,14 +23,23 @@ export interface TestPostgres {
 }
 
 /**
- * The server named by SPECBASE_TEST_DATABASE_URL, else a throwaway cluster from the installed
- * PostgreSQL binaries in a temporary directory: loopback only, unix sockets inside that
- * directory, run as the `postgres` user when we are root (initdb refuses root). Never skips:
- * without PostgreSQL it throws with instructions.
+ * The server named by SPECBASE_TEST_DATABASE_URL (the suite's global setup starts one cluster per
+ * run and names it there), else a throwaway cluster of its own. Never skips: without PostgreSQL
+ * it throws with instructions.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
   const given = process.env.SPECBASE_TEST_DATABASE_URL;
   if (given) return onServer(given, async () => undefined);
+  const cluster = await startThrowawayCluster();
+  return onServer(cluster.url, cluster.stop);
+}
+
+/**
+ * A throwaway cluster from the installed PostgreSQL binaries in a temporary directory: loopback
+ * only, unix sockets inside that directory, run as the `postgres` user when we are root (initdb
+ * refuses root). Its `url` is the superuser's.
+ */
+export async function startThrowawayCluster(): Promise<{ url: string; stop(): Promise<void> }> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(`no PostgreSQL binaries found (looked in /usr/lib/postgresql/*/bin and PATH). ${HOW_TO_INSTALL}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-pg-'));
@@ -54,11 +63,17 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`could not start a throwaway PostgreSQL with ${bin}: ${(error as Error).message}. ${HOW_TO_INSTALL}`);
   }
-  return onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
-    await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  });
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
+
+/** Whether PostgreSQL's server binaries are installed here. */
+export const hasPostgresBinaries = (): boolean => postgresBinDir() !== undefined;
 
 function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
