@@ -28,12 +28,17 @@ export interface Auth {
   close(): Promise<void>;
 }
 
+/** The signed-in browser's user, with the CSRF token (`csrf.ts`) its sign-out form carries. */
+export interface WebUser extends User {
+  readonly csrf: string;
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The signed-in web user, set by `Auth.webSession`. */
-      user?: User;
+      user?: WebUser;
     }
   }
 }
