@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
+import { markAuthenticated } from '../limits/index.js';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
 import { issueCsrfToken } from './csrf.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
@@ -48,7 +49,10 @@ export class WebSessions {
         ]);
         const user = row ? await this.#control.users.get(row.user_id) : undefined;
         // The sign-out form on every page carries this browser's CSRF token.
-        if (user) req.user = { ...user, csrf: issueCsrfToken(req, res, this.#baseUrl) };
+        if (user) {
+          req.user = { ...user, csrf: issueCsrfToken(req, res, this.#baseUrl) };
+          markAuthenticated(req);
+        }
       }
       next();
     } catch (error) {

@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal.js';
 import type { ControlPlane } from '../control/types.js';
 import { NotFoundError, NotOrganizationMemberError, PermissionDeniedError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { markAuthenticated } from '../limits/index.js';
 import { authenticateGitRequest } from './authenticate-git-request.js';
 import { authorizeClone } from './authorize-clone.js';
 import { recordGitAudit } from './record-git-audit.js';
@@ -29,6 +30,7 @@ export interface AdmittedRequest {
 export async function admitGitRequest(deps: GitHttpDeps, req: Request): Promise<AdmittedRequest> {
   const orgId = orgIdOfRepository(String(req.params.repo ?? ''));
   const user = await authenticateGitRequest(deps.control, req.get('authorization'));
+  markAuthenticated(req);
   const gitdir = deps.gitdirOf(orgId);
   try {
     const principal = await authorizeClone({ control: deps.control, user, orgId, gitdir });
