@@ -38,7 +38,7 @@ const pktLine = (text: string): string => `${(text.length + 4).toString(16).padS
 describe('slow and idle clients cannot hold the service', () => {
   let harness: Harness;
   let port: number;
-  let sse: Client[] = [];
+  const sse: Client[] = [];
 
   beforeAll(async () => {
     harness = await startHarness({
@@ -58,10 +58,12 @@ describe('slow and idle clients cannot hold the service', () => {
 
   it('closes a POST that declares a body and sends none, on every kind of route, within the request timeout', async () => {
     const routes = ['/token', '/api/mcp/mcp', '/signout', `/git/${harness.orgId}.git/git-upload-pack`];
+    // From an address of their own, so that no other test's connection counts against the cap here.
     const clients = routes.map(
-      (path) => new RawClient(port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`),
+      (path) =>
+        new RawClient(port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '127.0.0.3'),
     );
-    const silent = new RawClient(port, '');
+    const silent = new RawClient(port, '', '127.0.0.3');
     for (const client of [...clients, silent]) {
       const after = await client.closedWithin(REQUEST_TIMEOUT_MS + SLACK_MS);
       expect(after, client.received).toBeDefined();
@@ -84,7 +86,8 @@ describe('slow and idle clients cannot hold the service', () => {
   });
 
   it('keeps authenticated MCP SSE streams open past the request timeout, and does not count them against the cap', async () => {
-    sse = await Promise.all(Array.from({ length: MAX_PER_ADDRESS + 2 }, () => connect(harness, 'editor', 'sse')));
+    // One after another: a connection counts against the cap until its first request is authenticated.
+    for (let i = 0; i < MAX_PER_ADDRESS + 2; i++) sse.push(await connect(harness, 'editor', 'sse'));
     await new Promise((resolve) => setTimeout(resolve, REQUEST_TIMEOUT_MS + SLACK_MS));
     for (const client of sse) {
       const { tools } = await client.listTools();

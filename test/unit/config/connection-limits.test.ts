@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
 
 describe('request timeouts and connections per address', () => {
-  it('default to 20 s for headers, 60 s for a whole request, 5 s idle, and 64 connections', () => {
-    expect(loadConfig({}).connections).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxPerAddress: 64 });
+  it('default to 20 s for headers, 60 s for a whole request, 5 s idle, and 128 connections', () => {
+    expect(loadConfig({}).connections).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxPerAddress: 128 });
   });
 
   it('take fractions of a second, and 0 switches the cap off', () => {
