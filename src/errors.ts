@@ -43,6 +43,19 @@ export class PermissionDeniedError extends SpecbaseError {
   }
 }
 
+/**
+ * A token or an assistant's authorization that an admin of this organization blocked here. It is
+ * its user's and still works in their other organizations: the message says so.
+ */
+export class CredentialBlockedError extends PermissionDeniedError {
+  constructor(kind: 'token' | 'grant') {
+    const what = kind === 'token' ? 'this personal access token is' : "this assistant's authorization is";
+    super(`${what} blocked in this organization by an organization admin; it still works in your other organizations`, {
+      reason: 'credential_blocked',
+    });
+  }
+}
+
 export class InvalidInputError extends SpecbaseError {
   static readonly code = 'invalid_input';
   readonly code = InvalidInputError.code;

@@ -24,9 +24,11 @@ const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
 
 // The load generator is one user driving the server flat out: the per-user tool-call limit
-// (600 a minute by default) would measure itself, not the server. Set to override.
+// (600 a minute by default) and the cap on connections per address would measure themselves,
+// not the server. Set to override.
 const env = {
   SPECBASE_TOOL_CALLS_PER_MINUTE: '0',
+  SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: '0',
   ...process.env,
   HOST: '127.0.0.1',
   SPECBASE_DATA_DIR: dataDir,

@@ -3,18 +3,34 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config } from '../config/index.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
 
 export type NodeServer = http.Server | https.Server;
 
 const IDLE_SWEEP_MS = 50;
 
-/** An HTTP or, with a certificate and key configured, HTTPS server that is already listening. */
-export async function listen(config: Pick<Config, 'port' | 'host' | 'tls'>): Promise<{ server: NodeServer; port: number }> {
+/** How often node looks for requests over their timeouts: often enough for timeouts of a second. */
+const TIMEOUT_CHECK_MS = 250;
+
+/**
+ * An HTTP or, with a certificate and key configured, HTTPS server that is already listening.
+ * A request must arrive whole within the configured timeouts (headers, then headers and body;
+ * node answers 408 and closes), an idle keep-alive connection is closed, and one address may
+ * hold only so many connections nobody has authenticated. Answers that stream for hours (MCP
+ * and SSE streams, clones) are not cut: node's request timeouts end once a request is received.
+ */
+export async function listen(config: Pick<Config, 'port' | 'host' | 'tls' | 'connections'>): Promise<{ server: NodeServer; port: number }> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxPerAddress } = config.connections;
+  const timeouts: http.ServerOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeoutMs),
+  };
   const server = config.tls
-    ? https.createServer({ cert: await readFile(config.tls.certFile), key: await readFile(config.tls.keyFile) })
-    : http.createServer();
-  // SSE streams stay open for hours; only idle keep-alive sockets should time out.
-  server.requestTimeout = 0;
+    ? https.createServer({ ...timeouts, cert: await readFile(config.tls.certFile), key: await readFile(config.tls.keyFile) })
+    : http.createServer(timeouts);
+  capConnectionsPerAddress(server, maxPerAddress);
   await new Promise<void>((resolve, reject) => {
     const refuse = (error: NodeJS.ErrnoException) => reject(listenFailure(error, config));
     server.once('error', refuse);

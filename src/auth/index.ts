@@ -16,6 +16,7 @@ import { mcpResourceFamily } from './resource.js';
 import { applyAuthSchema, purgeExpired } from './schema.js';
 import { nowSeconds } from './secrets.js';
 import { signinRouter } from './signin.js';
+import { signoutRouter } from './signout.js';
 import { TokenStore, type TokenLifetimes } from './tokens.js';
 import type { Auth } from './types.js';
 import { lazyDiscovery, type UpstreamIssuer } from './upstream.js';
@@ -89,7 +90,9 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
       userIssuer: LOCAL_ISSUER,
     };
   }
-  router.use(signinRouter({ baseUrl, db, control, sessions, upstream, configuration: lazyDiscovery(upstream) }));
+  const configuration = lazyDiscovery(upstream);
+  router.use(signinRouter({ baseUrl, db, control, sessions, upstream, configuration }));
+  router.use(signoutRouter({ baseUrl, sessions, issuer: upstream.issuer, configuration }));
 
   // A purge that fails (database briefly unreachable) is simply done at the next interval.
   const purge = setInterval(() => void purgeExpired(db, nowSeconds()).catch(() => undefined), PURGE_INTERVAL_MS);

@@ -92,6 +92,12 @@ const VERSION_2 = [
      ON CONFLICT DO NOTHING`,
 ];
 
+/**
+ * The ID token a web session was signed in with, kept to end the session at the identity
+ * provider too (its `id_token_hint`). It is no credential here: nothing accepts it.
+ */
+const VERSION_3 = ['ALTER TABLE auth_sessions ADD COLUMN id_token TEXT'];
+
 const statements = (list: readonly string[], dialect: (statement: string) => string = (s) => s) =>
   list.map((statement) => `${dialect(statement)};`).join('\n');
 
@@ -99,10 +105,12 @@ const AUTH_MIGRATIONS: DialectMigrations = {
   sqlite: [
     { version: 1, sql: statements(VERSION_1) },
     { version: 2, sql: statements(VERSION_2) },
+    { version: 3, sql: statements(VERSION_3) },
   ],
   postgres: [
     { version: 1, sql: statements(VERSION_1, asPostgres) },
     { version: 2, sql: statements(VERSION_2, asPostgres) },
+    { version: 3, sql: statements(VERSION_3, asPostgres) },
   ],
 };
 

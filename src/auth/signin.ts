@@ -23,7 +23,7 @@ export function safeReturnTo(value: unknown): string {
   return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
 }
 
-/** `/signin`, its callback and `/signout`: authorization code + PKCE + state + nonce at the upstream issuer. */
+/** `/signin` and its callback: authorization code + PKCE + state + nonce at the upstream issuer. */
 export function signinRouter(deps: {
   baseUrl: string;
   db: SqlDatabase;
@@ -94,21 +94,11 @@ export function signinRouter(deps: {
         email,
         name: typeof name === 'string' && name ? name : email,
       });
-      await sessions.start(res, user.id);
+      await sessions.start(res, user.id, tokens.id_token);
       res.redirect(303, row.return_to);
     } catch (error) {
       signinFailed(res, `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`);
     }
-  });
-
-  router.post('/signout', express.urlencoded({ extended: false }), async (req, res) => {
-    const origin = req.get('origin');
-    if (origin && origin !== new URL(baseUrl).origin) {
-      res.status(403).type('text/plain').send('cross-site sign-out refused');
-      return;
-    }
-    await sessions.end(req, res);
-    res.redirect(303, '/');
   });
 
   return router;

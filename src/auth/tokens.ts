@@ -116,6 +116,7 @@ export class TokenStore {
       scopes: row.scopes ? row.scopes.split(' ') : [],
       expiresAt: row.expires_at,
       via: 'oauth',
+      credential: { kind: 'grant', id: row.family_id },
     };
   }
 

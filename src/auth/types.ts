@@ -1,5 +1,5 @@
 import type express from 'express';
-import type { User } from '../control/types.js';
+import type { CredentialRef, User } from '../control/types.js';
 import type { GrantAdmin } from './grants.js';
 
 export type { ConnectedClient, GrantAdmin } from './grants.js';
@@ -12,6 +12,8 @@ export interface AuthenticatedUser {
   /** Seconds since the epoch. */
   readonly expiresAt?: number;
   readonly via: 'oauth' | 'pat';
+  /** The personal access token or the OAuth grant the call came with: what an organization may block in itself. */
+  readonly credential: CredentialRef;
 }
 
 export interface Auth {
@@ -28,12 +30,17 @@ export interface Auth {
   close(): Promise<void>;
 }
 
+/** The signed-in browser's user, with the CSRF token (`csrf.ts`) its sign-out form carries. */
+export interface WebUser extends User {
+  readonly csrf: string;
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The signed-in web user, set by `Auth.webSession`. */
-      user?: User;
+      user?: WebUser;
     }
   }
 }

@@ -63,6 +63,59 @@ function tokenExpiry(flags: Flags): { expiresAt?: Date | null } {
   return { expiresAt: new Date(Date.now() + days * 86_400_000) };
 }
 
+/** The user's live token or grant with this id, or "not found". */
+async function credentialOf(services: Services, kind: 'token' | 'grant', userId: string, id: string) {
+  const found =
+    kind === 'token'
+      ? (await services.control.tokens.list(userId)).find((t) => t.id === id && !t.revokedAt)
+      : (await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([userId])).find((g) => g.id === id);
+  if (!found) throw new NotFoundError(kind === 'token' ? 'active token' : 'active grant', { id });
+  return { kind, id };
+}
+
+/** How each credential stands in one organization: last use there, blocked there. */
+async function inOrg<T extends { id: string }>(services: Services, kind: 'token' | 'grant', orgId: string, items: T[]) {
+  const standing = (await services.control.credentialOrgs.list(orgId)).filter((s) => s.kind === kind);
+  return items.map((item) => {
+    const here = standing.find((s) => s.id === item.id);
+    return { ...item, inOrg: { orgId, lastUsedAt: here?.lastUsedAt ?? null, blockedAt: here?.blockedAt ?? null } };
+  });
+}
+
+/** `token block|unblock`, `grant block|unblock`: in one organization only, audited. */
+function blockCommand(kind: 'token' | 'grant', verb: 'block' | 'unblock'): Command {
+  return {
+    name: `${kind} ${verb}`,
+    usage: `${kind} ${verb} --user EMAIL --org ORG_ID --id ${kind.toUpperCase()}_ID${verb === 'block' ? `   refuse it in this organization only` : ''}`,
+    flags: { user: { type: 'string' }, org: { type: 'string' }, id: { type: 'string' } },
+    required: ['user', 'org', 'id'],
+    run: async (services, flags) => {
+      const user = await userByEmail(services, text(flags, 'user'));
+      const org = await orgOf(services, text(flags, 'org'));
+      const credential = await credentialOf(services, kind, user.id, text(flags, 'id'));
+      const changed =
+        verb === 'block'
+          ? await services.control.credentialOrgs.block(credential, org.id, 'cli')
+          : await services.control.credentialOrgs.unblock(credential, org.id);
+      if (changed) {
+        await services.control.audit.record({
+          kind: 'cli',
+          userId: null,
+          orgId: org.id,
+          action: `${kind}.${verb}`,
+          artifactId: null,
+          commit: null,
+          client: 'cli',
+          durationMs: null,
+          outcome: 'ok',
+          detail: `${verb === 'block' ? 'blocked' : 'unblocked'} in this organization the ${kind === 'token' ? 'personal access token' : 'assistant authorization'} ${credential.id} of ${user.email}`,
+        });
+      }
+      return { [kind === 'token' ? 'tokenId' : 'grantId']: credential.id, orgId: org.id, blocked: verb === 'block', changed };
+    },
+  };
+}
+
 export const COMMANDS: readonly Command[] = [
   {
     name: 'init',
@@ -183,12 +236,13 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'token list',
-    usage: 'token list --user EMAIL            the user\'s personal access tokens (never their secrets)',
-    flags: { user: { type: 'string' } },
+    usage: 'token list --user EMAIL [--org ORG_ID]   the user\'s personal access tokens (never their secrets); with --org, their use and block there',
+    flags: { user: { type: 'string' }, org: { type: 'string' } },
     required: ['user'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
-      return { tokens: await services.control.tokens.list(user.id) };
+      const tokens = await services.control.tokens.list(user.id);
+      return { tokens: text(flags, 'org') ? await inOrg(services, 'token', (await orgOf(services, text(flags, 'org'))).id, tokens) : tokens };
     },
   },
   {
@@ -206,12 +260,13 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'grant list',
-    usage: 'grant list --user EMAIL            assistants the user connected through OAuth',
-    flags: { user: { type: 'string' } },
+    usage: 'grant list --user EMAIL [--org ORG_ID]   assistants the user connected through OAuth; with --org, their use and block there',
+    flags: { user: { type: 'string' }, org: { type: 'string' } },
     required: ['user'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
-      return { grants: await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([user.id]) };
+      const grants = await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([user.id]);
+      return { grants: text(flags, 'org') ? await inOrg(services, 'grant', (await orgOf(services, text(flags, 'org'))).id, grants) : grants };
     },
   },
   {
@@ -227,6 +282,10 @@ export const COMMANDS: readonly Command[] = [
       return { revoked: text(flags, 'id') };
     },
   },
+  blockCommand('token', 'block'),
+  blockCommand('token', 'unblock'),
+  blockCommand('grant', 'block'),
+  blockCommand('grant', 'unblock'),
   {
     name: 'demo',
     usage: 'demo                          create (once) and show the demo organization and account',

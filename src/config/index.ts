@@ -4,6 +4,8 @@ import { z } from 'zod';
 const optionalText = z.string().trim().min(1).optional();
 /** A count where 0 switches the limit off. */
 const limit = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+/** A timeout in seconds; fractions allowed, so that tests can wait less than a second. */
+const seconds = (fallback: number) => z.coerce.number().min(0.1).max(3600).default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -44,6 +46,10 @@ const EnvSchema = z.object({
       }
       return Object.freeze(origins);
     }),
+  SPECBASE_HEADERS_TIMEOUT_SECONDS: seconds(20),
+  SPECBASE_REQUEST_TIMEOUT_SECONDS: seconds(60),
+  SPECBASE_KEEPALIVE_TIMEOUT_SECONDS: seconds(5),
+  SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: limit(128),
   SPECBASE_CIMD_CA_FILE: optionalText,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
@@ -92,6 +98,23 @@ export interface Config {
   readonly demo: 'auto' | 'on' | 'off';
   /** Origins (https) rendered documents may show images from, besides our own; none by default. */
   readonly imgHosts: readonly string[];
+  readonly connections: ConnectionLimits;
+}
+
+/**
+ * How long a client may take to send a request, and how many connections one address may hold
+ * before any request on them proved who sent it. Streams already answering (MCP, SSE, a clone)
+ * are not cut: the request timeouts end once a request is wholly received.
+ */
+export interface ConnectionLimits {
+  /** Until a request's headers are complete (also a connection that sends nothing). */
+  readonly headersTimeoutMs: number;
+  /** Until a request's headers and body are complete. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections per client address not yet authenticated; 0 switches the cap off. */
+  readonly maxPerAddress: number;
 }
 
 /** What one user may hold or do; every count can be 0, which switches that limit off. */
@@ -153,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.SPECBASE_TLS_CERT) !== Boolean(e.SPECBASE_TLS_KEY)) {
     throw new ConfigError('SPECBASE_TLS_CERT and SPECBASE_TLS_KEY must be set together');
   }
+  if (e.SPECBASE_HEADERS_TIMEOUT_SECONDS > e.SPECBASE_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('SPECBASE_HEADERS_TIMEOUT_SECONDS may not exceed SPECBASE_REQUEST_TIMEOUT_SECONDS');
+  }
   if (e.SPECBASE_OIDC_ISSUER && !e.SPECBASE_OIDC_CLIENT_ID) {
     throw new ConfigError('SPECBASE_OIDC_ISSUER needs SPECBASE_OIDC_CLIENT_ID');
   }
@@ -183,6 +209,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     userLimits: userLimitsOf(e),
     demo: e.SPECBASE_DEMO,
     imgHosts: e.SPECBASE_IMG_HOSTS,
+    connections: Object.freeze({
+      headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
+      requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(e.SPECBASE_KEEPALIVE_TIMEOUT_SECONDS * 1000),
+      maxPerAddress: e.SPECBASE_MAX_CONNECTIONS_PER_ADDRESS,
+    }),
     clientDocuments: Object.freeze({
       ...(e.SPECBASE_CIMD_CA_FILE ? { caFile: e.SPECBASE_CIMD_CA_FILE } : {}),
       ...(e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_CIMD_ALLOW_LOOPBACK_HOST } : {}),

@@ -1,5 +1,6 @@
 import { sqlAudit } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
+import { sqlCredentialOrgs } from './credential-orgs.js';
 import { sqlMembers } from './members.js';
 import { sqlOrgs } from './orgs.js';
 import { openPostgresDatabase } from './postgres/database.js';
@@ -30,6 +31,7 @@ export class SqlControlPlane implements ControlPlane {
   readonly workspaces: ControlPlane['workspaces'];
   readonly members: ControlPlane['members'];
   readonly tokens: ControlPlane['tokens'];
+  readonly credentialOrgs: ControlPlane['credentialOrgs'];
   readonly audit: ReturnType<typeof sqlAudit>;
 
   constructor(
@@ -42,6 +44,7 @@ export class SqlControlPlane implements ControlPlane {
     this.workspaces = sqlWorkspaces(db, clock, perRequest);
     this.members = sqlMembers(db, clock, perRequest);
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
+    this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
     this.audit = sqlAudit(db, clock);
   }
 

@@ -1,6 +1,23 @@
 import type { DialectMigrations } from './sql/types.js';
 
 /**
+ * A credential's standing in each organization it is used in (credentialOrgs): last use there,
+ * and an admin's block there. Tokens and OAuth grants are their users'; an organization only
+ * ever cuts their use in itself. No key to the credential: a grant lives in the auth tables.
+ */
+const CREDENTIAL_ORGS = `
+        CREATE TABLE credential_orgs (
+          kind TEXT NOT NULL CHECK (kind IN ('token', 'grant')),
+          credential_id TEXT NOT NULL,
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          last_used_at TEXT,
+          blocked_at TEXT,
+          blocked_by TEXT,
+          PRIMARY KEY (kind, credential_id, org_id));
+        CREATE INDEX credential_orgs_org ON credential_orgs (org_id);
+`;
+
+/**
  * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
@@ -85,6 +102,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
         CREATE INDEX audit_log_user ON audit_log (user_id, at, id);
       `,
     },
+    { version: 2, sql: CREDENTIAL_ORGS },
   ],
   postgres: [
     {
@@ -169,5 +187,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
         CREATE INDEX audit_log_user ON audit_log (user_id, at, id);
       `,
     },
+    { version: 2, sql: CREDENTIAL_ORGS },
   ],
 };

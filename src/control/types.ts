@@ -39,6 +39,24 @@ export interface PersonalAccessToken {
   readonly revokedAt: string | null;
 }
 
+/** A credential a user connects with: a personal access token, or an OAuth grant (its token family). */
+export interface CredentialRef {
+  readonly kind: 'token' | 'grant';
+  readonly id: string;
+}
+
+/**
+ * How one credential stands in one organization: its last use there, and whether an admin of
+ * the organization blocked it there. The credential itself stays its user's.
+ */
+export interface CredentialInOrg extends CredentialRef {
+  readonly orgId: string;
+  readonly lastUsedAt: string | null;
+  readonly blockedAt: string | null;
+  /** The user id of the admin who blocked it. */
+  readonly blockedBy: string | null;
+}
+
 export interface AuditEntry {
   readonly id: number;
   readonly at: string;
@@ -102,6 +120,20 @@ export interface ControlPlane {
     verify(secret: string): Promise<{ user: User; token: PersonalAccessToken } | undefined>;
     revoke(tokenId: string, userId: string): Promise<boolean>;
     list(userId: string): Promise<PersonalAccessToken[]>;
+  };
+  /** Credentials in organizations: what an organization's admin sees of them and may cut there. */
+  readonly credentialOrgs: {
+    /**
+     * Whether the credential may act in the organization (false once blocked there), recording
+     * its use there (to the minute). Runs on every call.
+     */
+    admit(credential: CredentialRef, orgId: string): Promise<boolean>;
+    /** Blocks the credential in this organization only; false when it already was. */
+    block(credential: CredentialRef, orgId: string, blockedBy: string): Promise<boolean>;
+    /** False when it was not blocked. */
+    unblock(credential: CredentialRef, orgId: string): Promise<boolean>;
+    /** Every credential used or blocked in the organization, most recently used first. */
+    list(orgId: string): Promise<CredentialInOrg[]>;
   };
   readonly audit: {
     record(entry: NewAuditEntry): Promise<void>;

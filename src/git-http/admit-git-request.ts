@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import type { Principal } from '../access/principal.js';
 import type { ControlPlane } from '../control/types.js';
-import { NotFoundError, NotOrganizationMemberError, PermissionDeniedError } from '../errors.js';
+import { CredentialBlockedError, NotFoundError, NotOrganizationMemberError, PermissionDeniedError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { markAuthenticated } from '../limits/index.js';
 import { authenticateGitRequest } from './authenticate-git-request.js';
 import { authorizeClone } from './authorize-clone.js';
 import { recordGitAudit } from './record-git-audit.js';
@@ -23,15 +24,17 @@ export interface AdmittedRequest {
 /**
  * Who may read `/{orgId}.git`: a malformed name is "not found" before anything else; then the
  * token (401), then the organization and repository (404), then membership (404 as well, so
- * that an organization's existence is not revealed to outsiders; audited) and read access to
- * every workspace (403, audited).
+ * that an organization's existence is not revealed to outsiders; audited), read access to
+ * every workspace, and a token its admins have not blocked there (403, audited).
  */
 export async function admitGitRequest(deps: GitHttpDeps, req: Request): Promise<AdmittedRequest> {
   const orgId = orgIdOfRepository(String(req.params.repo ?? ''));
-  const user = await authenticateGitRequest(deps.control, req.get('authorization'));
+  const { user, token } = await authenticateGitRequest(deps.control, req.get('authorization'));
+  markAuthenticated(req);
   const gitdir = deps.gitdirOf(orgId);
   try {
     const principal = await authorizeClone({ control: deps.control, user, orgId, gitdir });
+    if (!(await deps.control.credentialOrgs.admit({ kind: 'token', id: token.id }, orgId))) throw new CredentialBlockedError('token');
     return { orgId, gitdir, principal };
   } catch (error) {
     if (error instanceof PermissionDeniedError || error instanceof NotOrganizationMemberError) {

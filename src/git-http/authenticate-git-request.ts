@@ -1,4 +1,4 @@
-import type { ControlPlane, User } from '../control/types.js';
+import type { ControlPlane, PersonalAccessToken, User } from '../control/types.js';
 import { UnauthorizedError } from '../errors.js';
 
 /**
@@ -17,8 +17,11 @@ export function tokenFromAuthorization(header: string | undefined): string | und
   return decoded.slice(colon + 1) || decoded.slice(0, colon) || undefined;
 }
 
-/** The user a personal access token belongs to; UnauthorizedError when missing, invalid, expired or revoked. */
-export async function authenticateGitRequest(control: ControlPlane, authorization: string | undefined): Promise<User> {
+/** The token and the user it belongs to; UnauthorizedError when missing, invalid, expired or revoked. */
+export async function authenticateGitRequest(
+  control: ControlPlane,
+  authorization: string | undefined,
+): Promise<{ user: User; token: PersonalAccessToken }> {
   const secret = tokenFromAuthorization(authorization);
   if (!secret) {
     throw new UnauthorizedError('authentication required: use a personal access token as the password');
@@ -27,5 +30,5 @@ export async function authenticateGitRequest(control: ControlPlane, authorizatio
   if (!verified) {
     throw new UnauthorizedError('invalid, expired or revoked personal access token');
   }
-  return verified.user;
+  return verified;
 }

@@ -51,12 +51,19 @@ export async function runUploadPack(options: {
     child.once('close', (code) => resolve(code));
   });
   if (!options.input) child.stdin.end();
-  const sendInput = options.input ? pipeline([...options.input, child.stdin]).catch(stopChild) : Promise.resolve();
+  let inputDone = !options.input;
+  const sendInput = options.input
+    ? pipeline([...options.input, child.stdin]).catch(stopChild).finally(() => (inputDone = true))
+    : Promise.resolve();
   const outputStages = options.outputTap ? [options.outputTap, options.output] : [options.output];
   const sendOutput = pipeline([child.stdout, ...outputStages]).catch(stopChild);
 
   try {
-    const [exitCode] = await Promise.all([exited, sendInput, sendOutput]);
+    const [exitCode] = await Promise.all([exited, sendOutput]);
+    // git has answered and exited: a request body it left unread is failed (its connection
+    // closed), not waited for while the client holds it open.
+    if (!inputDone) options.input?.[0].destroy();
+    await sendInput;
     return { exitCode, stderr: child.stderr.slice(0, STDERR_KEEP_CHARS) };
   } finally {
     options.output.off('close', stopOnDisconnect);

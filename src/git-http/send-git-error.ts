@@ -32,6 +32,8 @@ export function gitErrorHandler(realm: string): ErrorRequestHandler {
   };
 }
 
+/** A refusal sent before the request body was read closes the connection: the body is not waited for. */
 export function sendText(res: Parameters<ErrorRequestHandler>[2], status: number, text: string): void {
+  if (!res.req.complete) res.set('Connection', 'close');
   res.status(status).type('text/plain; charset=utf-8').set('Cache-Control', 'no-cache').send(`${text}\n`);
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { ControlPlane } from '../control/types.js';
 import {
+  CredentialBlockedError,
   InvalidOrganizationIdError,
   NotOrganizationMemberError,
   OrganizationHeaderMissingError,
@@ -19,11 +20,12 @@ export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
 
 /**
  * The organization a request acts in: from the path (`/o/{orgId}/…`) or the X-Organization-Id
- * header. The caller must be a member; the principal (with current roles) rides along to the
- * tools on `req.auth`. Undefined once the refusal is answered.
+ * header. The caller must be a member, and the token or grant not blocked there by the
+ * organization's admins; the principal (with current roles) rides along to the tools on
+ * `req.auth`. Undefined once the refusal is answered.
  */
 export function resolveOrganization(
-  control: Pick<ControlPlane, 'members'>,
+  control: Pick<ControlPlane, 'members' | 'credentialOrgs'>,
 ): (req: AuthenticatedRequest, res: ServerResponse, route: McpRoute, user: AuthenticatedUser) => Promise<RequestScope | undefined> {
   return async (req, res, route, user) => {
     const fromHeader = req.headers[ORG_HEADER];
@@ -37,6 +39,7 @@ export function resolveOrganization(
     if (!isUuid(orgId)) return reject(new InvalidOrganizationIdError(orgId));
     const principal = await control.members.principal(orgId.toLowerCase(), user.userId);
     if (!principal) return reject(new NotOrganizationMemberError());
+    if (!(await control.credentialOrgs.admit(user.credential, principal.orgId))) return reject(new CredentialBlockedError(user.credential.kind));
     // The transports hand `req.auth` to the tool handlers: the principal of this very request.
     req.auth = {
       token: '',

@@ -16,6 +16,7 @@ export function patVerifier(control: Pick<ControlPlane, 'tokens'>): VerifyAccess
       scopes: ['mcp'],
       ...(pat.expiresAt ? { expiresAt: Math.floor(Date.parse(pat.expiresAt) / 1000) } : {}),
       via: 'pat',
+      credential: { kind: 'token', id: pat.id },
     };
   };
 }

@@ -3,6 +3,7 @@ import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Principal } from '../access/principal.js';
 import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
+import { markAuthenticated } from '../limits/index.js';
 import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
@@ -110,7 +111,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const scopeOf = async (req: AuthenticatedRequest, res: ServerResponse, route: McpRoute): Promise<RequestScope | undefined> => {
     if (!originAllowed(req, res)) return undefined;
     const user = await authenticated(req, res, route);
-    return user && organization(req, res, route, user);
+    if (!user) return undefined;
+    markAuthenticated(req);
+    return organization(req, res, route, user);
   };
 
   // A POST accepted before shutdown is answered before its session closes, even if its body is

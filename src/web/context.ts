@@ -1,13 +1,14 @@
 import type { Request, Response } from 'express';
 import type { Principal } from '../access/principal.js';
-import type { ControlPlane, Organization, User } from '../control/types.js';
+import type { WebUser } from '../auth/types.js';
+import type { ControlPlane, Organization } from '../control/types.js';
 import type { Actor } from '../domain/types.js';
 import { NotFoundError } from '../errors.js';
 import { isUuid } from '../ids.js';
 
 /** The signed-in user acting in one organization through the web application. */
 export interface OrgContext {
-  readonly user: User;
+  readonly user: WebUser;
   readonly org: Organization;
   readonly principal: Principal;
   readonly actor: Actor;

@@ -3,6 +3,7 @@ import { DEFAULT_USER_LIMITS } from '../../config/index.js';
 import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { applyAuthSchema } from '../schema.js';
+import { SIGNED_OUT_PATH } from '../signout.js';
 import { interactionRouter } from './interactions.js';
 import { loadOrCreateKeys } from './keys.js';
 import { createIdentityProvider, IDP_MOUNT_PATH, type IdpClient } from './provider.js';
@@ -43,6 +44,7 @@ export async function embeddedIdentityProvider(deps: {
     clientId: 'specbase-web',
     clientSecret: keys.rpClientSecret,
     redirectUris: [`${deps.baseUrl}/signin/callback`],
+    postLogoutRedirectUris: [`${deps.baseUrl}${SIGNED_OUT_PATH}`],
   };
   const provider = createIdentityProvider({
     issuer,

@@ -3,6 +3,7 @@ import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { sqlIdpAdapter } from './adapter.js';
 import type { IdpKeys } from './keys.js';
+import { logoutSource, postLogoutSuccessSource } from './logout-pages.js';
 
 export const LOCAL_ISSUER = 'local';
 export const IDP_MOUNT_PATH = '/oidc';
@@ -12,6 +13,8 @@ export interface IdpClient {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly redirectUris: readonly string[];
+  /** Where this client may ask to be sent back after ending the session (RP-initiated logout). */
+  readonly postLogoutRedirectUris?: readonly string[];
 }
 
 /**
@@ -33,6 +36,7 @@ export function createIdentityProvider(deps: {
       client_id: client.clientId,
       client_secret: client.clientSecret,
       redirect_uris: [...client.redirectUris],
+      post_logout_redirect_uris: [...(client.postLogoutRedirectUris ?? [])],
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_post',
@@ -49,7 +53,7 @@ export function createIdentityProvider(deps: {
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
     pkce: { required: () => true },
     loadExistingGrant: firstPartyGrant,

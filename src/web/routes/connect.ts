@@ -8,7 +8,7 @@ import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { connectPage, TOKEN_LIFETIMES } from '../views/connect.js';
 import { layout } from '../views/layout.js';
-import { loadConnections, revokeGrant, revokeToken } from './connections.js';
+import { loadConnections, revokeGrant, revokeToken, setBlocked } from './connections.js';
 
 const form = express.urlencoded({ extended: false, limit: '4kb' });
 
@@ -23,7 +23,8 @@ function tokenExpiry(choice: unknown): Date | null | undefined {
 
 /**
  * The connect dialog: organization id, MCP URLs, client configuration, personal access tokens,
- * connected assistants (and, for an organization admin, every member's connections).
+ * connected assistants (and, for an organization admin, the members' connections used here,
+ * which they can block here).
  */
 export function connectRoutes(deps: { control: ControlPlane; config: Config; auth: { readonly grants: GrantAdmin } }): express.Router {
   const { control, config } = deps;
@@ -80,6 +81,17 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
     await revokeGrant(connections, ctx, String(req.params.grantId));
     res.redirect(303, `/o/${ctx.org.id}/connect#h-grants`);
   });
+
+  for (const [segment, kind] of [['tokens', 'token'], ['grants', 'grant']] as const) {
+    for (const verb of ['block', 'unblock'] as const) {
+      router.post(`/o/:orgId/members/${segment}/:id/${verb}`, form, async (req, res) => {
+        if (refused(req, res)) return;
+        const ctx = await orgContext(control, req);
+        await setBlocked(connections, ctx, { kind, id: String(req.params.id) }, verb === 'block');
+        res.redirect(303, `/o/${ctx.org.id}/connect#h-member-connections`);
+      });
+    }
+  }
 
   return router;
 }

@@ -1,7 +1,7 @@
 import { PERSONAL_ACCESS_TOKEN_DAYS } from '../../control/index.js';
 import type { Organization, PersonalAccessToken } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { connectionsSections, type ConnectionsModel } from './connections.js';
+import { blockedNote, connectionsSections, type ConnectionsModel } from './connections.js';
 import { when } from './format.js';
 
 export interface ConnectModel {
@@ -47,8 +47,8 @@ function tokenRows(model: ConnectModel): SafeHtml {
   if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
   return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${active.map(
-    (t) => html`<tr><td>${t.name}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
-<td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working.">
+    (t) => html`<tr><td>${t.name}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+<td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working in every organization.">
 <input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
   )}</tbody></table>`;
 }

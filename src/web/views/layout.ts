@@ -1,9 +1,9 @@
-import type { User } from '../../control/types.js';
+import type { WebUser } from '../../auth/types.js';
 import { html, type SafeHtml } from '../html.js';
 
 export interface PageChrome {
   readonly title: string;
-  readonly user?: User;
+  readonly user?: WebUser;
   /** Organization navigation, when the page belongs to one. */
   readonly org?: { readonly id: string; readonly name: string; readonly section?: 'home' | 'activity' | 'connect' | 'search'; readonly query?: string };
 }
@@ -40,6 +40,7 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       : ''}
     ${user
       ? html`<form class="signout" action="/signout" method="post">
+      <input type="hidden" name="csrf" value="${user.csrf}">
       <span class="who" title="${user.email}">${user.name}</span>
       <button type="submit" class="link">Sign out</button>
     </form>`

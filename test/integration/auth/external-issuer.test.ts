@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedIdentityProvider } from '../../../src/auth/index.js';
 import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
-import { authorizeInBrowser, HttpBrowser } from './browser.js';
+import { authorizeInBrowser, formAction, formField, HttpBrowser } from './browser.js';
 import { addLocalUser, closeServer, listenLoopback, startAuthApp, type AuthApp } from './fixture.js';
 import { callMcp, exchangeCode, pkce, REDIRECT, registeredClientId, authorizationUrl } from './raw-oauth.js';
 
@@ -27,7 +27,14 @@ describe('sign-in through an external OpenID Connect issuer', () => {
       control,
       db: control.db,
       dataDir: dir,
-      clients: [{ clientId: 'specbase', clientSecret: 'external-secret-0123456789', redirectUris: [`${app.baseUrl}/signin/callback`] }],
+      clients: [
+        {
+          clientId: 'specbase',
+          clientSecret: 'external-secret-0123456789',
+          redirectUris: [`${app.baseUrl}/signin/callback`],
+          postLogoutRedirectUris: [`${app.baseUrl}/signedout`],
+        },
+      ],
     });
     server.on('request', express().use(idp.router));
     external = {
@@ -70,5 +77,31 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     });
     const exchanged = await exchangeCode(app, clientId, callback.searchParams.get('code')!, verifier);
     expect(await callMcp(app, exchanged.body.access_token!)).toBe(200);
+  });
+
+  it("signing out ends the session at the issuer's end_session_endpoint too", async () => {
+    const browser = new HttpBrowser();
+    const credentials = { email: 'linus@corp.example', password: 'external-password', redirectPrefix: `${app.baseUrl}/me` };
+    await authorizeInBrowser(browser, `${app.baseUrl}/signin?returnTo=%2Fme`, credentials);
+
+    const csrf = formField(await (await browser.request(`${app.baseUrl}/signout`)).text(), 'csrf');
+    const signedOut = await browser.post(`${app.baseUrl}/signout`, { csrf });
+    expect(signedOut.status).toBe(303);
+    const endSession = new URL(signedOut.headers.get('location')!);
+    expect(`${endSession.origin}${endSession.pathname}`).toBe(`${external.issuer}/session/end`);
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${app.baseUrl}/signedout`);
+    expect(endSession.searchParams.get('id_token_hint')).toMatch(/^ey/);
+    expect((await browser.request(`${app.baseUrl}/me`)).status).toBe(303);
+
+    // The issuer's page submits itself in a browser; here the form is posted as it would be.
+    const confirm = await browser.request(endSession.href);
+    const page = await confirm.text();
+    expect(page).toContain('<script>');
+    const done = await browser.post(new URL(formAction(page), endSession).href, { xsrf: formField(page, 'xsrf'), logout: 'yes' }, endSession.origin);
+    expect(done.headers.get('location')).toBe(`${app.baseUrl}/signedout`);
+
+    const again = await browser.follow(`${app.baseUrl}/signin?returnTo=%2Fme`);
+    expect(again.url.startsWith(`${new URL(external.issuer).origin}/idp/`)).toBe(true);
+    expect(await again.response.text()).toContain('name="password"');
   });
 });

@@ -101,10 +101,26 @@ describe('git smart HTTP: who may clone', () => {
     }
   });
 
+  it("refuses a token an admin blocked in this organization with 403 and says so, and lets it clone once unblocked", async () => {
+    const token = (await fx.control.tokens.list(fx.bob.user.id)).find((t) => t.name === 'git')!;
+    await fx.control.credentialOrgs.block({ kind: 'token', id: token.id }, fx.orgId, fx.alice.user.id);
+    try {
+      const res = await advertise(basic(fx.bob.token));
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('blocked in this organization by an organization admin');
+      const clone = await cloneAs(fx.bob.token, 'blocked');
+      expect(clone.code).not.toBe(0);
+      expect(clone.stderr).toMatch(/remote: .*blocked in this organization/);
+    } finally {
+      await fx.control.credentialOrgs.unblock({ kind: 'token', id: token.id }, fx.orgId);
+    }
+    expect((await advertise(basic(fx.bob.token))).status).toBe(200);
+  });
+
   it('records refused access in the audit log', async () => {
     const entries = await fx.control.audit.list({ orgId: fx.orgId, limit: 100 });
     const refused = entries.filter((e) => e.kind === 'git' && e.outcome === 'error');
-    expect(refused.map((e) => e.userId)).toEqual(expect.arrayContaining([fx.dave.user.id, fx.carol.user.id]));
+    expect(refused.map((e) => e.userId)).toEqual(expect.arrayContaining([fx.dave.user.id, fx.carol.user.id, fx.bob.user.id]));
   });
 
   it('answers an unknown and a malformed organization alike with 404', async () => {

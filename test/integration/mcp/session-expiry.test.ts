@@ -6,7 +6,7 @@ import { SessionRegistry } from '../../../src/mcp/sessions.js';
 import type { RequestScope } from '../../../src/mcp/types.js';
 
 const scope = (userId: string, orgId = 'org-1'): RequestScope => ({
-  user: { userId, clientId: 'c', scopes: [], via: 'pat' },
+  user: { userId, clientId: 'c', scopes: [], via: 'pat', credential: { kind: 'token', id: 't' } },
   orgId,
 });
 

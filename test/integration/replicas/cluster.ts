@@ -106,6 +106,8 @@ export async function startCluster(count: number): Promise<Cluster> {
     SPECBASE_DATABASE_URL: databaseUrl,
     SPECBASE_BASE_URL: `http://127.0.0.1:${proxyPort}`,
     SPECBASE_LOG_LEVEL: 'warn',
+    // Every connection comes from HAProxy's address: the per-address cap belongs at the proxy.
+    SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: '0',
   });
   const replicas: Replica[] = ports.map((port) => ({ port, url: `http://127.0.0.1:${port}`, process: startMain(env(port)) }));
   let proxy: Proxy | undefined;

@@ -100,7 +100,13 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
     try {
       expect((await db.query('SELECT count(*)::int AS n FROM organizations')).rows[0].n).toBe(1);
       const versions = await db.query('SELECT namespace, version FROM schema_migrations ORDER BY namespace, version');
-      expect(versions.rows).toEqual([{ namespace: 'auth', version: 1 }, { namespace: 'auth', version: 2 }, { namespace: 'control', version: 1 }]);
+      expect(versions.rows).toEqual([
+        { namespace: 'auth', version: 1 },
+        { namespace: 'auth', version: 2 },
+        { namespace: 'auth', version: 3 },
+        { namespace: 'control', version: 1 },
+        { namespace: 'control', version: 2 },
+      ]);
     } finally {
       await db.end();
     }

@@ -76,7 +76,7 @@ describe('web: permissions, CSRF, XSS and headers', () => {
   it("refuses a viewer's revert even with a valid CSRF token, and writes nothing", async () => {
     const { page } = viewer;
     await page.goto(`${harness.baseUrl}/o/${harness.orgId}/connect`);
-    const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+    const csrf = await page.locator('main input[name="csrf"]').first().inputValue();
     const before = head();
     const response = await page.request.post(harness.baseUrl + revertPath(), {
       form: { csrf, commit: editCommit },
@@ -89,7 +89,7 @@ describe('web: permissions, CSRF, XSS and headers', () => {
   it('refuses forged revert POSTs from an editor session: no token, wrong token, foreign origin', async () => {
     const { page } = owner;
     await page.goto(`${harness.baseUrl}${revertPath()}?commit=${editCommit}`);
-    const csrf = await page.locator('input[name="csrf"]').inputValue();
+    const csrf = await page.locator('main input[name="csrf"]').inputValue();
     const before = head();
     const attempts: { form: Record<string, string>; headers: Record<string, string> }[] = [
       { form: { commit: editCommit }, headers: { origin: harness.baseUrl } },
