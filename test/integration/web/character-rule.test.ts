@@ -28,7 +28,7 @@ describe('web: one character rule for every body and title', () => {
   const rawBody = async (id: string) => (await owner.page.request.get(`${artifactUrl(id)}/raw`)).text();
   const csrf = async () => {
     const page = await owner.page.request.get(`${harness.baseUrl}/o/${harness.orgId}/connect`);
-    return /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    return /<main[\s\S]*?name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
   };
 
   beforeAll(async () => {
