@@ -37,15 +37,22 @@ function passageOffset({ positions, offsets }: AnalyzedDocument, matches: (term:
   }
   if (hits.length === 0) return -1;
   hits.sort((a, b) => a.position - b.position);
+  // A window sliding over the hits, counting each query term it holds.
+  const held = new Map<number, number>();
   let best = hits[0]!.position;
   let bestCount = 0;
-  for (let i = 0; i < hits.length; i++) {
-    const seen = new Set<number>();
-    for (let j = i; j < hits.length && hits[j]!.position < hits[i]!.position + PASSAGE_TERMS; j++) seen.add(hits[j]!.query);
-    if (seen.size > bestCount) {
-      bestCount = seen.size;
-      best = hits[i]!.position;
+  for (let start = 0, end = 0; start < hits.length; start++) {
+    for (; end < hits.length && hits[end]!.position < hits[start]!.position + PASSAGE_TERMS; end++) {
+      held.set(hits[end]!.query, (held.get(hits[end]!.query) ?? 0) + 1);
     }
+    if (held.size > bestCount) {
+      bestCount = held.size;
+      best = hits[start]!.position;
+    }
+    const leaving = hits[start]!.query;
+    const left = held.get(leaving)! - 1;
+    if (left === 0) held.delete(leaving);
+    else held.set(leaving, left);
   }
   return offsets[best]!;
 }

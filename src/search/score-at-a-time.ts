@@ -37,7 +37,7 @@ interface Stream {
  * impact-ordered index (Lin and Trotman, 2015). What is left unread is what weighs least; the
  * search bench measures how often the top results still equal reading everything.
  */
-export const POSTINGS_BUDGET = 10_000;
+export const POSTINGS_BUDGET = 5_000;
 
 /**
  * The `size` documents the caller may see with the best impact sums (each impact a lower bound,
