@@ -1,3 +1,4 @@
+import type { AuditBatchOptions } from './audit-batch.js';
 import { sqlAudit } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
 import { sqlCredentialOrgs } from './credential-orgs.js';
@@ -17,6 +18,8 @@ export const CONTROL_NAMESPACE = 'control';
 
 export type ControlPlaneOptions = {
   readonly clock?: Clock;
+  /** How many audit rows to hold while the database refuses them, and where to report that. */
+  readonly audit?: AuditBatchOptions;
 } & (
   | /** Database file, created with its directory when missing (`data/specbase.db` by default). */
   { readonly file: string; readonly databaseUrl?: undefined }
@@ -37,6 +40,7 @@ export class SqlControlPlane implements ControlPlane {
   constructor(
     readonly db: SqlDatabase,
     clock: Clock = systemClock,
+    audit: AuditBatchOptions = {},
   ) {
     this.users = sqlUsers(db, clock);
     this.orgs = sqlOrgs(db, clock);
@@ -45,11 +49,11 @@ export class SqlControlPlane implements ControlPlane {
     this.members = sqlMembers(db, clock, perRequest);
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
-    this.audit = sqlAudit(db, clock);
+    this.audit = sqlAudit(db, clock, audit);
   }
 
   async close(): Promise<void> {
-    await this.audit.drain();
+    await this.audit.close();
     await this.db.close();
   }
 }
@@ -59,7 +63,7 @@ export async function openControlPlane(options: ControlPlaneOptions): Promise<Sq
   const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl) : await openSqliteDatabase(options.file!);
   try {
     await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
-    return new SqlControlPlane(db, options.clock);
+    return new SqlControlPlane(db, options.clock, options.audit);
   } catch (error) {
     await db.close();
     throw error;
