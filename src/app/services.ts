@@ -132,7 +132,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         return `database unreachable: ${(error as Error).message}`;
       }
       if (replication && !replication.listening()) return 'not listening for commits of other replicas';
-      return storageProblem(path.join(config.dataDir, 'orgs'));
+      return (await control.writeProblem()) ?? storageProblem(path.join(config.dataDir, 'orgs'));
     },
     async close() {
       await replication?.close();

@@ -11,6 +11,7 @@ import type { SqlDatabase } from './sql/types.js';
 import { openSqliteDatabase } from './sqlite/database.js';
 import { sqlPersonalAccessTokens } from './tokens.js';
 import type { ControlPlane } from './types.js';
+import { controlWriteProblem } from './write-probe.js';
 import { sqlUsers } from './users.js';
 import { sqlWorkspaces } from './workspaces.js';
 
@@ -39,7 +40,7 @@ export class SqlControlPlane implements ControlPlane {
 
   constructor(
     readonly db: SqlDatabase,
-    clock: Clock = systemClock,
+    private readonly clock: Clock = systemClock,
     audit: AuditBatchOptions = {},
   ) {
     this.users = sqlUsers(db, clock);
@@ -50,6 +51,11 @@ export class SqlControlPlane implements ControlPlane {
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
     this.audit = sqlAudit(db, clock, audit);
+  }
+
+  /** Why the database cannot be written now (see controlWriteProblem), or undefined. */
+  writeProblem(): Promise<string | undefined> {
+    return controlWriteProblem(this.db, this.clock);
   }
 
   async close(): Promise<void> {

@@ -1,15 +1,18 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storageFailureOf } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { makeSmallDisk, smallDisksSupported, type SmallDisk } from '../../support/small-disk.js';
 import { call, callError, connect } from '../mcp/clients.js';
+import { launchBrowser } from '../web/support.js';
 
 /**
- * The control database (specbase.db) on a disk of its own that fills up while the service
- * runs; the repositories stay on a writable disk. The data directory holds a
+ * The control database (specbase.db) on a disk of its own that fills up or turns read-only
+ * while the service runs; the repositories stay on a writable disk. The data directory holds a
  * symbolic link to the database, which SQLite follows (its -wal and -shm files live beside
  * the database on that disk).
  */
@@ -22,6 +25,7 @@ async function harnessOnSmallDisk(disk: SmallDisk, env: Record<string, string> =
 
 interface Health {
   status: string;
+  reason?: string;
   droppedAuditRows: number;
   heldAuditRows: number;
 }
@@ -30,6 +34,9 @@ async function health(h: Harness): Promise<{ status: number; body: Health }> {
   const response = await fetch(`${h.baseUrl}/healthz`);
   return { status: response.status, body: (await response.json()) as Health };
 }
+
+/** The sentence of StorageUnavailableError for SQLite's error `code`. */
+const cannotWrite = (code: string) => storageFailureOf(Object.assign(new Error('refused'), { code }))!.message;
 
 describe.skipIf(!smallDisksSupported())('with the control database on a disk that fills up', () => {
   const HELD = 5;
@@ -57,6 +64,10 @@ describe.skipIf(!smallDisksSupported())('with the control database on a disk tha
     await h.services.control.db.get('PRAGMA wal_checkpoint(TRUNCATE)');
     disk.fill();
 
+    const unready = await health(h);
+    expect(unready.status).toBe(503);
+    expect(unready.body.reason).toBe('the control database cannot be written: the server cannot write (disk full)');
+
     // Eight calls while full, each recording an audit row naming the id it asked for.
     const during = Array.from({ length: 8 }, () => newId());
     for (const featureId of during) expect(await callError(client, 'specbase_read_feature', { featureId })).toBe('artifact not found');
@@ -79,5 +90,69 @@ describe.skipIf(!smallDisksSupported())('with the control database on a disk tha
     const ready = await health(h);
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ok', heldAuditRows: 0, droppedAuditRows: during.length + 1 - HELD });
+  });
+});
+
+describe.skipIf(!smallDisksSupported())('with the control database on a file system the kernel turns read-only', () => {
+  let disk: SmallDisk;
+  let h: Harness;
+  let client: Client;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    disk = makeSmallDisk();
+    h = await harnessOnSmallDisk(disk);
+    client = await connect(h, 'editor');
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await browser?.close();
+    await h?.close();
+    disk?.remove();
+  });
+
+  it('sign-in ends on a 503 page saying the server cannot write, /healthz is not ready, and reading still works', async () => {
+    // One browser reaches the password form before the disk turns read-only, another starts after.
+    const early = await (await browser.newContext()).newPage();
+    await early.goto(`${h.baseUrl}/o/${h.orgId}`);
+    await early.getByLabel('Email').fill(h.users.viewer.user.email);
+    await early.getByLabel('Password').fill(h.users.viewer.password);
+    // A third is on its way from /signin to the identity provider, whose own pages come next.
+    const started = await fetch(`${h.baseUrl}/signin`, { redirect: 'manual' });
+    const provider = new URL(started.headers.get('location')!, h.baseUrl);
+    expect(provider.pathname).toBe('/oidc/auth');
+    expect((await health(h)).status).toBe(200);
+
+    disk.turnReadOnly();
+    // SQLite reports a write the kernel refused as a disk I/O error, without the system's reason.
+    const sentence = cannotWrite('SQLITE_IOERR_WRITE');
+
+    const unready = await health(h);
+    expect(unready.status).toBe(503);
+    expect(unready.body.reason).toBe('the control database cannot be written: the server cannot write (disk I/O error)');
+
+    const [submitted] = await Promise.all([
+      early.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/login')),
+      early.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    expect(submitted.status()).toBe(503);
+    expect(await early.locator('h1').innerText()).toBe('Cannot sign in now');
+    expect(await early.locator('main p').innerText()).toBe(sentence);
+
+    const late = await (await browser.newContext()).newPage();
+    const landed = await late.goto(`${h.baseUrl}/o/${h.orgId}`);
+    expect(landed?.status()).toBe(503);
+    expect(new URL(late.url()).pathname).toBe('/signin');
+    expect(await late.locator('main p').innerText()).toBe(sentence);
+
+    const atProvider = await fetch(provider, { redirect: 'manual' });
+    expect(atProvider.status).toBe(503);
+    expect(await atProvider.text()).toContain(`<p>${sentence}</p>`);
+
+    // An assistant already connected still reads; its audit rows wait in memory.
+    expect((await call(client, 'specbase_read_product')).data.id).toBe(h.productId);
+    await expect.poll(async () => (await health(h)).body.heldAuditRows, { timeout: 10_000 }).toBe(1);
   });
 });
