@@ -155,4 +155,14 @@ describe.skipIf(!smallDisksSupported())('with the control database on a file sys
     expect((await call(client, 'specbase_read_product')).data.id).toBe(h.productId);
     await expect.poll(async () => (await health(h)).body.heldAuditRows, { timeout: 10_000 }).toBe(1);
   });
+
+  it('an assistant whose token was not used in the last minute still connects and reads', async () => {
+    // The viewer's token was never used: verifying it records its last use, which the disk refuses.
+    const viewer = await connect(h, 'viewer');
+    try {
+      expect((await call(viewer, 'specbase_read_product')).data.id).toBe(h.productId);
+    } finally {
+      await viewer.close();
+    }
+  });
 });
