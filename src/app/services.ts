@@ -86,6 +86,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     cacheDir: config.cacheDir,
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
+    log: (level, message, data) => log[level](data ?? {}, message),
   });
   const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
   // A first build takes the documents as the store reads them (from its own catalog build on a cold start).
