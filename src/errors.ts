@@ -141,11 +141,18 @@ export class StorageUnavailableError extends SpecbaseError {
   readonly code = StorageUnavailableError.code;
 }
 
-/** System error codes of storage that refuses writes, and the words git and SQLite use for them. */
-const STORAGE_FAILURES: readonly { code: string; pattern: RegExp; why: string }[] = [
-  { code: 'EROFS', pattern: /read-only file system|attempt to write a readonly database/i, why: 'read-only file system' },
-  { code: 'ENOSPC', pattern: /no space left on device|database or disk is full/i, why: 'disk full' },
-  { code: 'EDQUOT', pattern: /disk quota exceeded/i, why: 'disk quota exceeded' },
+/**
+ * Error codes of storage that refuses writes (system, SQLite's extended ones, PostgreSQL's
+ * SQLSTATE), and the words git and SQLite use for them. SQLite hides the system error behind
+ * its own: a write to a file system the kernel turned read-only after an error is
+ * SQLITE_IOERR_WRITE "disk I/O error" (only writes are matched: a failed read is no such thing).
+ */
+const STORAGE_FAILURES: readonly { codes: readonly string[]; pattern?: RegExp; why: string }[] = [
+  { codes: ['EROFS', 'SQLITE_READONLY'], pattern: /read-only file system|attempt to write a readonly database/i, why: 'read-only file system' },
+  { codes: ['ENOSPC', 'SQLITE_FULL', '53100'], pattern: /no space left on device|database or disk is full/i, why: 'disk full' },
+  { codes: ['EDQUOT'], pattern: /disk quota exceeded/i, why: 'disk quota exceeded' },
+  { codes: ['SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_DIR_FSYNC', 'SQLITE_IOERR_TRUNCATE'], why: 'disk I/O error' },
+  { codes: ['25006'], why: 'read-only database' },
 ];
 
 /**
@@ -157,10 +164,11 @@ export function storageFailureOf(error: unknown): StorageUnavailableError | unde
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
     if (cause instanceof StorageUnavailableError) return cause;
     const code = (cause as NodeJS.ErrnoException).code;
-    const known = STORAGE_FAILURES.find((failure) => failure.code === code || failure.pattern.test(cause instanceof Error ? cause.message : ''));
+    const message = cause instanceof Error ? cause.message : '';
+    const known = STORAGE_FAILURES.find((failure) => (code !== undefined && failure.codes.includes(code)) || failure.pattern?.test(message));
     if (known) {
       return new StorageUnavailableError(`the server cannot write (${known.why}); nothing was written, and reading still works. Try again later`, {
-        reason: known.code,
+        reason: known.codes[0]!,
       });
     }
   }

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   process.umask(OWNER_ONLY);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const services = await openServices(config, { onError: (err) => log.warn({ err }, 'replication') });
+  const services = await openServices(config, { log, onError: (err) => log.warn({ err }, 'replication') });
   // Replicas starting together on one database create one demo organization, not one each.
   const startup = await services.control.db.exclusive('specbase-demo', () => startupDemo(services));
   if (startup.created) log.info({ orgId: startup.demo.orgId }, 'created the demo organization');

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import { openControlPlane, type SqlControlPlane } from '../control/index.js';
+import { openControlPlane, type AuditEvent, type SqlControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
 import { storageFailureOf } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
@@ -49,22 +50,43 @@ async function storageProblem(orgsDir: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** The audit log's reports (see AuditBatches): one line when rows start failing, one when that ends. */
+function logAudit(log: Logger, event: AuditEvent): void {
+  if (event.kind === 'failing') {
+    log.error({ err: event.error, heldRows: event.held }, 'audit rows cannot be written: holding them in memory and trying again');
+  } else if (event.dropped > 0) {
+    log.error(
+      { droppedRows: event.dropped, seconds: event.seconds },
+      event.kind === 'recovered'
+        ? `audit rows are written again; ${event.dropped} were dropped meanwhile`
+        : `closing with the audit log unwritable: ${event.dropped} audit rows were dropped`,
+    );
+  } else {
+    log.warn({ seconds: event.seconds }, 'audit rows are written again; none was lost');
+  }
+}
+
 export interface ServiceOptions {
   /** Where background failures (announcing a commit, following another replica) are reported. */
   readonly onError?: (error: Error) => void;
+  /** The service's log; one at the configured level on stderr when absent. */
+  readonly log?: Logger;
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   // Owner only even where the process's umask is wider (embedded, tests); main.ts also sets it.
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
-  const control = await openControlPlane(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') },
-  );
+  const log = options.log ?? createLogger(config.logLevel);
+  const control = await openControlPlane({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') }),
+    audit: { heldRows: config.auditHeldRows, report: (event) => logAudit(log, event) },
+  });
   const store = new GitStore({
     dataDir: config.dataDir,
     cacheDir: config.cacheDir,
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
+    log: (level, message, data) => log[level](data ?? {}, message),
   });
   const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
   // A first build takes the documents as the store reads them (from its own catalog build on a cold start).
@@ -111,7 +133,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         return `database unreachable: ${(error as Error).message}`;
       }
       if (replication && !replication.listening()) return 'not listening for commits of other replicas';
-      return storageProblem(path.join(config.dataDir, 'orgs'));
+      return (await control.writeProblem()) ?? storageProblem(path.join(config.dataDir, 'orgs'));
     },
     async close() {
       await replication?.close();

@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlQueries } from '../control/index.js';
+import { recordLastUse, type SqlDatabase, type SqlQueries } from '../control/index.js';
 import { nowSeconds } from './secrets.js';
 
 /** An assistant a user connected through OAuth: one authorization, whatever its tokens became. */
@@ -84,9 +84,11 @@ export class GrantStore implements GrantAdmin {
 
   async touch(familyId: string): Promise<void> {
     const now = nowSeconds();
-    await this.#db.run(
-      'UPDATE auth_grants SET last_used_at = ? WHERE family_id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
-      [now, familyId, now - TOUCH_EVERY_SECONDS],
+    await recordLastUse(
+      this.#db.run(
+        'UPDATE auth_grants SET last_used_at = ? WHERE family_id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
+        [now, familyId, now - TOUCH_EVERY_SECONDS],
+      ),
     );
   }
 

@@ -17,6 +17,7 @@ import { applyAuthSchema, purgeExpired } from './schema.js';
 import { nowSeconds } from './secrets.js';
 import { signinRouter } from './signin.js';
 import { signoutRouter } from './signout.js';
+import { authStorageErrors } from './storage-errors.js';
 import { TokenStore, type TokenLifetimes } from './tokens.js';
 import type { Auth } from './types.js';
 import { lazyDiscovery, type UpstreamIssuer } from './upstream.js';
@@ -93,6 +94,7 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   const configuration = lazyDiscovery(upstream);
   router.use(signinRouter({ baseUrl, db, control, sessions, upstream, configuration }));
   router.use(signoutRouter({ baseUrl, sessions, issuer: upstream.issuer, configuration }));
+  router.use(authStorageErrors);
 
   // A purge that fails (database briefly unreachable) is simply done at the next interval.
   const purge = setInterval(() => void purgeExpired(db, nowSeconds()).catch(() => undefined), PURGE_INTERVAL_MS);

@@ -3,8 +3,10 @@ import * as oidc from 'openid-client';
 import type { SqlDatabase } from '../control/index.js';
 import type { ControlPlane } from '../control/types.js';
 import { clearCookie, readCookie, setCookie, SIGNIN_COOKIE } from './cookies.js';
+import { storageFailureOf } from '../errors.js';
 import { escapeHtml, sendPage } from './html.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
+import { sendStorageFailure } from './storage-errors.js';
 import type { UpstreamIssuer } from './upstream.js';
 import type { WebSessions } from './web-session.js';
 
@@ -97,6 +99,8 @@ export function signinRouter(deps: {
       await sessions.start(res, user.id, tokens.id_token);
       res.redirect(303, row.return_to);
     } catch (error) {
+      const storage = storageFailureOf(error);
+      if (storage) return sendStorageFailure(res, storage);
       signinFailed(res, `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`);
     }
   });

@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   SPECBASE_REQUEST_TIMEOUT_SECONDS: seconds(60),
   SPECBASE_KEEPALIVE_TIMEOUT_SECONDS: seconds(5),
   SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: limit(128),
+  SPECBASE_AUDIT_HELD_ROWS: z.coerce.number().int().min(0).default(10_000),
   SPECBASE_CIMD_CA_FILE: optionalText,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
@@ -99,6 +100,12 @@ export interface Config {
   /** Origins (https) rendered documents may show images from, besides our own; none by default. */
   readonly imgHosts: readonly string[];
   readonly connections: ConnectionLimits;
+  /**
+   * Audit rows kept in memory while the control database refuses writes (a full or read-only
+   * disk), to be written once it takes them again; past this many the oldest are dropped and
+   * counted (/healthz `droppedAuditRows`).
+   */
+  readonly auditHeldRows: number;
 }
 
 /**
@@ -209,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     userLimits: userLimitsOf(e),
     demo: e.SPECBASE_DEMO,
     imgHosts: e.SPECBASE_IMG_HOSTS,
+    auditHeldRows: e.SPECBASE_AUDIT_HELD_ROWS,
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
-import { AuditBatches } from './audit-batch.js';
+import { AuditBatches, type AuditBatchOptions, type AuditHealth } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
 import type { AuditEntry, ControlPlane } from './types.js';
@@ -55,11 +55,17 @@ const LISTS = {
   both: listing('WHERE org_id = ? AND user_id = ?'),
 };
 
-/** The audit log, and what closing it must wait for: rows recorded but not yet written. */
-export function sqlAudit(db: SqlDatabase, clock: Clock): ControlPlane['audit'] & { drain(): Promise<void> } {
-  const batches = new AuditBatches(db);
+/** The audit log, with what closing it must wait for (rows recorded but not yet written) and its health. */
+export function sqlAudit(
+  db: SqlDatabase,
+  clock: Clock,
+  options: AuditBatchOptions = {},
+): ControlPlane['audit'] & { drain(): Promise<void>; close(): Promise<void>; health(): AuditHealth } {
+  const batches = new AuditBatches(db, options);
   return {
     drain: () => batches.drain(),
+    close: () => batches.close(),
+    health: () => batches.health(),
     async record(entry) {
       if (entry.outcome !== 'ok' && entry.outcome !== 'error') {
         throw new InvalidInputError(`audit outcome must be ok or error, got ${String(entry.outcome)}`);

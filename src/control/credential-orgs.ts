@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { recordLastUse } from './last-use.js';
 import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane, CredentialInOrg, CredentialRef } from './types.js';
 
@@ -44,7 +45,7 @@ export function sqlCredentialOrgs(db: SqlDatabase, clock: Clock, perRequest: Pic
       if (row?.blocked_at) return false;
       const now = clock();
       if (!row?.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= LAST_USE_RESOLUTION_MS) {
-        await db.run(USED, [...key(credential, orgId), now.toISOString()]);
+        await recordLastUse(db.run(USED, [...key(credential, orgId), now.toISOString()]));
       }
       return true;
     },

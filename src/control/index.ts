@@ -3,6 +3,8 @@ export { applyMigrations } from './sqlite/migrations.js';
 export { SqliteDatabase } from './sqlite/database.js';
 export { PostgresDatabase } from './postgres/database.js';
 export { commitChannel, type CommitChannel, type CommitNotice } from './postgres/commit-channel.js';
+export { DEFAULT_HELD_ROWS, type AuditBatchOptions, type AuditEvent, type AuditHealth } from './audit-batch.js';
+export { recordLastUse } from './last-use.js';
 export { DEFAULT_WORKSPACE_NAME } from './orgs.js';
 export { PERSONAL_ACCESS_TOKEN_DAYS, PERSONAL_ACCESS_TOKEN_PREFIX } from './tokens.js';
 export type { Clock } from './clock.js';

@@ -1,3 +1,4 @@
+import type { AuditBatchOptions } from './audit-batch.js';
 import { sqlAudit } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
 import { sqlCredentialOrgs } from './credential-orgs.js';
@@ -10,6 +11,7 @@ import type { SqlDatabase } from './sql/types.js';
 import { openSqliteDatabase } from './sqlite/database.js';
 import { sqlPersonalAccessTokens } from './tokens.js';
 import type { ControlPlane } from './types.js';
+import { controlWriteProblem } from './write-probe.js';
 import { sqlUsers } from './users.js';
 import { sqlWorkspaces } from './workspaces.js';
 
@@ -17,6 +19,8 @@ export const CONTROL_NAMESPACE = 'control';
 
 export type ControlPlaneOptions = {
   readonly clock?: Clock;
+  /** How many audit rows to hold while the database refuses them, and where to report that. */
+  readonly audit?: AuditBatchOptions;
 } & (
   | /** Database file, created with its directory when missing (`data/specbase.db` by default). */
   { readonly file: string; readonly databaseUrl?: undefined }
@@ -36,7 +40,8 @@ export class SqlControlPlane implements ControlPlane {
 
   constructor(
     readonly db: SqlDatabase,
-    clock: Clock = systemClock,
+    private readonly clock: Clock = systemClock,
+    audit: AuditBatchOptions = {},
   ) {
     this.users = sqlUsers(db, clock);
     this.orgs = sqlOrgs(db, clock);
@@ -45,11 +50,16 @@ export class SqlControlPlane implements ControlPlane {
     this.members = sqlMembers(db, clock, perRequest);
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
-    this.audit = sqlAudit(db, clock);
+    this.audit = sqlAudit(db, clock, audit);
+  }
+
+  /** Why the database cannot be written now (see controlWriteProblem), or undefined. */
+  writeProblem(): Promise<string | undefined> {
+    return controlWriteProblem(this.db, this.clock);
   }
 
   async close(): Promise<void> {
-    await this.audit.drain();
+    await this.audit.close();
     await this.db.close();
   }
 }
@@ -59,7 +69,7 @@ export async function openControlPlane(options: ControlPlaneOptions): Promise<Sq
   const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl) : await openSqliteDatabase(options.file!);
   try {
     await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
-    return new SqlControlPlane(db, options.clock);
+    return new SqlControlPlane(db, options.clock, options.audit);
   } catch (error) {
     await db.close();
     throw error;

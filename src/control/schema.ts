@@ -18,6 +18,16 @@ const CREDENTIAL_ORGS = `
 `;
 
 /**
+ * One row that /healthz rewrites: the control database is ready only if it takes a write, as
+ * every sign-in and audit row needs (a read-only or full disk still answers reads).
+ */
+const WRITE_PROBE = `
+        CREATE TABLE write_probe (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          at TEXT NOT NULL);
+`;
+
+/**
  * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
@@ -103,6 +113,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
       `,
     },
     { version: 2, sql: CREDENTIAL_ORGS },
+    { version: 3, sql: WRITE_PROBE },
   ],
   postgres: [
     {
@@ -188,5 +199,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
       `,
     },
     { version: 2, sql: CREDENTIAL_ORGS },
+    { version: 3, sql: WRITE_PROBE },
   ],
 };

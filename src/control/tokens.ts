@@ -3,6 +3,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { requiredText } from './input.js';
+import { recordLastUse } from './last-use.js';
 import { USER_COLUMNS, toToken, toUser, type TokenRow, type UserRow } from './rows.js';
 import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane } from './types.js';
@@ -64,7 +65,7 @@ export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perReques
         return { user, token: toToken(row) };
       }
       const lastUsedAt = now.toISOString();
-      await db.run(TOUCH, [lastUsedAt, row.id]);
+      await recordLastUse(db.run(TOUCH, [lastUsedAt, row.id]));
       return { user, token: toToken({ ...row, last_used_at: lastUsedAt }) };
     },
     async revoke(tokenId, userId) {

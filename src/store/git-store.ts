@@ -28,7 +28,7 @@ import {
 } from './org/index.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments,
+  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
 } from './types.js';
 
 export interface GitStoreOptions {
@@ -43,6 +43,8 @@ export interface GitStoreOptions {
   readonly maxDocumentBytes?: number;
   /** How commits reach the disk; FSYNC (the default) acknowledges a write only once it survives a power loss. */
   readonly durability?: Durability;
+  /** Where the store says what it did on its own (a saved state found wrong and rebuilt). */
+  readonly log?: StoreLog;
 }
 
 export interface NewOrganization {
@@ -85,6 +87,7 @@ export class GitStore {
       cacheDir: (orgId) => this.cacheDir(orgId),
       durability: options.durability ?? FSYNC,
       env: this.env,
+      ...(options.log ? { log: options.log } : {}),
     });
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();

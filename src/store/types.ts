@@ -111,6 +111,9 @@ export interface BodyChange {
 
 export type CommitListener = (orgId: string, result: CommitResult) => void;
 
+/** Where the store says what it did on its own (a saved state found wrong and rebuilt). */
+export type StoreLog = (level: 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
+
 /** What readers may ask of the state without walking all of it. */
 export interface CatalogView {
   meta(id: string): ArtifactMeta | undefined;

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly baseUrl?: (port: number) => string;
   /** MCP options: an earlier stream poll, a wider gathering of answers, extra fixture tools. */
   readonly mcp?: McpTuning;
+  /** Runs on the fresh data directory before the services open it (e.g. to put specbase.db on another disk). */
+  readonly prepareDataDir?: (dataDir: string) => void | Promise<void>;
 }
 
 const PERSONA_ROLES: Record<Exclude<Persona, 'owner' | 'outsider'>, { default: WorkspaceRole; restricted?: WorkspaceRole }> = {
@@ -68,11 +70,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SPECBASE_BASE_URL: options.baseUrl?.(port) ?? `${scheme}://127.0.0.1:${port}`,
     SPECBASE_LOG_LEVEL: process.env.SPECBASE_TEST_LOG_LEVEL ?? 'silent',
   });
-  const services = await openServices(config);
+  const log = createLogger(config.logLevel);
+  let services: Services;
+  try {
+    await options.prepareDataDir?.(dataDir);
+    services = await openServices(config, { log });
+  } catch (error) {
+    await shutdown(server, 200);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   let app: HttpApp | undefined;
   try {
     const { demo } = await ensureDemo(services);
-    app = await createHttpApp(services, createLogger(config.logLevel), options.mcp ? { mcp: options.mcp } : {});
+    app = await createHttpApp(services, log, options.mcp ? { mcp: options.mcp } : {});
     server.on('request', app.listener);
     const workspaces = await services.control.workspaces.list(demo.orgId);
     const defaultWorkspaceId = workspaces.find((w) => w.isDefault)!.id;

@@ -3,6 +3,7 @@ import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { sqlIdpAdapter } from './adapter.js';
 import type { IdpKeys } from './keys.js';
+import { renderError } from './error-page.js';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages.js';
 
 export const LOCAL_ISSUER = 'local';
@@ -57,6 +58,7 @@ export function createIdentityProvider(deps: {
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
     pkce: { required: () => true },
     loadExistingGrant: firstPartyGrant,
+    renderError,
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 900, Session: 14 * 86_400, Grant: 14 * 86_400 },
   });
   provider.proxy = true;

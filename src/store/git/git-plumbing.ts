@@ -10,11 +10,12 @@ const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 export function gitPlumbing(
   gitdir: string,
   args: readonly string[],
-  options: { input?: string | Buffer } = {},
+  options: { input?: string | Buffer; maxOutputBytes?: number } = {},
 ): Promise<Buffer> {
   const command = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-c') ?? 'git';
   const input = options.input === undefined ? {} : { input: options.input };
-  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes: MAX_OUTPUT_BYTES, env: gitEnvironment(), ...input }).catch((error: Error) => {
+  const maxOutputBytes = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes, env: gitEnvironment(), ...input }).catch((error: Error) => {
     throw new Error(`git ${command} failed: ${error.message}`);
   });
 }

@@ -11,8 +11,8 @@ import {
   type Durability,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
-import { removeFormerCaches, SavedState, savedStateFile, saveOrDrop } from '../persist/index.js';
-import type { CommitListener, CommitResult } from '../types.js';
+import { removeFormerCaches, SavedState, savedStateFile, savedStateMismatch, saveOrDrop } from '../persist/index.js';
+import type { CommitListener, CommitResult, StoreLog } from '../types.js';
 import { advanceTo } from './advance.js';
 import type { ColdFeed } from './cold-feed.js';
 import { layoutMoves, migrateLayout } from './migrate-layout.js';
@@ -33,6 +33,7 @@ export interface OrgKeeperOptions {
   cacheDir(orgId: string): string;
   readonly durability: Durability;
   readonly env: WriteEnv;
+  readonly log?: StoreLog;
 }
 
 /**
@@ -153,7 +154,7 @@ export class OrgKeeper {
     // state is built from Git first and the file made once the organization is open.
     const cacheDir = this.#options.cacheDir(key);
     const saved = existsSync(savedStateFile(cacheDir)) ? await this.#openSaved(cacheDir) : undefined;
-    const state = await saved?.load().catch(() => undefined);
+    const state = await this.#loadChecked(key, gitdir, saved);
     // A state built from Git is saved later, into the file made again (see #saveFirstLater).
     if (!state) await saved?.close();
     const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved: state && saved };
@@ -177,6 +178,21 @@ export class OrgKeeper {
     open.catch(() => undefined);
     await Promise.race([ready, open]);
     return loaded;
+  }
+
+  /**
+   * The saved state, unless it cannot be read or disagrees with the repository at the commit it
+   * was saved at (see savedStateMismatch): a cache is never trusted over Git, it is rebuilt.
+   */
+  async #loadChecked(orgId: string, gitdir: string, saved: SavedState | undefined): Promise<OrgState | undefined> {
+    const state = await saved?.load().catch(() => undefined);
+    if (!state) return undefined;
+    const mismatch = await savedStateMismatch(gitdir, state).catch(
+      (error: unknown) => `it could not be compared with the repository: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    if (!mismatch) return state;
+    this.#options.log?.('warn', 'the saved state disagrees with the repository: rebuilding it from Git', { orgId, mismatch });
+    return undefined;
   }
 
   /** Follows commits written by another process; emits them when asked to. */

@@ -17,7 +17,7 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     const [again, again2] = await Promise.all([f.reopen(), f.reopen()]);
     expect(await again.users.get(user.id)).toEqual(user);
     const versions = await again2.db.all<{ version: number }>('SELECT version FROM schema_migrations WHERE namespace = ?', [CONTROL_NAMESPACE]);
-    expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
   });
 
   it('replicas opening a fresh database together apply each migration exactly once', async () => {
@@ -52,6 +52,17 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     await outside;
     expect((await seen).map((row) => row.id)).not.toContain('o2');
     expect(await f.control.db.all("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id")).toEqual([{ id: 'o3' }]);
+  });
+
+  it('says whether the database takes a write, and why not (as /healthz reports it)', async () => {
+    expect(await f.control.writeProblem()).toBeUndefined();
+    expect(await f.control.writeProblem()).toBeUndefined();
+    if (backend !== 'sqlite') return;
+    // Refused as SQLite refuses a write to a file it could open only for reading.
+    await f.control.db.run('PRAGMA query_only = 1');
+    expect(await f.control.writeProblem()).toBe('the control database cannot be written: the server cannot write (read-only file system)');
+    await f.control.db.run('PRAGMA query_only = 0');
+    expect(await f.control.writeProblem()).toBeUndefined();
   });
 
   it('close is idempotent', async () => {
