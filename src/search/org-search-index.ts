@@ -160,7 +160,6 @@ export class OrgSearchIndex {
     const pool = bestByImpact(this.#index, terms, {
       size: Math.max(q.limit + POOL_EXTRA, POOL_MIN),
       admits: (slot) => inWorkspace(slot) && (!ofType || ofType(slot)),
-      byRank: this.#byRank,
       scratch: this.#accumulators.reserve(this.#entries.length),
       postingsBudget: this.#postingsBudget,
     });
@@ -232,12 +231,11 @@ export class OrgSearchIndex {
   }
 
   /** Per query term, where its words occur in the document (merged, in order). */
-  #positions(slot: number, terms: readonly QueryTerm[]): number[][] {
+  #positions(slot: number, terms: readonly QueryTerm[]): (readonly number[])[] {
     const { positions } = this.#analysis(slot);
-    return terms.map(({ words }) => {
-      const at = words.flatMap(({ word }) => positions.get(word) ?? []);
-      return words.length > 1 ? at.sort((a, b) => a - b) : at;
-    });
+    return terms.map(({ words }) =>
+      words.length === 1 ? (positions.get(words[0]!.word) ?? []) : words.flatMap(({ word }) => positions.get(word) ?? []).sort((a, b) => a - b),
+    );
   }
 
   #analysis(slot: number): AnalyzedDocument {

@@ -17,7 +17,6 @@ export interface ImpactSearch {
   readonly size: number;
   /** Whether the caller may see a slot (its workspace and type). */
   readonly admits: (slot: number) => boolean;
-  readonly byRank: (a: Scored, b: Scored) => number;
   readonly scratch: Accumulators;
   /** Postings read at most once `size` documents are held. */
   readonly postingsBudget: number;
@@ -45,7 +44,7 @@ export const POSTINGS_BUDGET = 5_000;
  * evaluation using pre-computed impacts", 2006): of all query words' buckets, the one adding the
  * most is read next, into per-slot sums, the best `size` kept in a heap as they grow. Reading
  * stops once the `size`-th best sum is at least what any unread document could reach, or the
- * postings budget is spent; the caller scores what is returned exactly.
+ * postings budget is spent; the caller scores what is returned (in no order) exactly.
  */
 export function bestByImpact(index: ImpactIndex, terms: readonly QueryTerm[], search: ImpactSearch): Scored[] {
   const streams: Stream[] = [];
@@ -62,7 +61,7 @@ export function bestByImpact(index: ImpactIndex, terms: readonly QueryTerm[], se
   const best = search.scratch.best(search.size);
   let markedCount = 0;
   let read = 0;
-  let active = streams.filter((stream) => stream.bucket < stream.postings.length);
+  let active = streams;
   let remaining = remainingOf(active);
   while (active.length > 0) {
     const stream = active.reduce((best, next) => (next.weight * bucketCeiling(next.bucket) > best.weight * bucketCeiling(best.bucket) ? next : best));
@@ -94,7 +93,7 @@ export function bestByImpact(index: ImpactIndex, terms: readonly QueryTerm[], se
     sums[slot] = 0;
     state[slot] = UNSEEN;
   }
-  return kept.sort(search.byRank);
+  return kept;
 }
 
 const UNSEEN = 0;
