@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../html.js';
+import { escapeHtml, pageHtml } from '../html.js';
 
 /** The part of oidc-provider's context its logout pages read. */
 interface LogoutContext {
@@ -21,15 +21,7 @@ function page(ctx: LogoutContext, title: string, body: string, scriptHash?: stri
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', `default-src 'self'; script-src ${scriptHash ?? "'none'"}; frame-ancestors 'none'; form-action 'self'`);
-  ctx.body = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Specbase</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body><main class="auth">
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main></body>
-</html>`;
+  ctx.body = pageHtml(title, body);
 }
 
 /**

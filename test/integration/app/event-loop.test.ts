@@ -97,13 +97,7 @@ it('rewriting a 1 MiB document, opening its change page and the first search of 
   );
   await client.close();
 
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  const stalls: Record<string, number> = {};
-  const step = async (name: string, work: () => Promise<void>) => {
-    delay.reset();
-    await work();
-    stalls[name] = Math.round(delay.max / 1e6);
-  };
+  const { delay, stalls, step } = stallSteps();
   const health = pollHealth(h.baseUrl);
   delay.enable();
   try {
@@ -168,13 +162,7 @@ it('patches of thousands of hunks, on large documents and on lines that occur ev
   }).join('');
   expect(Buffer.byteLength(coinHunks)).toBeLessThanOrEqual(256 * 1024);
 
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  const stalls: Record<string, number> = {};
-  const step = async (name: string, work: () => Promise<void>) => {
-    delay.reset();
-    await work();
-    stalls[name] = Math.round(delay.max / 1e6);
-  };
+  const { delay, stalls, step } = stallSteps();
   const health = pollHealth(h.baseUrl);
   delay.enable();
   try {
@@ -200,6 +188,18 @@ it('patches of thousands of hunks, on large documents and on lines that occur ev
   const longest = Math.max(...Object.values(stalls));
   expect(longest, `longest stall per step (ms): ${JSON.stringify(stalls)}; slowest /healthz ${Math.round(slowestMs)} ms`).toBeLessThanOrEqual(STALL_LIMIT_MS);
 }, 120_000);
+
+/** The longest event-loop stall of each named step, in milliseconds. */
+function stallSteps() {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const stalls: Record<string, number> = {};
+  const step = async (name: string, work: () => Promise<void>) => {
+    delay.reset();
+    await work();
+    stalls[name] = Math.round(delay.max / 1e6);
+  };
+  return { delay, stalls, step };
+}
 
 const count = async (table: string): Promise<number> => (await h.services.control.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
 
