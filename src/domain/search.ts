@@ -1,7 +1,7 @@
 import type { ArtifactType } from '../artifacts/index.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { HighlightedResultView, SearchResultsView } from './types.js';
+import type { HighlightedResultsView, SearchResultsView } from './types.js';
 import { artifactUrl } from './urls.js';
 
 export async function searchArtifacts(
@@ -32,11 +32,12 @@ export async function searchHighlighted(
   deps: DomainDeps,
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
-): Promise<HighlightedResultView[]> {
-  const [{ results }, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
-  return results.map((r) => ({
+): Promise<HighlightedResultsView> {
+  const [{ results, notice }, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
+  const highlighted = results.map((r) => ({
     ...r,
     titleMatches: index.matchRanges(input.query, r.title),
     previewMatches: index.matchRanges(input.query, r.preview),
   }));
+  return notice ? { results: highlighted, notice } : { results: highlighted };
 }

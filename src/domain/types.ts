@@ -55,6 +55,11 @@ export interface SearchResultsView {
   readonly notice?: string;
 }
 
+export interface HighlightedResultsView {
+  readonly results: HighlightedResultView[];
+  readonly notice?: string;
+}
+
 export interface HighlightedResultView extends SearchResultView {
   /** Half-open [start, end) character ranges of matched words. */
   readonly titleMatches: readonly (readonly [number, number])[];
@@ -198,7 +203,7 @@ export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' 
 export interface SpecService {
   search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultsView>;
   /** As search, with the matched words of each title and preview, for the web application. */
-  searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultView[]>;
+  searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultsView>;
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
   /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
   read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;

@@ -135,6 +135,7 @@ label { font-weight: 600; font-size: .92rem; }
 .search-large .row { display: flex; gap: .5rem; margin-top: .35rem; max-width: 640px; }
 .search-large input { flex: 1; }
 .summary { color: var(--muted); }
+.notice { color: var(--muted); font-style: italic; }
 ol.results { list-style: none; padding: 0; margin: 0; display: grid; gap: .75rem; }
 ol.results li { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: .9rem 1.1rem; }
 ol.results a { text-decoration: none; font-weight: 600; display: inline-flex; gap: .5rem; align-items: baseline; }

@@ -35,13 +35,13 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
 
   router.get('/o/:orgId/search', async (req, res) => {
     const ctx = await orgContext(control, req);
-    const query = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 500) : '';
+    const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
     const type = isArtifactType(req.query.type) ? req.query.type : undefined;
-    const found = query ? await specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : [];
-    const results = await Promise.all(found.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })));
+    const found = query ? await specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : { results: [] };
+    const results = await Promise.all(found.results.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })));
     sendHtml(
       res,
-      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results)),
+      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results, found.notice)),
     );
   });
 

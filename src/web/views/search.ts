@@ -22,7 +22,13 @@ export interface SearchResultPlace extends HighlightedResultView {
   readonly crumbs: readonly Crumb[];
 }
 
-export function searchView(org: Organization, query: string, type: ArtifactType | undefined, results: readonly SearchResultPlace[]): SafeHtml {
+export function searchView(
+  org: Organization,
+  query: string,
+  type: ArtifactType | undefined,
+  results: readonly SearchResultPlace[],
+  notice?: string,
+): SafeHtml {
   return html`<div class="page-head"><h1>Search</h1>
 <form class="search-large" role="search" action="/o/${org.id}/search" method="get">
   <label for="q">Search titles and documents</label>
@@ -33,6 +39,7 @@ export function searchView(org: Organization, query: string, type: ArtifactType 
   )}</select>
   <button type="submit">Search</button></div>
 </form></div>
+${notice ? html`<p class="notice">${notice}</p>` : ''}
 ${query
     ? results.length
       ? html`<p class="summary">${results.length} result${results.length === 1 ? '' : 's'} for “${query}”</p>

@@ -78,6 +78,19 @@ describe('web: navigation through children and the side tree, search that shows 
     await screenshot(page, 'search-highlight');
   });
 
+  it('searches a long question whole, and says which words it kept past 64', async () => {
+    const { page } = owner;
+    await page.goto(`${harness.baseUrl}/o/${harness.orgId}`);
+    // Words the organization's artifacts hold (the home page's tree of titles): only those can count.
+    const held = [...new Set((await page.locator('main').innerText()).toLowerCase().match(/[a-z]{6,}/g) ?? [])];
+    expect(held.length).toBeGreaterThan(80);
+    const question = `Which ${held.join(' ')} typo?`;
+    expect(question.length).toBeGreaterThan(500);
+    await page.goto(`${harness.baseUrl}/o/${harness.orgId}/search?q=${encodeURIComponent(question)}`);
+    expect(await page.locator('p.notice').innerText()).toMatch(/the 64 rarest were searched/);
+    expect(await page.locator('ol.results > li').count()).toBeGreaterThan(0);
+  });
+
   it('shows times in the reader’s time zone with UTC on hover', async () => {
     const { page } = owner;
     await page.goto(`${harness.baseUrl}/o/${harness.orgId}/activity`);
