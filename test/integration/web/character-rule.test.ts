@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.js';
-import { callTool, git, launchBrowser, mcpClient, signIn, type SignedIn } from './support.js';
+import { callTool, git, launchBrowser, mainFormCsrf, mcpClient, signIn, type SignedIn } from './support.js';
 
 const REQUIREMENT = 'Typo-tolerant matching';
 
@@ -28,7 +28,7 @@ describe('web: one character rule for every body and title', () => {
   const rawBody = async (id: string) => (await owner.page.request.get(`${artifactUrl(id)}/raw`)).text();
   const csrf = async () => {
     const page = await owner.page.request.get(`${harness.baseUrl}/o/${harness.orgId}/connect`);
-    return /<main[\s\S]*?name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    return mainFormCsrf(await page.text());
   };
 
   beforeAll(async () => {

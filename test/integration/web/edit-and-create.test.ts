@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.js';
-import { callTool, git, launchBrowser, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
+import { callTool, git, launchBrowser, mainFormCsrf, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
 
 const REQUIREMENT = 'Typo-tolerant matching';
 
@@ -177,7 +177,7 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     // A valid CSRF pair of the viewer's own session does not make the viewer an editor.
     await page.goto(`${artifactUrl(requirementId)}/history`);
     const csrfPage = await page.request.get(`${harness.baseUrl}/o/${harness.orgId}/connect`);
-    const csrf = /<main[\s\S]*?name="csrf" value="([^"]+)"/.exec(await csrfPage.text())![1]!;
+    const csrf = mainFormCsrf(await csrfPage.text());
     const before = head();
     const version = git(harness.gitdir, 'rev-parse', 'main').trim();
     const forged = await page.request.post(`${artifactUrl(requirementId)}/edit`, {

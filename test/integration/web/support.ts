@@ -72,3 +72,10 @@ export async function callTool(client: Client, name: string, args: Record<string
 export function git(gitdir: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
 }
+
+/** The CSRF token of a page's own form, inside `<main>`: the header's sign-out form carries another. */
+export function mainFormCsrf(html: string): string {
+  const found = /<main[\s\S]*?name="csrf" value="([^"]+)"/.exec(html);
+  if (!found) throw new Error('no form with a CSRF token in the page\'s main content');
+  return found[1]!;
+}
