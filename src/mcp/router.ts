@@ -4,12 +4,13 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Principal } from '../access/principal.js';
 import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { markAuthenticated } from '../limits/index.js';
-import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
+import { buildCatalog, buildHandlers, createToolServer, type ToolLog } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
+import { modernEra } from './modern.js';
 import { ANSWER_GATHER_MS } from './one-write.js';
 import { resolveOrganization, type AuthenticatedRequest } from './org-scope.js';
 import { checkOrigin } from './origin.js';
@@ -42,8 +43,9 @@ export interface McpEndpoints {
 }
 
 /**
- * The MCP endpoints: Streamable HTTP and legacy SSE, with the organization in a header or in
- * the path. Origin, bearer token and organization membership are checked before MCP is spoken.
+ * The MCP endpoints: Streamable HTTP in both protocol eras (2026-07-28 per request on the v2
+ * SDK, 2025-11-25 in sessions on the 1.x SDK) and legacy SSE, with the organization in a header
+ * or in the path. Origin, bearer token and organization membership are checked before MCP is spoken.
  * They are served on node's request and response, not through express: its router and
  * response helpers cost about a third of an MCP call's CPU (bench/mcp.ts measures the bare
  * SDK server both ways).
@@ -52,19 +54,18 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const { config, control, specs } = deps;
   const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
   const inFlight = new InFlight();
-  const toolDeps: ToolServerDeps = {
+  const handlers = buildHandlers({
     catalog: buildCatalog(deps.tools),
     pollAfterMs: deps.pollAfterMs ?? DEFAULT_POLL_AFTER_MS,
     specs,
     audit: control.audit,
     log: toolLog,
-    track: (work) => inFlight.track(work),
-  };
+  });
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
   const openServer = (scope: RequestScope, activity: SessionActivity) =>
-    createToolServer({ ...toolDeps, track: (work) => inFlight.track(() => busyWhile(activity, work)) }, {
+    createToolServer(handlers, {
       userId: scope.user.userId,
       orgId: scope.orgId,
       async principal(authInfo) {
@@ -73,7 +74,14 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
         if (!principal) throw new NotOrganizationMemberError();
         return principal;
       },
+      track: (work) => inFlight.track(() => busyWhile(activity, work)),
     });
+  const modern = modernEra({
+    handlers,
+    track: (work) => inFlight.track(work),
+    onError: (error) => toolLog('warn', 'MCP 2026-07-28 request failed', { error: String(error) }),
+    origin: new URL(config.baseUrl).origin,
+  });
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const limits = config.userLimits;
   const toolCalls = new ToolCallLimit(limits.toolCallsPerMinute);
@@ -143,7 +151,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     if (route.kind === 'messages') return ssePost(sse, scope, route, req, parsed.body, res);
     const refusal = refuseOverLimit(toolCalls, scope, parsed.body, res);
     if (refusal) return onRefused(scope, refusal);
-    return streamablePost(streamable, scope, req, parsed.body, res);
+    // Both eras share the gate above (origin, token, organization, rate limit); the SDK's own
+    // classification then picks the era, so that the two can never disagree.
+    const request = modern.webRequest(req, res);
+    if (await modern.isLegacy(request, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
+    return modern.serve(request, req, parsed.body, res);
   }
 
   const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => {
@@ -161,7 +173,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     },
     async drain(limitMs) {
       await inFlight.settled(limitMs);
-      await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll()]);
+      await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll(), modern.close()]);
     },
   };
 }

@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Principal } from '../access/principal.js';
+import { NotOrganizationMemberError } from '../errors.js';
+import { createModernToolServer, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
+import type { AuthenticatedRequest } from './org-scope.js';
+
+export interface ModernEraDeps {
+  readonly handlers: readonly McpHandler[];
+  readonly track: RequestContext['track'];
+  readonly onError: (error: Error) => void;
+  /** The public origin (scheme, host, port): the web request's URL, whatever Host said. */
+  readonly origin: string;
+}
+
+/** The 2026-07-28 era: one v2 handler whose factory builds a cheap server per request. */
+export interface ModernEra {
+  /**
+   * The web request the SDK classifies and serves, built from node's request and the body
+   * already read (so no byte is read twice).
+   */
+  webRequest(req: IncomingMessage, res: ServerResponse): Request;
+  /** The SDK's own decision: true sends the request to the 2025-era sessionful wiring. */
+  isLegacy(request: Request, body: unknown): Promise<boolean>;
+  serve(request: Request, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Who a request is for: resolved (and checked against the organization) before MCP is spoken. */
+function scopeOf(authInfo: AuthInfo | undefined): ToolScope {
+  const principal = authInfo?.extra?.principal as Principal | undefined;
+  if (!principal) throw new NotOrganizationMemberError();
+  return { userId: principal.userId, orgId: principal.orgId, principal: async () => principal };
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return headers;
+}
+
+/**
+ * Writes a web response on node's: a JSON answer in one write, an SSE stream (a call that
+ * notifies, `subscriptions/listen`) as its events come.
+ */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (!response.body) {
+    res.writeHead(response.status, headers).end();
+    return;
+  }
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) }).end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+export function modernEra(deps: ModernEraDeps): ModernEra {
+  const handler = createMcpHandler(() => createModernToolServer(deps.handlers, scopeOf, deps.track), {
+    legacy: 'reject',
+    onerror: deps.onError,
+  });
+  return {
+    webRequest(req, res) {
+      const controller = new AbortController();
+      // A client that goes away cancels its exchange (and ends its listen stream).
+      res.once('close', () => controller.abort());
+      return new Request(`${deps.origin}${req.url ?? '/'}`, {
+        method: req.method ?? 'POST',
+        headers: headersOf(req),
+        signal: controller.signal,
+      });
+    },
+    isLegacy: (request, body) => (body === undefined ? Promise.resolve(true) : isLegacyRequest(request, body)),
+    async serve(request, req, body, res) {
+      const response = await handler.fetch(request, { parsedBody: body, ...(req.auth ? { authInfo: req.auth as AuthInfo } : {}) });
+      await writeResponse(response, res);
+    },
+    close: () => handler.close(),
+  };
+}
