@@ -17,6 +17,10 @@ export const MCP_ROUTE_PATTERNS = [
   `${MCP_BASE_PATH}/sse`,
   `${MCP_BASE_PATH}/o/:orgId/mcp`,
   `${MCP_BASE_PATH}/o/:orgId/sse`,
+  `${MCP_BASE_PATH}/readonly/mcp`,
+  `${MCP_BASE_PATH}/readonly/sse`,
+  `${MCP_BASE_PATH}/o/:orgId/readonly/mcp`,
+  `${MCP_BASE_PATH}/o/:orgId/readonly/sse`,
 ];
 
 export interface ResourceFamily {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Principal } from '../access/principal.js';
 import { NotOrganizationMemberError } from '../errors.js';
-import { createModernToolServer, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
+import { createModernToolServer, FULL_CONNECTION, type Connection, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
 import type { AuthenticatedRequest } from './org-scope.js';
 
 export interface ModernEraDeps {
@@ -26,11 +26,14 @@ export interface ModernEra {
   close(): Promise<void>;
 }
 
-/** Who a request is for: resolved (and checked against the organization) before MCP is spoken. */
-function scopeOf(authInfo: AuthInfo | undefined): ToolScope {
+/** Who a request is for and what it may use: resolved before MCP is spoken (org-scope.ts). */
+function requestOf(authInfo: AuthInfo | undefined): { scope: ToolScope; connection: Connection } {
   const principal = authInfo?.extra?.principal as Principal | undefined;
   if (!principal) throw new NotOrganizationMemberError();
-  return { userId: principal.userId, orgId: principal.orgId, principal: async () => principal };
+  return {
+    scope: { userId: principal.userId, orgId: principal.orgId, principal: async () => principal },
+    connection: (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION,
+  };
 }
 
 function headersOf(req: IncomingMessage): Headers {
@@ -70,7 +73,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
 }
 
 export function modernEra(deps: ModernEraDeps): ModernEra {
-  const handler = createMcpHandler(() => createModernToolServer(deps.handlers, scopeOf, deps.track), {
+  const handler = createMcpHandler(() => createModernToolServer(deps.handlers, requestOf, deps.track), {
     legacy: 'reject',
     onerror: deps.onError,
   });

@@ -4,7 +4,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Principal } from '../access/principal.js';
 import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { markAuthenticated } from '../limits/index.js';
-import { buildCatalog, buildHandlers, createToolServer, type ToolLog } from '../tools/index.js';
+import { buildCatalog, buildHandlers, createToolServer, FULL_CONNECTION, narrowest, type Connection, type ToolLog } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
@@ -54,8 +54,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const { config, control, specs } = deps;
   const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
   const inFlight = new InFlight();
+  const catalog = buildCatalog(deps.tools);
   const handlers = buildHandlers({
-    catalog: buildCatalog(deps.tools),
+    catalog,
     pollAfterMs: deps.pollAfterMs ?? DEFAULT_POLL_AFTER_MS,
     specs,
     audit: control.audit,
@@ -74,6 +75,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
         if (!principal) throw new NotOrganizationMemberError();
         return principal;
       },
+      connection: (authInfo) => narrowest(scope.connection, (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION),
       track: (work) => inFlight.track(() => busyWhile(activity, work)),
     });
   const modern = modernEra({
@@ -112,7 +114,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
 
   const originAllowed = checkOrigin(config);
   const authenticated = authenticate(config, deps.verifyAccessToken);
-  const organization = resolveOrganization(control);
+  const organization = resolveOrganization(control, catalog);
   const readBody = jsonBodyReader(config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES);
 
   /** The caller and organization, or undefined once the refusal is answered. */

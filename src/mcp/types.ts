@@ -3,7 +3,7 @@ import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
 import type { Logger } from '../log.js';
-import type { AnyToolDef } from '../tools/index.js';
+import type { AnyToolDef, Connection } from '../tools/index.js';
 
 export type { AuthenticatedUser };
 
@@ -35,4 +35,6 @@ export type McpTuning = Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | '
 export interface RequestScope {
   readonly user: AuthenticatedUser;
   readonly orgId: string;
+  /** What the connection may use (read-only, a subset of the tools). */
+  readonly connection: Connection;
 }

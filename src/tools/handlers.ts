@@ -1,8 +1,9 @@
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, ToolNotOfferedError } from '../errors.js';
 import type { Principal } from '../access/principal.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
 import type { ToolCatalog } from './catalog.js';
+import { refusalOf, type Connection } from './connection.js';
 import { toolErrorResult, type ToolLog } from './error-result.js';
 import type { AnyToolDef } from './types.js';
 
@@ -35,6 +36,8 @@ export interface RequestContext {
   readonly scope: ToolScope;
   /** The client's name (initialize on the 2025 era, the request's envelope on 2026-07-28), for audit and commits. */
   readonly client: string | undefined;
+  /** What the connection may use: read-only, a subset of the tools. */
+  readonly connection: Connection;
   /** Runs a tool call, so that the transport layer can wait for calls under way (shutdown, idle sessions). */
   readonly track: <T>(work: () => Promise<T>) => Promise<T>;
   /** Ends the response stream early so that a resumable client polls for the answer (2025 era only). */
@@ -121,6 +124,8 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         .catch((error: unknown) => log('error', 'audit record failed', { tool: tool.name, error: String(error) }));
 
     try {
+      const refusal = refusalOf(request.connection, tool);
+      if (refusal) throw new ToolNotOfferedError(refusal);
       const args = parseArgs(tool, rawArgs);
       const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
       const outcome = await tool.run({ specs, actor }, args);
@@ -147,7 +152,7 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
   };
 
   return [
-    { method: 'tools/list', handle: async () => ({ tools: [...catalog.listed] }) },
+    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection)] }) },
     { method: 'tools/call', handle: (params, request) => request.track(() => callTool(params, request)) },
   ];
 }

@@ -1,4 +1,5 @@
 export { buildCatalog, toolDefinition, type ToolCatalog } from './catalog.js';
+export { FULL_CONNECTION, narrowest, parseToolSelection, type Connection, type ReadOnlyReason } from './connection.js';
 export { errorSentence, type ToolLog } from './error-result.js';
 export { buildHandlers, type McpHandler, type RequestContext, type ToolScope, type ToolServerDeps } from './handlers.js';
 export { createModernToolServer } from './modern-server.js';

@@ -1,4 +1,5 @@
 import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import type { Connection } from './connection.js';
 import type { McpHandler, RequestContext, ToolScope } from './handlers.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
@@ -7,19 +8,19 @@ type ModernHandler = (request: { params?: Record<string, unknown> }, ctx: Server
 /**
  * The server for one 2026-07-28 request (`@modelcontextprotocol/server`): the v2 handler builds
  * one per request, so all it does is register the prebuilt handler table, the same one the
- * 2025-era sessions serve. `scopeOf` reads who the request is for from what the transport
+ * 2025-era sessions serve. `requestOf` reads who the request is for from what the transport
  * resolved before MCP was spoken.
  */
 export function createModernToolServer(
   handlers: readonly McpHandler[],
-  scopeOf: (authInfo: AuthInfo | undefined) => ToolScope,
+  requestOf: (authInfo: AuthInfo | undefined) => { readonly scope: ToolScope; readonly connection: Connection },
   track: RequestContext['track'],
 ): Server {
   const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
   const register = server.setRequestHandler.bind(server) as unknown as (method: string, handler: ModernHandler) => void;
   for (const handler of handlers) {
     register(handler.method, (request, ctx) =>
-      handler.handle(request.params, { scope: scopeOf(ctx.http?.authInfo), client: server.getClientVersion()?.name, track }),
+      handler.handle(request.params, { ...requestOf(ctx.http?.authInfo), client: server.getClientVersion()?.name, track }),
     );
   }
   return server;

@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../access/principal.js';
+import type { Connection } from './connection.js';
 import type { McpHandler, McpMethod } from './handlers.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
@@ -14,6 +15,8 @@ export interface ToolSessionScope {
    * change while a session lives.
    */
   principal(authInfo: AuthInfo | undefined): Promise<Principal>;
+  /** What this request's connection may use: the session's opening and the request's own, the narrower. */
+  connection(authInfo: AuthInfo | undefined): Connection;
   /** Runs each tool call of the session (see RequestContext.track). */
   track<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -41,6 +44,7 @@ export function createToolServer(handlers: readonly McpHandler[], scope: ToolSes
       handler.handle(request.params, {
         scope: { userId: scope.userId, orgId: scope.orgId, principal: () => scope.principal(extra.authInfo) },
         client: server.getClientVersion()?.name,
+        connection: scope.connection(extra.authInfo),
         track: (work) => scope.track(work),
         closeStream: extra.closeSSEStream,
       }),
