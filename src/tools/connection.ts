@@ -1,5 +1,4 @@
 import { InvalidInputError } from '../errors.js';
-import type { ToolCatalog } from './catalog.js';
 import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
 
 /** Why a connection may only read: what the client asked for, or what its credential allows. */
@@ -23,7 +22,10 @@ const KINDS: readonly ToolKind[] = ['search', 'read', 'list', 'create', 'edit'];
  * separated, in any mix. An unknown word is refused, naming the words that exist, rather than
  * silently leaving a connection with fewer tools than its user meant.
  */
-export function parseToolSelection(value: string, catalog: ToolCatalog): ReadonlySet<string> {
+export function parseToolSelection(
+  value: string,
+  catalog: { readonly tools: readonly AnyToolDef[]; readonly byName: ReadonlyMap<string, AnyToolDef> },
+): ReadonlySet<string> {
   const words = value.split(',').map((word) => word.trim().toLowerCase()).filter((word) => word !== '');
   if (words.length === 0) throw new InvalidInputError('X-Specbase-Tools is empty; name tool kinds (search, read, list, create, edit) or tool names, comma separated');
   const chosen = new Set<string>();
