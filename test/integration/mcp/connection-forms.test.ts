@@ -105,3 +105,20 @@ it('a filtered connection still reads', async () => {
     await Promise.all([modern.close(), legacy.close()]);
   }
 });
+
+it('a token created read-only acts read-only in both eras, whatever the headers say', async () => {
+  const { secret } = await h.services.control.tokens.create({ userId: h.users.owner.user.id, name: 'read-only', readOnly: true });
+  const headers = { 'X-Specbase-Readonly': 'false' };
+  const modern = await connectModern(h, 'owner', 'pinned', { token: secret, headers });
+  const legacy = await connect(h, 'owner', 'streamable', 'forms-test', { token: secret, headers });
+  try {
+    for (const client of [modern, legacy] as AnyClient[]) {
+      expect(await toolNames(client)).toEqual(READ_TOOLS);
+      expect(await refusal(client, 'specbase_create_capability', { productId: h.productId, title: 'No' })).toContain(
+        'its token or authorization was created read-only',
+      );
+    }
+  } finally {
+    await Promise.all([modern.close(), legacy.close()]);
+  }
+});
