@@ -3,7 +3,8 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import type { CodeStore, PendingRequest } from './codes.js';
 import { csrfProblem, issueCsrfToken } from './csrf.js';
 import { escapeHtml, sendPage } from './html.js';
-import { CONSENT_PATH, isReadOnlyGrant, READ_ONLY_SCOPE } from './provider.js';
+import { CONSENT_PATH } from './provider.js';
+import { isReadOnlyGrant, READ_ONLY_SCOPE } from './resource.js';
 import { requireWebUser } from './web-session.js';
 
 /** The screen where a signed-in user approves or denies an MCP client's request. */

@@ -9,15 +9,6 @@ import type { ResourceFamily } from './resource.js';
 import type { TokenStore } from './tokens.js';
 
 export const MCP_SCOPE = 'mcp';
-/**
- * Marks a read-only grant: its tokens act read-only on every MCP connection. Added when the user
- * ticks "read-only" on the consent screen, or when the client asked for a /readonly resource.
- */
-export const READ_ONLY_SCOPE = 'mcp:read-only';
-
-/** Whether a grant of these scopes and this resource is read-only. */
-export const isReadOnlyGrant = (scopes: readonly string[], resource: string): boolean =>
-  scopes.includes(READ_ONLY_SCOPE) || /\/readonly\/(mcp|sse)\/?$/.test(resource);
 export const CONSENT_PATH = '/oauth/consent';
 
 /**

@@ -49,3 +49,13 @@ export function mcpResourceFamily(baseUrl: string): ResourceFamily {
     },
   };
 }
+
+/**
+ * Marks a read-only grant: its tokens act read-only on every MCP connection. Added when the user
+ * ticks "read-only" on the consent screen, or when the client asked for a /readonly resource.
+ */
+export const READ_ONLY_SCOPE = 'mcp:read-only';
+
+/** Whether a grant of these scopes and this resource is read-only. */
+export const isReadOnlyGrant = (scopes: readonly string[], resource: string): boolean =>
+  scopes.includes(READ_ONLY_SCOPE) || /\/readonly\/(mcp|sse)\/?$/.test(resource);

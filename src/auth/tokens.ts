@@ -2,8 +2,7 @@ import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SqlDatabase, SqlQueries } from '../control/index.js';
 import { GrantStore } from './grants.js';
-import { isReadOnlyGrant } from './provider.js';
-import type { ResourceFamily } from './resource.js';
+import { isReadOnlyGrant, type ResourceFamily } from './resource.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
 import type { AuthenticatedUser } from './types.js';
 
