@@ -1,7 +1,7 @@
 import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from './connection.js';
 import type { McpHandler, RequestContext, ToolScope } from './handlers.js';
-import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
+import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
 type ModernHandler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<Record<string, unknown>>;
 
@@ -16,7 +16,7 @@ export function createModernToolServer(
   requestOf: (authInfo: AuthInfo | undefined) => { readonly scope: ToolScope; readonly connection: Connection },
   track: RequestContext['track'],
 ): Server {
-  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   const register = server.setRequestHandler.bind(server) as unknown as (method: string, handler: ModernHandler) => void;
   for (const handler of handlers) {
     register(handler.method, (request, ctx) =>

@@ -41,3 +41,31 @@ export async function callModernError(client: Client, name: string, args: Record
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   return (result.content[0] as { text: string }).text;
 }
+
+/** The `_meta` envelope every 2026-07-28 request carries. */
+export const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-http', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** One 2026-07-28 request in plain HTTP: the status and the JSON-RPC answer as sent. */
+export async function modernRaw(h: Harness, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${h.users.owner.token}`,
+      'X-Organization-Id': h.orgId,
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+      ...(name !== undefined ? { 'Mcp-Name': name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_ENVELOPE } }),
+  });
+  const text = await response.text();
+  return { status: response.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Record<string, any> };
+}
