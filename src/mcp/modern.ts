@@ -4,10 +4,13 @@ import type { Principal } from '../access/principal.js';
 import { NotOrganizationMemberError } from '../errors.js';
 import { createModernToolServer, FULL_CONNECTION, type Connection, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
 import type { AuthenticatedRequest } from './org-scope.js';
+import type { ResourceUpdates } from './resource-updates.js';
 
 export interface ModernEraDeps {
   readonly handlers: readonly McpHandler[];
   readonly track: RequestContext['track'];
+  /** Resource subscriptions: the bus of the listen streams, bound to each request's user. */
+  readonly updates: ResourceUpdates;
   readonly onError: (error: Error) => void;
   /** The public origin (scheme, host, port): the web request's URL, whatever Host said. */
   readonly origin: string;
@@ -76,6 +79,7 @@ export function modernEra(deps: ModernEraDeps): ModernEra {
   const handler = createMcpHandler(() => createModernToolServer(deps.handlers, requestOf, deps.track), {
     legacy: 'reject',
     onerror: deps.onError,
+    bus: deps.updates.bus,
   });
   return {
     webRequest(req, res) {
@@ -90,7 +94,10 @@ export function modernEra(deps: ModernEraDeps): ModernEra {
     },
     isLegacy: (request, body) => (body === undefined ? Promise.resolve(true) : isLegacyRequest(request, body)),
     async serve(request, req, body, res) {
-      const response = await handler.fetch(request, { parsedBody: body, ...(req.auth ? { authInfo: req.auth as AuthInfo } : {}) });
+      const authInfo = req.auth as AuthInfo | undefined;
+      const principal = authInfo?.extra?.principal as Principal | undefined;
+      const fetched = () => handler.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) });
+      const response = principal ? await deps.updates.as({ orgId: principal.orgId, userId: principal.userId }, fetched) : await fetched();
       await writeResponse(response, res);
     },
     close: () => handler.close(),

@@ -11,6 +11,7 @@ import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js'
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
 import { modernEra } from './modern.js';
+import { ResourceUpdates } from './resource-updates.js';
 import { ANSWER_GATHER_MS } from './one-write.js';
 import { resolveOrganization, type AuthenticatedRequest } from './org-scope.js';
 import { checkOrigin } from './origin.js';
@@ -65,8 +66,16 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
-  const openServer = (scope: RequestScope, activity: SessionActivity) =>
-    createToolServer(handlers, {
+  const updates = new ResourceUpdates({
+    commits: deps.commits ?? (() => () => undefined),
+    follow: deps.follow ?? (async () => undefined),
+    principalOf: (orgId, userId) => control.members.principal(orgId, userId),
+    onError: (error) => toolLog('warn', 'a resource update was not delivered', { error: String(error) }),
+  });
+
+  const openServer = (scope: RequestScope, activity: SessionActivity) => {
+    const subscriptions = updates.session(scope.orgId, scope.user.userId, (uri) => server.sendResourceUpdated({ uri }));
+    const server = createToolServer(handlers, {
       userId: scope.user.userId,
       orgId: scope.orgId,
       async principal(authInfo) {
@@ -77,9 +86,14 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
       },
       connection: (authInfo) => narrowest(scope.connection, (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION),
       track: (work) => inFlight.track(() => busyWhile(activity, work)),
+      subscriptions,
     });
+    server.onclose = () => subscriptions.close();
+    return server;
+  };
   const modern = modernEra({
     handlers,
+    updates,
     track: (work) => inFlight.track(work),
     onError: (error) => toolLog('warn', 'MCP 2026-07-28 request failed', { error: String(error) }),
     origin: new URL(config.baseUrl).origin,
@@ -176,6 +190,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     async drain(limitMs) {
       await inFlight.settled(limitMs);
       await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll(), modern.close()]);
+      updates.close();
     },
   };
 }

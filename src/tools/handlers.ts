@@ -1,60 +1,12 @@
 import { InvalidInputError, ToolNotOfferedError } from '../errors.js';
-import type { Principal } from '../access/principal.js';
-import type { ControlPlane } from '../control/types.js';
-import type { SpecService } from '../domain/types.js';
-import type { ToolCatalog } from './catalog.js';
-import { refusalOf, type Connection } from './connection.js';
-import { toolErrorResult, type ToolLog } from './error-result.js';
+import { refusalOf } from './connection.js';
+import { toolErrorResult } from './error-result.js';
+import { protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
+import { completeResource, resourceHandlers } from './resources.js';
+import { artifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
 import type { AnyToolDef } from './types.js';
 
-/** JSON-RPC "invalid params", the code both SDK lines send for an error that carries it. */
-const INVALID_PARAMS = -32602;
-
-export interface ToolServerDeps {
-  readonly catalog: ToolCatalog;
-  readonly specs: SpecService;
-  readonly audit: Pick<ControlPlane['audit'], 'record'>;
-  readonly log: ToolLog;
-  /**
-   * A call running longer closes its response stream (SSE polling): the client reconnects with
-   * Last-Event-ID and gets the result from the session's event store. Only for clients that can
-   * resume; the legacy transport offers `closeSSEStream` to no others.
-   */
-  readonly pollAfterMs?: number;
-}
-
-/** Who a request acts for, whichever protocol era carried it. */
-export interface ToolScope {
-  readonly userId: string;
-  readonly orgId: string;
-  /** Resolved on every call: roles can change while a session lives. */
-  principal(): Promise<Principal>;
-}
-
-/** What one request brings besides its params: who it is for and what its transport offers. */
-export interface RequestContext {
-  readonly scope: ToolScope;
-  /** The client's name (initialize on the 2025 era, the request's envelope on 2026-07-28), for audit and commits. */
-  readonly client: string | undefined;
-  /** What the connection may use: read-only, a subset of the tools. */
-  readonly connection: Connection;
-  /** Runs a tool call, so that the transport layer can wait for calls under way (shutdown, idle sessions). */
-  readonly track: <T>(work: () => Promise<T>) => Promise<T>;
-  /** Ends the response stream early so that a resumable client polls for the answer (2025 era only). */
-  readonly closeStream?: (() => void) | undefined;
-}
-
-/** The JSON-RPC methods this server answers besides the protocol's own. */
-export type McpMethod = 'tools/list' | 'tools/call';
-
-/**
- * One method of the MCP surface, independent of the SDK line that serves it: each era's server
- * registers every entry of the same table in one loop (server.ts, modern-server.ts).
- */
-export interface McpHandler {
-  readonly method: McpMethod;
-  handle(params: Record<string, unknown> | undefined, request: RequestContext): Promise<Record<string, unknown>>;
-}
+export type { McpHandler, McpMethod, RequestContext, ToolScope, ToolServerDeps } from './handler-types.js';
 
 /**
  * A misnamed argument would otherwise be dropped silently and the call fail for the missing
@@ -79,14 +31,6 @@ function parseArgs(tool: AnyToolDef, raw: unknown): Record<string, unknown> {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
   throw new InvalidInputError(`invalid arguments for ${tool.name}: ${problems.join('; ')}`);
-}
-
-/**
- * A JSON-RPC error whose message is the bare sentence: the SDKs' own error classes prefix
- * "MCP error -32602: " to their message, which is sent as is and the client prefixes again.
- */
-export function protocolError(message: string): Error {
-  return Object.assign(new Error(message), { code: INVALID_PARAMS });
 }
 
 /** The artifact a failed call was about, for the audit log. */
@@ -132,7 +76,13 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
       // Not awaited: the row is written with others shortly after (see control/audit-batch.ts).
       void record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
-      return { content: [{ type: 'text', text: outcome.text }], structuredContent };
+      const links = (outcome.links ?? []).map((link) => ({
+        type: 'resource_link',
+        uri: artifactUri(scope.orgId, link.id),
+        name: link.title,
+        mimeType: RESOURCE_MIME_TYPE,
+      }));
+      return { content: [{ type: 'text', text: outcome.text }, ...links], structuredContent };
     } catch (error) {
       const result = toolErrorResult(error, tool.name, log);
       const first = result.content[0];
@@ -152,6 +102,16 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
   };
 
   return [
+    ...resourceHandlers(deps),
+    {
+      method: 'completion/complete',
+      async handle(params, request) {
+        const ref = (params?.ref ?? {}) as { type?: unknown; uri?: unknown };
+        const argument = (params?.argument ?? {}) as { name?: unknown; value?: unknown };
+        const completion = await completeResource(deps, ref, argument, request);
+        return { completion: completion ?? { values: [], total: 0, hasMore: false } };
+      },
+    },
     { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection)] }) },
     { method: 'tools/call', handle: (params, request) => request.track(() => callTool(params, request)) },
   ];

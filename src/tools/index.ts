@@ -3,6 +3,7 @@ export { FULL_CONNECTION, narrowest, parseToolSelection, type Connection, type R
 export { errorSentence, type ToolLog } from './error-result.js';
 export { buildHandlers, type McpHandler, type RequestContext, type ToolScope, type ToolServerDeps } from './handlers.js';
 export { createModernToolServer } from './modern-server.js';
+export { ARTIFACT_TEMPLATE, artifactTemplate, artifactUri, parseArtifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
 export { SERVER_INFO } from './server-info.js';
 export { createToolServer, type ToolSessionScope } from './server.js';
 export { TOOLS } from './table.js';

@@ -1,6 +1,6 @@
 import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from './connection.js';
-import type { McpHandler, RequestContext, ToolScope } from './handlers.js';
+import type { McpHandler, RequestContext, ToolScope } from './handler-types.js';
 import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
 type ModernHandler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<Record<string, unknown>>;
@@ -19,6 +19,7 @@ export function createModernToolServer(
   const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   const register = server.setRequestHandler.bind(server) as unknown as (method: string, handler: ModernHandler) => void;
   for (const handler of handlers) {
+    if (handler.legacyOnly) continue;
     register(handler.method, (request, ctx) =>
       handler.handle(request.params, { ...requestOf(ctx.http?.authInfo), client: server.getClientVersion()?.name, track }),
     );

@@ -1,7 +1,11 @@
 /** What both protocol eras' servers say about themselves. */
 export const SERVER_INFO = Object.freeze({ name: 'specbase', title: 'Specbase', version: '0.1.0' });
 
-export const SERVER_CAPABILITIES = Object.freeze({ tools: { listChanged: false } });
+export const SERVER_CAPABILITIES = Object.freeze({
+  tools: { listChanged: false },
+  resources: { subscribe: true, listChanged: false },
+  completions: {},
+});
 
 export const INSTRUCTIONS =
   'Specbase holds this organization\'s product knowledge as markdown documents: one Product with Capabilities > Features > Requirements > Acceptance Criteria, User Types, Core Entities, and free-form Pages in folders. ' +

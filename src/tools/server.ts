@@ -1,9 +1,18 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../access/principal.js';
 import type { Connection } from './connection.js';
-import type { McpHandler, McpMethod } from './handlers.js';
+import type { McpHandler, McpMethod, RequestContext } from './handler-types.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
 /** The (user, organization) a 2025-era session belongs to. */
@@ -17,6 +26,8 @@ export interface ToolSessionScope {
   principal(authInfo: AuthInfo | undefined): Promise<Principal>;
   /** What this request's connection may use: the session's opening and the request's own, the narrower. */
   connection(authInfo: AuthInfo | undefined): Connection;
+  /** The session's resource subscriptions (see RequestContext.subscriptions). */
+  readonly subscriptions?: RequestContext['subscriptions'];
   /** Runs each tool call of the session (see RequestContext.track). */
   track<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -25,6 +36,12 @@ export interface ToolSessionScope {
 const REQUEST_SCHEMAS = {
   'tools/list': ListToolsRequestSchema,
   'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema,
+  'resources/unsubscribe': UnsubscribeRequestSchema,
+  'completion/complete': CompleteRequestSchema,
 } as const satisfies Record<McpMethod, unknown>;
 
 type LegacyHandler = (
@@ -47,6 +64,7 @@ export function createToolServer(handlers: readonly McpHandler[], scope: ToolSes
         connection: scope.connection(extra.authInfo),
         track: (work) => scope.track(work),
         closeStream: extra.closeSSEStream,
+        ...(scope.subscriptions ? { subscriptions: scope.subscriptions } : {}),
       }),
     );
   }
