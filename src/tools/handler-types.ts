@@ -53,7 +53,9 @@ export type McpMethod =
   | 'resources/read'
   | 'resources/subscribe'
   | 'resources/unsubscribe'
-  | 'completion/complete';
+  | 'completion/complete'
+  | 'prompts/list'
+  | 'prompts/get';
 
 /**
  * One method of the MCP surface, independent of the SDK line that serves it: each era's server

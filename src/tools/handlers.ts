@@ -2,6 +2,7 @@ import { InvalidInputError, ToolNotOfferedError } from '../errors.js';
 import { refusalOf } from './connection.js';
 import { toolErrorResult } from './error-result.js';
 import { protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
+import { completePrompt, promptHandlers } from './prompts.js';
 import { completeResource, resourceHandlers } from './resources.js';
 import { artifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
 import type { AnyToolDef } from './types.js';
@@ -103,12 +104,13 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
 
   return [
     ...resourceHandlers(deps),
+    ...promptHandlers(deps),
     {
       method: 'completion/complete',
       async handle(params, request) {
-        const ref = (params?.ref ?? {}) as { type?: unknown; uri?: unknown };
+        const ref = (params?.ref ?? {}) as { type?: unknown; uri?: unknown; name?: unknown };
         const argument = (params?.argument ?? {}) as { name?: unknown; value?: unknown };
-        const completion = await completeResource(deps, ref, argument, request);
+        const completion = (await completeResource(deps, ref, argument, request)) ?? (await completePrompt(deps, ref, argument, request));
         return { completion: completion ?? { values: [], total: 0, hasMore: false } };
       },
     },

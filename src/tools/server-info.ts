@@ -5,6 +5,7 @@ export const SERVER_CAPABILITIES = Object.freeze({
   tools: { listChanged: false },
   resources: { subscribe: true, listChanged: false },
   completions: {},
+  prompts: { listChanged: false },
 });
 
 export const INSTRUCTIONS =
@@ -20,4 +21,6 @@ export const INSTRUCTIONS =
 export const CACHE_HINTS = Object.freeze({
   'server/discover': { ttlMs: 10 * 60_000, cacheScope: 'public' },
   'tools/list': { ttlMs: 10 * 60_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 10 * 60_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 10 * 60_000, cacheScope: 'private' },
 } as const);

@@ -3,6 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -42,6 +44,8 @@ const REQUEST_SCHEMAS = {
   'resources/subscribe': SubscribeRequestSchema,
   'resources/unsubscribe': UnsubscribeRequestSchema,
   'completion/complete': CompleteRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
 } as const satisfies Record<McpMethod, unknown>;
 
 type LegacyHandler = (
