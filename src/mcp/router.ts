@@ -169,9 +169,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     if (refusal) return onRefused(scope, refusal);
     // Both eras share the gate above (origin, token, organization, rate limit); the SDK's own
     // classification then picks the era, so that the two can never disagree.
-    const request = modern.webRequest(req, res);
-    if (await modern.isLegacy(request, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
-    return modern.serve(request, req, parsed.body, res);
+    if (modern.isLegacy(req, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
+    return modern.serve(modern.webRequest(req, res), req, parsed.body, res);
   }
 
   const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => {
