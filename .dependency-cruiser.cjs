@@ -75,10 +75,10 @@ module.exports = {
     },
     {
       name: 'mcp-sdk-only-at-the-edges',
-      comment: 'the MCP SDK is imported only by tools, mcp and auth',
+      comment: 'the MCP SDKs (1.x and the v2 server) are imported only by tools, mcp and auth',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(tools|mcp|auth)/' },
-      to: { path: '@modelcontextprotocol/sdk' },
+      to: { path: '@modelcontextprotocol/(sdk|server)' },
     },
     {
       name: 'express-only-at-the-edges',

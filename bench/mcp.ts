@@ -7,6 +7,11 @@
  * round's baseline. The bare server runs through express, as the SDK's
  * examples serve it; Specbase serves MCP without express, so the same bare server on node's
  * http alone is a second baseline, printed beside the first.
+ *
+ * Both protocol eras (issue 36), in the same run: the 2025 era (sessions, `@modelcontextprotocol/sdk`)
+ * against the 1.x bare server, the 2026-07-28 era (stateless, a server per request, the v2
+ * `@modelcontextprotocol/server`) against a bare v2 server built per request by createMcpHandler.
+ * Same targets for each era against its own baseline.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +22,7 @@ import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { QUERIES, QUESTIONS } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
-import { eachSize, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
+import { eachSize, startBareModernServer, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
 import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
@@ -115,17 +120,26 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
   // starts as a restarted service does, with no build, and no save of one, under way during its
   // rounds (at 100,000 artifacts a build takes most of a minute and its save seconds of the worker).
   const firstUseMs = Math.max(...(await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!, searchCalls()[0]!])));
-  const [specbase, bare, bareNode] = await Promise.all([startSpecbase(dataDir), startBareServer(), startBareServer('node')]);
+  const [specbase, bare, bareNode, bareModern] = await Promise.all([
+    startSpecbase(dataDir),
+    startBareServer(),
+    startBareServer('node'),
+    startBareModernServer(),
+  ]);
   try {
     await load.open('specbase', specbase.mcpUrl, authHeaders(m), CLIENTS);
     await load.open('bare', bare.mcpUrl, {}, CLIENTS);
     await load.open('bareNode', bareNode.mcpUrl, {}, CLIENTS);
     await load.open('single', specbase.mcpUrl, authHeaders(m), 1);
+    await load.open('specbaseModern', specbase.mcpUrl, authHeaders(m), CLIENTS, 'modern');
+    await load.open('bareModern', bareModern.mcpUrl, {}, CLIENTS, 'modern');
     // Warm-up: loads the saved catalog and search index, and lets both servers' JITs settle.
     for (const calls of [readCalls(m), searchCalls(), questionCalls(), searchCalls(50)]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
     await load.run('specbase', [...readCalls(m), ...searchCalls(), ...questionCalls(), ...searchCalls(50)], 0, WARMUP_MS * 2);
     await load.run('bare', ECHO, 0, WARMUP_MS * 2);
     await load.run('bareNode', ECHO, 0, WARMUP_MS * 2);
+    failIfErrors('modern warm-up', await load.run('specbaseModern', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2));
+    failIfErrors('bare modern warm-up', await load.run('bareModern', ECHO, 0, WARMUP_MS * 2));
 
     const sizes = await surfaceSizes(specbase.mcpUrl, m);
     const document: ToolCall[] = [{ tool: 'document', args: { chars: sizes.fullReadChars } }];
@@ -135,6 +149,8 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       question: [] as number[], search50: [] as number[],
       readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], bareNodeP50: [] as number[], documentP50: [] as number[],
       questionP50: [] as number[], search50P50: [] as number[],
+      bareModern: [] as number[], modernRead: [] as number[], modernSearch: [] as number[],
+      bareModernP50: [] as number[], modernReadP50: [] as number[], modernSearchP50: [] as number[],
     };
     const segments: [keyof typeof cpu, string, ToolCall[], keyof typeof rounds][] = [
       ['bare', 'bare', ECHO, 'bareP50'],
@@ -144,15 +160,19 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       ['search', 'specbase', searchCalls(), 'searchP50'],
       ['question', 'specbase', questionCalls(), 'questionP50'],
       ['search50', 'specbase', searchCalls(50), 'search50P50'],
+      ['bareModern', 'bareModern', ECHO, 'bareModernP50'],
+      ['modernRead', 'specbaseModern', readCalls(m), 'modernReadP50'],
+      ['modernSearch', 'specbaseModern', searchCalls(), 'modernSearchP50'],
     ];
     const cpu = {
       bare: [] as CpuPerCall[], bareNode: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[],
       question: [] as CpuPerCall[], search50: [] as CpuPerCall[],
+      bareModern: [] as CpuPerCall[], modernRead: [] as CpuPerCall[], modernSearch: [] as CpuPerCall[],
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
         const [name, group, calls, p50] = segments[(s + round) % segments.length]!;
-        const server = { bare, bareNode, specbase }[group]!;
+        const server = { bare, bareNode, specbase, bareModern, specbaseModern: specbase }[group]!;
         const before = { server: processCpu(server.child.pid!), load: processCpu(load.pid) };
         const stats = await load.run(group, calls, WARMUP_MS, MEASURE_MS);
         failIfErrors(name, stats);
@@ -181,22 +201,27 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     const single50 = median(single.limit50);
     return [
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
+      `  2025 era (sessions, @modelcontextprotocol/sdk 1.x) against the bare 1.x server:`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x', 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x', 'paired'),
       ratioLine('specbase_search, 20-word questions, calls/s', 'calls/s', rounds.question, rounds.bare, undefined, 'paired'),
       `  specbase_search, one client at a time: p50 ${fmt(single10, 2)} ms at limit 10, ${fmt(single50, 2)} ms at limit 50: ${fmt(single50 / single10, 2)}x (target <= 2x; median of ${SINGLE_ROUNDS} rounds)`,
       ratioLine('specbase_search limit 50 / limit 10, calls/s', 'calls/s', rounds.search50, rounds.search, undefined, 'paired'),
+      `  2026-07-28 era (a server per request, @modelcontextprotocol/server 2.x) against the bare v2 server (createMcpHandler):`,
+      ratioLine('specbase_read_* calls/s', 'calls/s', rounds.modernRead, rounds.bareModern, '>= 0.8x', 'paired'),
+      ratioLine('specbase_search calls/s', 'calls/s', rounds.modernSearch, rounds.bareModern, '>= 0.6x', 'paired'),
+      `  p50 latency, 2026-07-28: bare ${fmt(median(rounds.bareModernP50), 2)} ms, read ${fmt(median(rounds.modernReadP50), 2)} ms, search ${fmt(median(rounds.modernSearchP50), 2)} ms`,
       `  against the bare server on node's http alone, without express (as Specbase serves MCP):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bareNode, undefined, 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bareNode, undefined, 'paired'),
       `  against the bare server answering a read's size (${sizes.fullReadChars} characters as text and as structured content):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.document, undefined, 'paired'),
       `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms, question ${fmt(median(rounds.questionP50), 2)} ms, search at limit 50 ${fmt(median(rounds.search50P50), 2)} ms`,
-      `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search', 'question', 'search50'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
+      `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search', 'question', 'search50', 'bareModern', 'modernRead', 'modernSearch'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
     ];
   } finally {
-    await Promise.all([specbase.stop(), bare.stop(), bareNode.stop()]);
+    await Promise.all([specbase.stop(), bare.stop(), bareNode.stop(), bareModern.stop()]);
   }
 }
 

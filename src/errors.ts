@@ -44,6 +44,15 @@ export class PermissionDeniedError extends SpecbaseError {
 }
 
 /**
+ * A tool this connection does not offer: it is read-only, or asked for a subset of the tools.
+ * Unlike a permission on an artifact, nothing is hidden by saying why: the message teaches.
+ */
+export class ToolNotOfferedError extends SpecbaseError {
+  static readonly code = 'tool_not_offered';
+  readonly code = ToolNotOfferedError.code;
+}
+
+/**
  * A token or an assistant's authorization that an admin of this organization blocked here. It is
  * its user's and still works in their other organizations: the message says so.
  */

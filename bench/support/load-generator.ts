@@ -3,7 +3,7 @@
  * server with closed-loop clients over plain HTTP and answers with what it measured.
  */
 import http from 'node:http';
-import { callTool, closeSession, openSession, type WireSession } from './mcp-wire.js';
+import { callTool, closeSession, openSession, type WireEra, type WireSession } from './mcp-wire.js';
 import { exitWithParent } from './child-ipc.js';
 
 export interface ToolCall {
@@ -12,7 +12,7 @@ export interface ToolCall {
 }
 
 export type LoadRequest =
-  | { kind: 'open'; group: string; url: string; headers: Record<string, string>; clients: number }
+  | { kind: 'open'; group: string; url: string; headers: Record<string, string>; clients: number; era?: WireEra }
   | { kind: 'run'; group: string; calls: ToolCall[]; warmupMs: number; measureMs: number }
   | { kind: 'first'; url: string; headers: Record<string, string>; calls: ToolCall[] }
   | { kind: 'close' };
@@ -88,7 +88,7 @@ process.on('message', (request: LoadRequest) => {
       case 'open': {
         const groupAgent = new http.Agent({ keepAlive: true, maxSockets: request.clients });
         const url = new URL(request.url);
-        const sessions = await Promise.all(Array.from({ length: request.clients }, () => openSession(url, request.headers, groupAgent)));
+        const sessions = await Promise.all(Array.from({ length: request.clients }, () => openSession(url, request.headers, groupAgent, request.era)));
         groups.set(request.group, { sessions, agent: groupAgent });
         return { opened: sessions.length };
       }

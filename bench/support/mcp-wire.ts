@@ -10,10 +10,21 @@ export interface WireSession {
   readonly url: URL;
   readonly headers: Record<string, string>;
   readonly agent: http.Agent;
+  /** 2026-07-28 calls carry their version and client in every request: there is no session. */
+  readonly era: WireEra;
   nextId: number;
 }
 
+/** The protocol era a load generator speaks: 2025 sessions, or 2026-07-28 stateless requests. */
+export type WireEra = 'legacy' | 'modern';
+
 const PROTOCOL_VERSION = '2025-06-18';
+const MODERN_VERSION = '2026-07-28';
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'specbase-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 interface RpcAnswer {
   readonly status: number;
@@ -64,7 +75,8 @@ function parseMessage(text: string): RpcAnswer['message'] {
   return data.length ? (JSON.parse(data[data.length - 1]!) as RpcAnswer['message']) : undefined;
 }
 
-export async function openSession(url: URL, headers: Record<string, string>, agent: http.Agent): Promise<WireSession> {
+export async function openSession(url: URL, headers: Record<string, string>, agent: http.Agent, era: WireEra = 'legacy'): Promise<WireSession> {
+  if (era === 'modern') return { url, headers: { ...headers, 'mcp-protocol-version': MODERN_VERSION }, agent, era, nextId: 1 };
   const init = await post(url, headers, agent, {
     jsonrpc: '2.0',
     id: 0,
@@ -76,6 +88,7 @@ export async function openSession(url: URL, headers: Record<string, string>, age
     url,
     headers: { ...headers, 'mcp-session-id': init.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
     agent,
+    era,
     nextId: 1,
   };
   const notified = await post(url, session.headers, agent, { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -85,11 +98,13 @@ export async function openSession(url: URL, headers: Record<string, string>, age
 
 /** Calls a tool; resolves with the error text for a tool error or a JSON-RPC error, else null. */
 export async function callTool(session: WireSession, name: string, args: Record<string, unknown>): Promise<string | null> {
-  const answer = await post(session.url, session.headers, session.agent, {
+  const modern = session.era === 'modern';
+  const headers = modern ? { ...session.headers, 'mcp-method': 'tools/call', 'mcp-name': name } : session.headers;
+  const answer = await post(session.url, headers, session.agent, {
     jsonrpc: '2.0',
     id: session.nextId++,
     method: 'tools/call',
-    params: { name, arguments: args },
+    params: { name, arguments: args, ...(modern ? { _meta: MODERN_ENVELOPE } : {}) },
   });
   if (answer.status !== 200) return `HTTP ${answer.status}`;
   if (answer.message?.error) return answer.message.error.message;
@@ -99,6 +114,7 @@ export async function callTool(session: WireSession, name: string, args: Record<
 }
 
 export async function closeSession(session: WireSession): Promise<void> {
+  if (session.era === 'modern') return;
   await new Promise<void>((resolve) => {
     const req = http.request(session.url, { method: 'DELETE', agent: session.agent, headers: session.headers }, (res) => {
       res.resume();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoopDelay, ProbeRequest } from './child-ipc.js';
 import type { LoadRequest, RunStats, ToolCall } from './load-generator.js';
+import type { WireEra } from './mcp-wire.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
@@ -95,9 +96,14 @@ export async function startBareServer(routing: 'express' | 'node' = 'express'): 
   return asServer(await startChild('bare-server.ts', { BARE_ROUTING: routing }), '/mcp');
 }
 
+/** The bare v2 SDK server of the 2026-07-28 era (bare-modern-server.ts): createMcpHandler on node's http. */
+export async function startBareModernServer(): Promise<ServerProcess> {
+  return asServer(await startChild('bare-modern-server.ts'), '/mcp');
+}
+
 export interface LoadGenerator {
   readonly pid: number;
-  open(group: string, url: string, headers: Record<string, string>, clients: number): Promise<void>;
+  open(group: string, url: string, headers: Record<string, string>, clients: number, era?: WireEra): Promise<void>;
   run(group: string, calls: ToolCall[], warmupMs: number, measureMs: number): Promise<RunStats>;
   first(url: string, headers: Record<string, string>, calls: ToolCall[]): Promise<{ ms: number[]; errors: (string | null)[] }>;
   close(): Promise<void>;
@@ -109,7 +115,7 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
   const ask = <T>(request: LoadRequest) => proc.ask<T>(request);
   return {
     pid: proc.child.pid!,
-    open: async (group, url, headers, clients) => void (await ask({ kind: 'open', group, url, headers, clients })),
+    open: async (group, url, headers, clients, era) => void (await ask({ kind: 'open', group, url, headers, clients, ...(era ? { era } : {}) })),
     run: (group, calls, warmupMs, measureMs) => ask<RunStats>({ kind: 'run', group, calls, warmupMs, measureMs }),
     first: (url, headers, calls) => ask({ kind: 'first', url, headers, calls }),
     close: async () => void (await ask({ kind: 'close' })),

@@ -1,5 +1,5 @@
 import type { DemoInfo, StartupDemo } from '../demo/seed.js';
-import { gitCloneUrl, mcpEndpoints } from './endpoints.js';
+import { gitCloneUrl, mcpEndpoints, orgPathUrls } from './endpoints.js';
 
 /**
  * What a newcomer needs to connect an assistant to the demo, ready to paste. Clients sign in
@@ -9,7 +9,7 @@ import { gitCloneUrl, mcpEndpoints } from './endpoints.js';
  * that URL connects without a failed attempt and a fallback.
  */
 export function startupBanner(baseUrl: string, startup: StartupDemo): string {
-  const { mcpUrl, sseUrl } = mcpEndpoints(baseUrl);
+  const { mcpUrl, sseUrl, readOnlyUrl } = mcpEndpoints(baseUrl);
   const urls = [
     '',
     `Specbase is running at ${baseUrl}`,
@@ -17,6 +17,8 @@ export function startupBanner(baseUrl: string, startup: StartupDemo): string {
     `  Web application      ${baseUrl}/`,
     `  MCP Streamable HTTP  ${mcpUrl}`,
     `  MCP SSE              ${sseUrl}`,
+    `  MCP read-only        ${readOnlyUrl}   (or the header X-Specbase-Readonly: true)`,
+    '  MCP tool choice      header X-Specbase-Tools: search,read,list   (tool kinds or tool names)',
     `  Health               ${baseUrl}/healthz`,
     '',
   ];
@@ -70,6 +72,8 @@ function demoLines(baseUrl: string, demo: DemoInfo, created: boolean): string[] 
     JSON.stringify(bridged, null, 2),
     '',
     `Or as one command:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId}`,
+    `Clients that cannot send headers: the organization in the path, ${orgPathUrls(baseUrl, demo.orgId).mcpUrl}`,
+    `  and read-only as well: ${orgPathUrls(baseUrl, demo.orgId).readOnlyUrl}`,
     ...(created
       ? [`With the access token instead of browser sign-in:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`]
       : []),

@@ -46,6 +46,9 @@ export async function createHttpApp(
     control,
     config,
     log,
+    commits: (listener) =>
+      store.onCommit((orgId, result) => listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId })),
+    follow: (orgId) => store.head(orgId).then(() => undefined),
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });

@@ -4,6 +4,7 @@ import type { CodeStore, PendingRequest } from './codes.js';
 import { csrfProblem, issueCsrfToken } from './csrf.js';
 import { escapeHtml, sendPage } from './html.js';
 import { CONSENT_PATH } from './provider.js';
+import { isReadOnlyGrant, READ_ONLY_SCOPE } from './resource.js';
 import { requireWebUser } from './web-session.js';
 
 /** The screen where a signed-in user approves or denies an MCP client's request. */
@@ -38,6 +39,9 @@ export function consentRouter(deps: {
 <form class="decision" method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+${isReadOnlyGrant(pending.scopes, pending.resource)
+  ? '<p>It asked for <strong>read-only</strong> access: it can search and read, never change anything.</p>'
+  : '<p><label><input type="checkbox" name="readonly"> Read-only: it can search and read, never change anything</label></p>'}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" class="secondary" name="decision" value="deny">Deny</button>
 </form>`,
@@ -55,7 +59,9 @@ export function consentRouter(deps: {
     if (!pending) return expired(res);
     const target = new URL(pending.redirectUri);
     if (body.decision === 'approve') {
-      target.searchParams.set('code', await codes.issueCode(pending, req.user!.id));
+      const readOnly = body.readonly === 'on' && !pending.scopes.includes(READ_ONLY_SCOPE);
+      const granted = readOnly ? { ...pending, scopes: [...pending.scopes, READ_ONLY_SCOPE] } : pending;
+      target.searchParams.set('code', await codes.issueCode(granted, req.user!.id));
     } else {
       target.searchParams.set('error', 'access_denied');
       target.searchParams.set('error_description', 'the user denied the request');

@@ -12,12 +12,15 @@ export interface ConnectedClient {
   readonly redirectHost: string | null;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** Its tokens only read (see READ_ONLY_SCOPE). */
+  readonly readOnly: boolean;
 }
 
 export interface NewGrant {
   readonly familyId: string;
   readonly clientId: string;
   readonly userId: string;
+  readonly readOnly: boolean;
   readonly redirectUri?: string;
 }
 
@@ -36,6 +39,7 @@ interface GrantRow {
   redirect_uri: string | null;
   created_at: number | string;
   last_used_at: number | string | null;
+  read_only: number | string;
   metadata: string | null;
 }
 
@@ -61,6 +65,7 @@ function toConnectedClient(row: GrantRow): ConnectedClient {
     redirectHost: hostOf(row.redirect_uri ?? metadata.redirect_uris?.[0] ?? null),
     createdAt: iso(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : iso(row.last_used_at),
+    readOnly: Number(row.read_only) === 1,
   };
 }
 
@@ -77,8 +82,8 @@ export class GrantStore implements GrantAdmin {
   /** In the transaction that issues the grant's first tokens, when there is one. */
   async record(q: SqlQueries, grant: NewGrant): Promise<void> {
     await q.run(
-      'INSERT INTO auth_grants (family_id, client_id, user_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      [grant.familyId, grant.clientId, grant.userId, grant.redirectUri ?? null, nowSeconds()],
+      'INSERT INTO auth_grants (family_id, client_id, user_id, redirect_uri, created_at, read_only) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [grant.familyId, grant.clientId, grant.userId, grant.redirectUri ?? null, nowSeconds(), grant.readOnly ? 1 : 0],
     );
   }
 
@@ -95,7 +100,7 @@ export class GrantStore implements GrantAdmin {
   async list(userIds: readonly string[]): Promise<ConnectedClient[]> {
     if (userIds.length === 0) return [];
     const rows = await this.#db.all<GrantRow>(
-      `SELECT g.family_id, g.client_id, g.user_id, g.redirect_uri, g.created_at, g.last_used_at, c.metadata
+      `SELECT g.family_id, g.client_id, g.user_id, g.redirect_uri, g.created_at, g.last_used_at, g.read_only, c.metadata
          FROM auth_grants g LEFT JOIN auth_clients c ON c.client_id = g.client_id
         WHERE g.user_id IN (${userIds.map(() => '?').join(', ')})
           AND g.family_id NOT IN (SELECT family_id FROM auth_revoked_families)

@@ -20,15 +20,18 @@ export function protectedResourceMetadataRouter(deps: { baseUrl: string; issuer:
         resource_name: 'Specbase',
       });
   };
-  router.get(`${prefix}/:transport`, (req, res, next) => {
-    const { transport } = req.params;
-    if (transport !== 'mcp' && transport !== 'sse') return next();
-    send(res, `${MCP_BASE_PATH}/${transport}`);
-  });
-  router.get(`${prefix}/o/:orgId/:transport`, (req, res, next) => {
-    const { orgId, transport } = req.params;
-    if (!isUuid(orgId) || (transport !== 'mcp' && transport !== 'sse')) return next();
-    send(res, `${MCP_BASE_PATH}/o/${orgId}/${transport}`);
-  });
+  // The read-only forms (`…/readonly/mcp`) are routes of their own, so they have documents too.
+  for (const readOnly of ['', '/readonly']) {
+    router.get(`${prefix}${readOnly}/:transport`, (req, res, next) => {
+      const { transport } = req.params;
+      if (transport !== 'mcp' && transport !== 'sse') return next();
+      send(res, `${MCP_BASE_PATH}${readOnly}/${transport}`);
+    });
+    router.get(`${prefix}/o/:orgId${readOnly}/:transport`, (req, res, next) => {
+      const { orgId, transport } = req.params;
+      if (!isUuid(orgId) || (transport !== 'mcp' && transport !== 'sse')) return next();
+      send(res, `${MCP_BASE_PATH}/o/${orgId}${readOnly}/${transport}`);
+    });
+  }
   return router;
 }

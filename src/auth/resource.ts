@@ -17,6 +17,10 @@ export const MCP_ROUTE_PATTERNS = [
   `${MCP_BASE_PATH}/sse`,
   `${MCP_BASE_PATH}/o/:orgId/mcp`,
   `${MCP_BASE_PATH}/o/:orgId/sse`,
+  `${MCP_BASE_PATH}/readonly/mcp`,
+  `${MCP_BASE_PATH}/readonly/sse`,
+  `${MCP_BASE_PATH}/o/:orgId/readonly/mcp`,
+  `${MCP_BASE_PATH}/o/:orgId/readonly/sse`,
 ];
 
 export interface ResourceFamily {
@@ -45,3 +49,13 @@ export function mcpResourceFamily(baseUrl: string): ResourceFamily {
     },
   };
 }
+
+/**
+ * Marks a read-only grant: its tokens act read-only on every MCP connection. Added when the user
+ * ticks "read-only" on the consent screen, or when the client asked for a /readonly resource.
+ */
+export const READ_ONLY_SCOPE = 'mcp:read-only';
+
+/** Whether a grant of these scopes and this resource is read-only. */
+export const isReadOnlyGrant = (scopes: readonly string[], resource: string): boolean =>
+  scopes.includes(READ_ONLY_SCOPE) || /\/readonly\/(mcp|sse)\/?$/.test(resource);

@@ -98,6 +98,9 @@ const VERSION_2 = [
  */
 const VERSION_3 = ['ALTER TABLE auth_sessions ADD COLUMN id_token TEXT'];
 
+/** A grant given read-only (see READ_ONLY_SCOPE), shown as such where people see their assistants. */
+const VERSION_4 = ['ALTER TABLE auth_grants ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0'];
+
 const statements = (list: readonly string[], dialect: (statement: string) => string = (s) => s) =>
   list.map((statement) => `${dialect(statement)};`).join('\n');
 
@@ -106,11 +109,13 @@ const AUTH_MIGRATIONS: DialectMigrations = {
     { version: 1, sql: statements(VERSION_1) },
     { version: 2, sql: statements(VERSION_2) },
     { version: 3, sql: statements(VERSION_3) },
+    { version: 4, sql: statements(VERSION_4) },
   ],
   postgres: [
     { version: 1, sql: statements(VERSION_1, asPostgres) },
     { version: 2, sql: statements(VERSION_2, asPostgres) },
     { version: 3, sql: statements(VERSION_3, asPostgres) },
+    { version: 4, sql: statements(VERSION_4, asPostgres) },
   ],
 };
 

@@ -2,7 +2,7 @@ import { InvalidGrantError, InvalidTargetError } from '@modelcontextprotocol/sdk
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SqlDatabase, SqlQueries } from '../control/index.js';
 import { GrantStore } from './grants.js';
-import type { ResourceFamily } from './resource.js';
+import { isReadOnlyGrant, type ResourceFamily } from './resource.js';
 import { hashSecret, newSecret, nowSeconds } from './secrets.js';
 import type { AuthenticatedUser } from './types.js';
 
@@ -110,10 +110,12 @@ export class TokenStore {
     const wanted = this.#family.familyOf(resource);
     if (!wanted || wanted !== this.#family.familyOf(row.resource)) return undefined;
     await this.grants.touch(row.family_id);
+    const scopes = row.scopes ? row.scopes.split(' ') : [];
     return {
       userId: row.user_id,
       clientId: row.client_id,
-      scopes: row.scopes ? row.scopes.split(' ') : [],
+      scopes,
+      ...(isReadOnlyGrant(scopes, row.resource) ? { readOnly: true } : {}),
       expiresAt: row.expires_at,
       via: 'oauth',
       credential: { kind: 'grant', id: row.family_id },
@@ -126,6 +128,7 @@ export class TokenStore {
       familyId: grant.familyId,
       clientId: grant.clientId,
       userId: grant.userId,
+      readOnly: isReadOnlyGrant(grant.scopes, grant.resource),
       ...(grant.redirectUri ? { redirectUri: grant.redirectUri } : {}),
     });
     const access = newSecret(ACCESS_TOKEN_PREFIX);

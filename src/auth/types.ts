@@ -14,6 +14,8 @@ export interface AuthenticatedUser {
   readonly via: 'oauth' | 'pat';
   /** The personal access token or the OAuth grant the call came with: what an organization may block in itself. */
   readonly credential: CredentialRef;
+  /** The token or grant was created read-only: every connection made with it only reads. */
+  readonly readOnly?: boolean;
 }
 
 export interface Auth {

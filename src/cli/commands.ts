@@ -203,19 +203,21 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'token create',
-    usage: `token create --user EMAIL --name NAME [--expires-in-days DAYS | --no-expiry]   (default: ${PERSONAL_ACCESS_TOKEN_DAYS} days)`,
+    usage: `token create --user EMAIL --name NAME [--expires-in-days DAYS | --no-expiry] [--readonly]   (default: ${PERSONAL_ACCESS_TOKEN_DAYS} days; --readonly: MCP connections made with it only read)`,
     flags: {
       user: { type: 'string' },
       name: { type: 'string' },
       'expires-in-days': { type: 'string' },
       'expires-days': { type: 'string' },
       'no-expiry': { type: 'boolean' },
+      readonly: { type: 'boolean' },
     },
     required: ['user', 'name'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
-      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), ...tokenExpiry(flags) });
-      return { token: secret, tokenId: token.id, expiresAt: token.expiresAt };
+      const readOnly = flags.readonly === true;
+      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), ...tokenExpiry(flags), readOnly });
+      return { token: secret, tokenId: token.id, expiresAt: token.expiresAt, readOnly: token.readOnly };
     },
   },
   {

@@ -55,6 +55,7 @@ export interface TokenRow {
   expires_at: string | null;
   last_used_at: string | null;
   revoked_at: string | null;
+  read_only: number;
 }
 
 export const toToken = (row: TokenRow): PersonalAccessToken => ({
@@ -65,4 +66,5 @@ export const toToken = (row: TokenRow): PersonalAccessToken => ({
   expiresAt: row.expires_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  readOnly: Number(row.read_only) === 1,
 });

@@ -28,6 +28,14 @@ const WRITE_PROBE = `
 `;
 
 /**
+ * A personal access token created read-only acts read-only on every MCP connection, whatever
+ * the connection asks for (0 or 1 on both backends, as the other flags here are text or numbers).
+ */
+const READ_ONLY_TOKENS = `
+        ALTER TABLE personal_access_tokens ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0;
+`;
+
+/**
  * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
@@ -114,6 +122,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     },
     { version: 2, sql: CREDENTIAL_ORGS },
     { version: 3, sql: WRITE_PROBE },
+    { version: 4, sql: READ_ONLY_TOKENS },
   ],
   postgres: [
     {
@@ -200,5 +209,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     },
     { version: 2, sql: CREDENTIAL_ORGS },
     { version: 3, sql: WRITE_PROBE },
+    { version: 4, sql: READ_ONLY_TOKENS },
   ],
 };

@@ -15,9 +15,9 @@ export const PERSONAL_ACCESS_TOKEN_PREFIX = 'sbp_';
 export const PERSONAL_ACCESS_TOKEN_DAYS = 90;
 const DAY_MS = 86_400_000;
 
-const TOKEN_COLUMNS = 't.id, t.user_id, t.name, t.created_at, t.expires_at, t.last_used_at, t.revoked_at';
+const TOKEN_COLUMNS = 't.id, t.user_id, t.name, t.created_at, t.expires_at, t.last_used_at, t.revoked_at, t.read_only';
 const USER_ROW = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
-const INSERT = 'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT = 'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at, read_only) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const BY_ID = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.id = ?`;
 // The token with its user in one round trip: this runs on every call made with a token.
 const BY_HASH = `SELECT ${TOKEN_COLUMNS}, ${USER_COLUMNS.replace(/u\.(\w+)/g, 'u.$1 AS u_$1')}
@@ -39,7 +39,7 @@ const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 /** `perRequest` answers the lookup by hash, made on every call (see readsUntilChange). */
 export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['tokens'] {
   return {
-    async create({ userId, name, expiresAt: asked }) {
+    async create({ userId, name, expiresAt: asked, readOnly }) {
       const label = requiredText(name, 'token name', 100);
       const now = clock();
       const expiresAt = asked === undefined ? new Date(now.getTime() + PERSONAL_ACCESS_TOKEN_DAYS * DAY_MS) : asked;
@@ -49,7 +49,7 @@ export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perReques
       if (!(await db.get(USER_ROW, [userId]))) throw new NotFoundError('user');
       const secret = PERSONAL_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
       const id = newId();
-      await db.run(INSERT, [id, userId, label, digest(secret), now.toISOString(), expiresAt ? expiresAt.toISOString() : null]);
+      await db.run(INSERT, [id, userId, label, digest(secret), now.toISOString(), expiresAt ? expiresAt.toISOString() : null, readOnly ? 1 : 0]);
       return { secret, token: toToken((await db.get<TokenRow>(BY_ID, [id]))!) };
     },
     async verify(secret) {

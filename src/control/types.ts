@@ -37,6 +37,8 @@ export interface PersonalAccessToken {
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
   readonly revokedAt: string | null;
+  /** Created read-only: MCP connections made with it only read. */
+  readonly readOnly: boolean;
 }
 
 /** A credential a user connects with: a personal access token, or an OAuth grant (its token family). */
@@ -115,7 +117,7 @@ export interface ControlPlane {
      * Returns the secret once; only its hash is stored. Without `expiresAt` the token expires
      * after PERSONAL_ACCESS_TOKEN_DAYS; `null` asks for one that never expires.
      */
-    create(input: { userId: string; name: string; expiresAt?: Date | null }): Promise<{ secret: string; token: PersonalAccessToken }>;
+    create(input: { userId: string; name: string; expiresAt?: Date | null; readOnly?: boolean }): Promise<{ secret: string; token: PersonalAccessToken }>;
     /** The token's user when the secret is valid, unexpired and unrevoked; records last use. */
     verify(secret: string): Promise<{ user: User; token: PersonalAccessToken } | undefined>;
     revoke(tokenId: string, userId: string): Promise<boolean>;

@@ -4,10 +4,10 @@ import { createArtifact, createFolder } from './create.js';
 import { editArtifact } from './edit.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
-import { listChildren, listFolders, listPages } from './list.js';
+import { listChildren, listFolders, listPages, listReadable } from './list.js';
 import { DiffCache } from './diff-cache.js';
 import type { DomainContext, DomainDeps } from './ports.js';
-import { readArtifact, readProduct } from './read.js';
+import { readAnyArtifact, readArtifact, readProduct } from './read.js';
 import { restoreVersion, revertChange } from './rollback.js';
 import { saveBody } from './save.js';
 import { Scope } from './scope.js';
@@ -29,6 +29,8 @@ export function createSpecService(ports: DomainDeps): SpecService {
     searchHighlighted: (actor, input) => searchHighlighted(deps, scope(actor), input),
     readProduct: (actor, mode) => readProduct(deps, scope(actor), mode),
     read: (actor, type, id, mode) => readArtifact(deps, scope(actor), type, id, mode),
+    readAny: (actor, id, mode) => readAnyArtifact(deps, scope(actor), id, mode),
+    listReadable: (actor) => listReadable(deps, scope(actor)),
     listChildren: (actor, childType, parentId) => listChildren(deps, scope(actor), childType, parentId),
     listPages: (actor, folderId) => listPages(deps, scope(actor), folderId),
     listFolders: (actor, parentFolderId) => listFolders(deps, scope(actor), parentFolderId),

@@ -1,4 +1,4 @@
-import { artifactType, type ArtifactType } from '../artifacts/index.js';
+import { ARTIFACT_TYPES, artifactType, type ArtifactType } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
@@ -18,6 +18,13 @@ export async function listChildren(
   await scope.readable(parentId, parentType);
   const children = await deps.store.children(scope.orgId, parentId, childType);
   return children.filter((c) => scope.canRead(c.workspaceId)).map((c) => listItemView(deps.baseUrl, scope.orgId, c));
+}
+
+/** Every artifact the actor can read: type by type in the table's order, each in creation order. */
+export async function listReadable(deps: DomainDeps, scope: Scope): Promise<ListItemView[]> {
+  const view = await deps.store.view(scope.orgId);
+  const workspaces = await scope.readableWorkspaceIds();
+  return ARTIFACT_TYPES.flatMap((type) => view.ofType(type, workspaces)).map((meta) => listItemView(deps.baseUrl, scope.orgId, meta));
 }
 
 /** All readable pages, or those directly in one folder. */

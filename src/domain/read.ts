@@ -15,6 +15,12 @@ export async function readArtifact(
   return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, meta.id), mode);
 }
 
+/** An artifact of any type, by id alone (MCP resources name artifacts without their type). */
+export async function readAnyArtifact(deps: DomainDeps, scope: Scope, id: string, mode: ReadMode = 'full'): Promise<ArtifactView> {
+  const meta = await scope.readable(id);
+  return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, meta.id), mode);
+}
+
 export async function readProduct(deps: DomainDeps, scope: Scope, mode: ReadMode = 'concise'): Promise<ArtifactView> {
   const product = await scope.product();
   return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, product.id), mode);

@@ -207,6 +207,10 @@ export interface SpecService {
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
   /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
   read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;
+  /** As read, for an artifact of any type (NotFoundError likewise). */
+  readAny(actor: Actor, id: string, mode?: ReadMode): Promise<ArtifactView>;
+  /** Every artifact the actor can read, type by type, each type in creation order. */
+  listReadable(actor: Actor): Promise<ListItemView[]>;
   listChildren(actor: Actor, childType: ArtifactType, parentId: string): Promise<ListItemView[]>;
   listPages(actor: Actor, folderId?: string): Promise<ListItemView[]>;
   listFolders(actor: Actor, parentFolderId?: string): Promise<FolderView[]>;

@@ -3,12 +3,15 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { ControlPlane } from '../control/types.js';
 import {
   CredentialBlockedError,
+  InvalidInputError,
   InvalidOrganizationIdError,
   NotOrganizationMemberError,
   OrganizationHeaderMissingError,
   type SpecbaseError,
 } from '../errors.js';
 import { isUuid } from '../ids.js';
+import type { Connection, ToolCatalog } from '../tools/index.js';
+import { connectionOf } from './connection.js';
 import { sendHttpError } from './http-error.js';
 import type { McpRoute } from './routes.js';
 import type { AuthenticatedUser, RequestScope } from './types.js';
@@ -21,11 +24,12 @@ export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
 /**
  * The organization a request acts in: from the path (`/o/{orgId}/…`) or the X-Organization-Id
  * header. The caller must be a member, and the token or grant not blocked there by the
- * organization's admins; the principal (with current roles) rides along to the tools on
- * `req.auth`. Undefined once the refusal is answered.
+ * organization's admins; the principal (with current roles) and what the connection may use
+ * ride along to the tools on `req.auth`. Undefined once the refusal is answered.
  */
 export function resolveOrganization(
   control: Pick<ControlPlane, 'members' | 'credentialOrgs'>,
+  catalog: ToolCatalog,
 ): (req: AuthenticatedRequest, res: ServerResponse, route: McpRoute, user: AuthenticatedUser) => Promise<RequestScope | undefined> {
   return async (req, res, route, user) => {
     const fromHeader = req.headers[ORG_HEADER];
@@ -40,14 +44,21 @@ export function resolveOrganization(
     const principal = await control.members.principal(orgId.toLowerCase(), user.userId);
     if (!principal) return reject(new NotOrganizationMemberError());
     if (!(await control.credentialOrgs.admit(user.credential, principal.orgId))) return reject(new CredentialBlockedError(user.credential.kind));
+    let connection: Connection;
+    try {
+      connection = connectionOf(catalog, req, route, user);
+    } catch (error) {
+      if (error instanceof InvalidInputError) return reject(error);
+      throw error;
+    }
     // The transports hand `req.auth` to the tool handlers: the principal of this very request.
     req.auth = {
       token: '',
       clientId: user.clientId,
       scopes: user.scopes,
       ...(user.expiresAt !== undefined ? { expiresAt: user.expiresAt } : {}),
-      extra: { principal },
+      extra: { principal, connection },
     };
-    return { user, orgId: principal.orgId };
+    return { user, orgId: principal.orgId, connection };
   };
 }

@@ -17,6 +17,7 @@ export function patVerifier(control: Pick<ControlPlane, 'tokens'>): VerifyAccess
       ...(pat.expiresAt ? { expiresAt: Math.floor(Date.parse(pat.expiresAt) / 1000) } : {}),
       via: 'pat',
       credential: { kind: 'token', id: pat.id },
+      ...(pat.readOnly ? { readOnly: true } : {}),
     };
   };
 }

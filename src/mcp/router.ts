@@ -4,12 +4,14 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Principal } from '../access/principal.js';
 import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { markAuthenticated } from '../limits/index.js';
-import { buildCatalog, createToolServer, type ToolLog, type ToolServerDeps } from '../tools/index.js';
+import { buildCatalog, buildHandlers, createToolServer, FULL_CONNECTION, narrowest, type Connection, type ToolLog } from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
+import { modernEra } from './modern.js';
+import { ResourceUpdates } from './resource-updates.js';
 import { ANSWER_GATHER_MS } from './one-write.js';
 import { resolveOrganization, type AuthenticatedRequest } from './org-scope.js';
 import { checkOrigin } from './origin.js';
@@ -42,8 +44,9 @@ export interface McpEndpoints {
 }
 
 /**
- * The MCP endpoints: Streamable HTTP and legacy SSE, with the organization in a header or in
- * the path. Origin, bearer token and organization membership are checked before MCP is spoken.
+ * The MCP endpoints: Streamable HTTP in both protocol eras (2026-07-28 per request on the v2
+ * SDK, 2025-11-25 in sessions on the 1.x SDK) and legacy SSE, with the organization in a header
+ * or in the path. Origin, bearer token and organization membership are checked before MCP is spoken.
  * They are served on node's request and response, not through express: its router and
  * response helpers cost about a third of an MCP call's CPU (bench/mcp.ts measures the bare
  * SDK server both ways).
@@ -52,19 +55,27 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const { config, control, specs } = deps;
   const toolLog: ToolLog = (level, message, data) => deps.log?.[level](data ?? {}, message);
   const inFlight = new InFlight();
-  const toolDeps: ToolServerDeps = {
-    catalog: buildCatalog(deps.tools),
+  const catalog = buildCatalog(deps.tools);
+  const handlers = buildHandlers({
+    catalog,
     pollAfterMs: deps.pollAfterMs ?? DEFAULT_POLL_AFTER_MS,
     specs,
     audit: control.audit,
     log: toolLog,
-    track: (work) => inFlight.track(work),
-  };
+  });
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
-  const openServer = (scope: RequestScope, activity: SessionActivity) =>
-    createToolServer({ ...toolDeps, track: (work) => inFlight.track(() => busyWhile(activity, work)) }, {
+  const updates = new ResourceUpdates({
+    commits: deps.commits ?? (() => () => undefined),
+    follow: deps.follow ?? (async () => undefined),
+    principalOf: (orgId, userId) => control.members.principal(orgId, userId),
+    onError: (error) => toolLog('warn', 'a resource update was not delivered', { error: String(error) }),
+  });
+
+  const openServer = (scope: RequestScope, activity: SessionActivity) => {
+    const subscriptions = updates.session(scope.orgId, scope.user.userId, (uri) => server.sendResourceUpdated({ uri }));
+    const server = createToolServer(handlers, {
       userId: scope.user.userId,
       orgId: scope.orgId,
       async principal(authInfo) {
@@ -73,7 +84,20 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
         if (!principal) throw new NotOrganizationMemberError();
         return principal;
       },
+      connection: (authInfo) => narrowest(scope.connection, (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION),
+      track: (work) => inFlight.track(() => busyWhile(activity, work)),
+      subscriptions,
     });
+    server.onclose = () => subscriptions.close();
+    return server;
+  };
+  const modern = modernEra({
+    handlers,
+    updates,
+    track: (work) => inFlight.track(work),
+    onError: (error) => toolLog('warn', 'MCP 2026-07-28 request failed', { error: String(error) }),
+    origin: new URL(config.baseUrl).origin,
+  });
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const limits = config.userLimits;
   const toolCalls = new ToolCallLimit(limits.toolCallsPerMinute);
@@ -104,7 +128,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
 
   const originAllowed = checkOrigin(config);
   const authenticated = authenticate(config, deps.verifyAccessToken);
-  const organization = resolveOrganization(control);
+  const organization = resolveOrganization(control, catalog);
   const readBody = jsonBodyReader(config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES);
 
   /** The caller and organization, or undefined once the refusal is answered. */
@@ -143,7 +167,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     if (route.kind === 'messages') return ssePost(sse, scope, route, req, parsed.body, res);
     const refusal = refuseOverLimit(toolCalls, scope, parsed.body, res);
     if (refusal) return onRefused(scope, refusal);
-    return streamablePost(streamable, scope, req, parsed.body, res);
+    // Both eras share the gate above (origin, token, organization, rate limit); the SDK's own
+    // classification then picks the era, so that the two can never disagree.
+    if (modern.isLegacy(req, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
+    return modern.serve(modern.webRequest(req, res), req, parsed.body, res);
   }
 
   const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => {
@@ -161,7 +188,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     },
     async drain(limitMs) {
       await inFlight.settled(limitMs);
-      await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll()]);
+      await Promise.all([streamable.sessions.closeAll(), sse.sessions.closeAll(), modern.close()]);
+      updates.close();
     },
   };
 }

@@ -8,10 +8,12 @@ export interface McpRoute {
   readonly query: URLSearchParams;
   /** `/api/mcp/o/{orgId}/…`: the organization named in the path, as sent (decoded). */
   readonly orgIdInPath?: string;
+  /** `/api/mcp[/o/{orgId}]/readonly/…`: the read-only form, for clients that cannot send headers. */
+  readonly readOnly: boolean;
 }
 
 // Case-insensitive, with an optional trailing slash, as the express routes these replace matched.
-const MCP_PATH = /^\/api\/mcp(?:\/o\/([^/]+))?\/(mcp|sse|messages)\/?$/i;
+const MCP_PATH = /^\/api\/mcp(?:\/o\/([^/]+))?(\/readonly)?\/(mcp|sse|messages)\/?$/i;
 
 function decoded(segment: string): string {
   try {
@@ -28,7 +30,8 @@ export function matchMcpRoute(url: string): McpRoute | undefined {
   const match = MCP_PATH.exec(path);
   if (!match) return undefined;
   return {
-    kind: match[2]!.toLowerCase() as McpRouteKind,
+    kind: match[3]!.toLowerCase() as McpRouteKind,
+    readOnly: match[2] !== undefined,
     path,
     query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)),
     ...(match[1] !== undefined ? { orgIdInPath: decoded(match[1]) } : {}),

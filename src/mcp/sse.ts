@@ -41,7 +41,11 @@ export async function sseOpen(deps: SseDeps, scope: RequestScope, route: McpRout
     activity,
   });
   release();
-  server.onclose = () => deps.sessions.remove(transport.sessionId);
+  const closeServer = server.onclose;
+  server.onclose = () => {
+    closeServer?.();
+    deps.sessions.remove(transport.sessionId);
+  };
   await server.connect(transport);
 }
 

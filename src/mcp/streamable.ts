@@ -98,7 +98,9 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Auth
         activity,
       }),
   });
+  const closeServer = server.onclose;
   server.onclose = () => {
+    closeServer?.();
     eventStore.close();
     if (transport.sessionId) deps.sessions.remove(transport.sessionId);
   };

@@ -3,7 +3,8 @@ import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
 import type { Logger } from '../log.js';
-import type { AnyToolDef } from '../tools/index.js';
+import type { AnyToolDef, Connection } from '../tools/index.js';
+import type { ResourceUpdatesDeps } from './resource-updates.js';
 
 export type { AuthenticatedUser };
 
@@ -24,6 +25,10 @@ export interface McpRouterDeps {
   readonly answerGatherMs?: number;
   /** The tool table (default: Specbase's 31 tools); tests add a fixture of the conformance suite. */
   readonly tools?: readonly AnyToolDef[];
+  /** Every commit this process makes or notices (resource subscriptions); none when absent. */
+  readonly commits?: ResourceUpdatesDeps['commits'];
+  /** Looks at an organization's `main` for commits of other processes (resource subscriptions). */
+  readonly follow?: ResourceUpdatesDeps['follow'];
   /** Bytes of resumable events kept per user over all sessions (default DEFAULT_EVENT_BYTES_PER_USER). */
   readonly eventBytesPerUser?: number;
 }
@@ -35,4 +40,6 @@ export type McpTuning = Pick<McpRouterDeps, 'pollAfterMs' | 'answerGatherMs' | '
 export interface RequestScope {
   readonly user: AuthenticatedUser;
   readonly orgId: string;
+  /** What the connection may use (read-only, a subset of the tools). */
+  readonly connection: Connection;
 }

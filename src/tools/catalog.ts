@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { boundedMemo } from '../bounded-memo.js';
+import { offers, type Connection } from './connection.js';
 import { TOOLS } from './table.js';
 import { isReadOnly, type AnyToolDef } from './types.js';
 
@@ -8,7 +10,12 @@ export interface ToolCatalog {
   readonly tools: readonly AnyToolDef[];
   readonly byName: ReadonlyMap<string, AnyToolDef>;
   readonly listed: readonly Tool[];
+  /** The tools/list answer of a read-only or filtered connection, computed once per kind of connection. */
+  listedFor(connection: Connection): readonly Tool[];
 }
+
+/** Distinct tool selections remembered (each is a short array of shared definitions). */
+const MAX_SELECTIONS = 256;
 
 type JsonSchema = Record<string, unknown>;
 
@@ -61,5 +68,13 @@ export function toolDefinition(tool: AnyToolDef): Tool {
 export function buildCatalog(tools: readonly AnyToolDef[] = TOOLS): ToolCatalog {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   if (byName.size !== tools.length) throw new Error('tool names must be unique');
-  return Object.freeze({ tools, byName, listed: Object.freeze(tools.map(toolDefinition)) });
+  const listed = Object.freeze(tools.map(toolDefinition));
+  const selected = boundedMemo(MAX_SELECTIONS, (key: string) => {
+    const [readOnly, names] = key.split('|');
+    const connection: Connection = { readOnly: readOnly === '1' ? 'header' : false, ...(names ? { tools: new Set(names.split(',')) } : {}) };
+    return Object.freeze(listed.filter((_, i) => offers(connection, tools[i]!)));
+  });
+  const listedFor = (connection: Connection) =>
+    !connection.readOnly && !connection.tools ? listed : selected(`${connection.readOnly ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`);
+  return Object.freeze({ tools, byName, listed, listedFor });
 }

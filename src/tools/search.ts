@@ -20,6 +20,6 @@ export const searchTool: ToolDef<typeof input, typeof searchOutput> = {
   output: searchOutput,
   async run({ specs, actor }, args) {
     const answer = await specs.search(actor, args);
-    return { structured: answer, text: searchText(answer) };
+    return { structured: answer, text: searchText(answer), links: answer.results };
   },
 };

@@ -18,6 +18,8 @@ export interface ToolOutcome {
   /** For the audit log: the artifact the call was about and the commit it made. */
   readonly artifactId?: string;
   readonly commit?: string;
+  /** Artifacts the answer names, sent as resource links beside the text. */
+  readonly links?: readonly { readonly id: string; readonly title: string }[];
 }
 
 /** A tool as a value: its definition for tools/list and the handler behind it. */

@@ -62,7 +62,8 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
     const name = String(fields.name ?? '').trim();
     if (!name || name.length > 100) throw new InvalidInputError('a token needs a name of 1 to 100 characters');
     const expiresAt = tokenExpiry(fields.expires);
-    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name, ...(expiresAt === undefined ? {} : { expiresAt }) });
+    const readOnly = fields.readonly === 'on';
+    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name, readOnly, ...(expiresAt === undefined ? {} : { expiresAt }) });
     // The one page that shows the secret must not be kept by the browser or any cache.
     res.set('Cache-Control', 'no-store');
     await render(req, res, ctx, { name: token.name, secret });

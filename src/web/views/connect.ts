@@ -31,6 +31,9 @@ export function clientConfigs(baseUrl: string, orgId: string) {
   return {
     http,
     sse,
+    readOnly: `${baseUrl}/api/mcp/readonly/mcp`,
+    orgPath: `${baseUrl}/api/mcp/o/${orgId}/mcp`,
+    orgPathReadOnly: `${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`,
     claudeDesktop: json({
       mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', http, '--header', `X-Organization-Id:${orgId}`] } },
     }),
@@ -47,7 +50,7 @@ function tokenRows(model: ConnectModel): SafeHtml {
   if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
   return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${active.map(
-    (t) => html`<tr><td>${t.name}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+    (t) => html`<tr><td>${t.name}${t.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
 <td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working in every organization.">
 <input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
   )}</tbody></table>`;
@@ -70,7 +73,15 @@ export function connectPage(model: ConnectModel): SafeHtml {
   <dl class="urls">
     <dt>Streamable HTTP</dt><dd><code id="mcp-url">${c.http}</code> <button type="button" class="copy small" data-copy-target="mcp-url">Copy</button></dd>
     <dt>Server-Sent Events (legacy)</dt><dd><code id="sse-url">${c.sse}</code> <button type="button" class="copy small" data-copy-target="sse-url">Copy</button></dd>
+    <dt>Organization in the path (clients without headers)</dt><dd><code id="org-path-url">${c.orgPath}</code> <button type="button" class="copy small" data-copy-target="org-path-url">Copy</button></dd>
   </dl>
+  <h3 id="h-readonly">Read-only and fewer tools</h3>
+  <p>An assistant that should only read connects with the header <code>X-Specbase-Readonly: true</code>, or to a <code>/readonly</code> URL. The tools that change the specification are then absent, and refused if called.</p>
+  <dl class="urls">
+    <dt>Read-only</dt><dd><code id="readonly-url">${c.readOnly}</code> <button type="button" class="copy small" data-copy-target="readonly-url">Copy</button></dd>
+    <dt>Read-only, organization in the path</dt><dd><code id="org-path-readonly-url">${c.orgPathReadOnly}</code> <button type="button" class="copy small" data-copy-target="org-path-readonly-url">Copy</button></dd>
+  </dl>
+  <p>To offer fewer tools, send <code>X-Specbase-Tools</code> with tool kinds (<code>search</code>, <code>read</code>, <code>list</code>, <code>create</code>, <code>edit</code>) or tool names, comma separated, e.g. <code>X-Specbase-Tools: search,read,list</code>. A token created read-only below stays read-only whatever the connection asks.</p>
 </section>
 
 <section class="panel" aria-labelledby="h-clients">
@@ -107,6 +118,7 @@ export function connectPage(model: ConnectModel): SafeHtml {
       ${TOKEN_LIFETIMES.map((days) => html`<option value="${String(days)}"${days === PERSONAL_ACCESS_TOKEN_DAYS ? html` selected` : ''}>in ${String(days)} days</option>`)}
       <option value="never">never</option>
     </select>
+    <label for="token-readonly"><input type="checkbox" id="token-readonly" name="readonly"> Read-only</label>
     <button type="submit">Create token</button>
   </form>
 </section>

@@ -41,7 +41,7 @@ function postButton(action: string, csrf: string, label: string, confirm: string
 }
 
 function grantRow(model: ConnectionsModel, grant: ConnectedClient): SafeHtml {
-  return html`<tr data-grant="${grant.id}"><td>${grant.clientName}${blockedNote(model.blockedHere.has(`grant:${grant.id}`))}</td><td>${grant.redirectHost ?? '—'}</td><td>${when(grant.createdAt)}</td><td>${lastUsed(grant.lastUsedAt)}</td>
+  return html`<tr data-grant="${grant.id}"><td>${grant.clientName}${grant.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.blockedHere.has(`grant:${grant.id}`))}</td><td>${grant.redirectHost ?? '—'}</td><td>${when(grant.createdAt)}</td><td>${lastUsed(grant.lastUsedAt)}</td>
 <td>${postButton(`/o/${model.orgId}/grants/${grant.id}/revoke`, model.csrf, 'Revoke', `Disconnect “${grant.clientName}”? Its next call is refused.`)}</td></tr>`;
 }
 

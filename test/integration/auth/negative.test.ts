@@ -35,6 +35,30 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     return { code, verifier, ...(exchanged.body as { access_token: string; refresh_token: string }) };
   }
 
+  it('gives a read-only grant when the user ticks read-only, or the client asked for a /readonly resource', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(app, browser, clientId, challenge, {}, { readOnly: true });
+    const exchanged = await exchangeCode(app, clientId, code, verifier);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.scope).toContain('mcp:read-only');
+    expect((await app.auth.verifyAccessToken(exchanged.body.access_token!, new URL(app.mcpUrl)))?.readOnly).toBe(true);
+    const refreshed = await refresh(app, clientId, exchanged.body.refresh_token!);
+    expect((await app.auth.verifyAccessToken(refreshed.body.access_token!, new URL(app.mcpUrl)))?.readOnly).toBe(true);
+
+    const plain = await tokens();
+    expect((await app.auth.verifyAccessToken(plain.access_token, new URL(app.mcpUrl)))?.readOnly).toBeUndefined();
+
+    const readOnlyResource = app.mcpUrl.replace(/\/mcp$/, '/readonly/mcp');
+    const second = pkce();
+    const asked = await obtainCode(app, browser, clientId, second.challenge, { resource: readOnlyResource });
+    const viaUrl = await exchangeCode(app, clientId, asked, second.verifier, { resource: readOnlyResource });
+    expect((await app.auth.verifyAccessToken(viaUrl.body.access_token!, new URL(readOnlyResource)))?.readOnly).toBe(true);
+
+    const user = await app.control.users.byEmail('grace@example.com');
+    const listed = await app.auth.grants.list([user!.id]);
+    expect(listed.filter((grant) => grant.readOnly)).toHaveLength(2);
+  });
+
   it('stores token material only as hashes', async () => {
     const { access_token, refresh_token, code } = await tokens();
     const dump = JSON.stringify(

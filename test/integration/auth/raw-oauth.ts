@@ -38,11 +38,19 @@ export function authorizationUrl(app: AuthApp, clientId: string, params: Record<
   return url.href;
 }
 
-export async function obtainCode(app: AuthApp, browser: HttpBrowser, clientId: string, challenge: string, extra: Record<string, string> = {}): Promise<string> {
+export async function obtainCode(
+  app: AuthApp,
+  browser: HttpBrowser,
+  clientId: string,
+  challenge: string,
+  extra: Record<string, string> = {},
+  consent: { readOnly?: boolean } = {},
+): Promise<string> {
   const callback = await authorizeInBrowser(browser, authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...extra }), {
     email: 'grace@example.com',
     password: 'hopper-password',
     redirectPrefix: REDIRECT,
+    ...consent,
   });
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code in ${callback.href}`);

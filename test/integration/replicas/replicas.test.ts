@@ -104,9 +104,11 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         { namespace: 'auth', version: 1 },
         { namespace: 'auth', version: 2 },
         { namespace: 'auth', version: 3 },
+        { namespace: 'auth', version: 4 },
         { namespace: 'control', version: 1 },
         { namespace: 'control', version: 2 },
         { namespace: 'control', version: 3 },
+        { namespace: 'control', version: 4 },
       ]);
     } finally {
       await db.end();

@@ -108,4 +108,28 @@ describe('web: connect dialog', () => {
     const tokens = await harness.services.control.tokens.list(harness.users.editor.user.id);
     expect(tokens.find((t) => t.name === 'Forever')?.expiresAt).toBeNull();
   });
+
+  it('shows the read-only and tool-choice forms, and creates a read-only token that only reads', async () => {
+    const { page } = editor;
+    const { baseUrl, orgId } = harness;
+    await page.goto(`${baseUrl}/o/${orgId}/connect`);
+    expect(await page.locator('#readonly-url').textContent()).toBe(`${baseUrl}/api/mcp/readonly/mcp`);
+    expect(await page.locator('#org-path-readonly-url').textContent()).toBe(`${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`);
+    expect(await page.locator('#h-urls').locator('..').textContent()).toContain('X-Specbase-Tools: search,read,list');
+    await page.getByLabel('New token name').fill('Read-only browser token');
+    await page.getByLabel('Read-only').check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.locator('#new-token').textContent())!;
+    await screenshot(page, 'connect-readonly-token');
+    expect(await page.locator('table.tokens tr', { hasText: 'Read-only browser token' }).textContent()).toContain('read-only');
+
+    const client = await mcpClient(baseUrl, orgId, secret);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('specbase_read_product');
+      expect(names.some((name) => name.startsWith('specbase_create_') || name.startsWith('specbase_edit_'))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -30,6 +30,7 @@ describe.each(BACKENDS)('personal access tokens (%s)', (backend) => {
       expiresAt: new Date(f.clock.now.getTime() + 90 * DAY).toISOString(),
       lastUsedAt: null,
       revokedAt: null,
+      readOnly: false,
     });
     const verified = await f.control.tokens.verify(secret);
     expect(verified?.user).toEqual(ann);

@@ -1,0 +1,28 @@
+import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import type { Connection } from './connection.js';
+import type { McpHandler, RequestContext, ToolScope } from './handler-types.js';
+import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
+
+type ModernHandler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<Record<string, unknown>>;
+
+/**
+ * The server for one 2026-07-28 request (`@modelcontextprotocol/server`): the v2 handler builds
+ * one per request, so all it does is register the prebuilt handler table, the same one the
+ * 2025-era sessions serve. `requestOf` reads who the request is for from what the transport
+ * resolved before MCP was spoken.
+ */
+export function createModernToolServer(
+  handlers: readonly McpHandler[],
+  requestOf: (authInfo: AuthInfo | undefined) => { readonly scope: ToolScope; readonly connection: Connection },
+  track: RequestContext['track'],
+): Server {
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const register = server.setRequestHandler.bind(server) as unknown as (method: string, handler: ModernHandler) => void;
+  for (const handler of handlers) {
+    if (handler.legacyOnly) continue;
+    register(handler.method, (request, ctx) =>
+      handler.handle(request.params, { ...requestOf(ctx.http?.authInfo), client: server.getClientVersion()?.name, track }),
+    );
+  }
+  return server;
+}
