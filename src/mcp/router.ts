@@ -141,8 +141,18 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   };
 
   // A POST accepted before shutdown is answered before its session closes, even if its body is
-  // still arriving and its tool call has not started yet.
-  const tracked = (res: ServerResponse) => void inFlight.track(() => new Promise<void>((resolve) => res.once('close', resolve)));
+  // still arriving and its tool call has not started yet. Returns what stops counting it.
+  const tracked = (res: ServerResponse): (() => void) => {
+    let untrack = () => {};
+    void inFlight.track(
+      () =>
+        new Promise<void>((resolve) => {
+          untrack = resolve;
+          res.once('close', resolve);
+        }),
+    );
+    return () => untrack();
+  };
 
   async function serve(req: AuthenticatedRequest, res: ServerResponse, route: McpRoute): Promise<void> {
     const method = req.method ?? '';
@@ -156,7 +166,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
       if (originAllowed(req, res)) ssePostRefused(config.baseUrl, route, res);
       return;
     }
-    if (method === 'POST') tracked(res);
+    const untrack = method === 'POST' ? tracked(res) : undefined;
     const scope = await scopeOf(req, res, route);
     if (!scope) return;
     if (route.kind === 'sse') return sseOpen(sse, scope, route, res);
@@ -170,6 +180,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     // Both eras share the gate above (origin, token, organization, rate limit); the SDK's own
     // classification then picks the era, so that the two can never disagree.
     if (modern.isLegacy(req, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
+    // A listen stream lasts as long as its client wants: shutdown ends it instead of waiting for it.
+    if (isListen(parsed.body)) untrack?.();
     return modern.serve(modern.webRequest(req, res), req, parsed.body, res);
   }
 
@@ -193,3 +205,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     },
   };
 }
+
+const isListen = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';

@@ -3,6 +3,7 @@ import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -217,7 +218,7 @@ describe('node dist/main.js with nothing configured but a data directory and a p
 
   // Open event streams (the Streamable HTTP GET stream, the legacy SSE stream) must not hold the
   // server for the whole grace period (what `docker stop` waits before SIGKILL).
-  it('SIGTERM with assistants connected over both transports (open event streams) exits 0 promptly', async () => {
+  it('SIGTERM with assistants connected over both transports and a 2026-07-28 listen stream (open event streams) exits 0 promptly', async () => {
     const started = await start();
     const headers = { 'X-Organization-Id': first.orgId, Authorization: `Bearer ${first.token}` };
     const local = (route: string) => new URL(route, `http://127.0.0.1:${started.port}`);
@@ -230,13 +231,17 @@ describe('node dist/main.js with nothing configured but a data directory and a p
         eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
       }),
     );
+    const modern = new ModernClient({ name: 'connected-2026', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernTransport(local('/api/mcp/mcp'), { requestInit: { headers } }));
+    // A 2026-07-28 subscriptions/listen stream: the same open stream in the stateless era.
+    const listening = await modern.listen({ resourceSubscriptions: [`specbase://o/${first.orgId}/artifact/none`] });
     await Promise.all([streamable.ping(), sse.ping()]);
     try {
       const { code, ms } = await stop(started);
       expect(code).toBe(0);
       expect(ms).toBeLessThan(PROMPT_EXIT_MS);
     } finally {
-      await Promise.allSettled([streamable.close(), sse.close()]);
+      await Promise.allSettled([streamable.close(), sse.close(), listening.close(), modern.close()]);
     }
   });
 
