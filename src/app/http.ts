@@ -52,6 +52,7 @@ export async function createHttpApp(
     control,
     config,
     log,
+    holdOrganization: (orgId) => store.hold(orgId),
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });

@@ -17,6 +17,8 @@ export interface SseDeps {
   messagesPath(scope: RequestScope, orgInPath: boolean): string;
   readonly toolCalls: ToolCallLimit;
   onRefused(scope: RequestScope, error: LimitExceededError): void;
+  /** Keeps the organization open while the stream lasts (see McpRouterDeps.holdOrganization). */
+  hold(orgId: string): () => void;
 }
 
 /** Response header of `GET /sse` naming the session, as Streamable HTTP does. */
@@ -41,7 +43,11 @@ export async function sseOpen(deps: SseDeps, scope: RequestScope, route: McpRout
     activity,
   });
   release();
-  server.onclose = () => deps.sessions.remove(transport.sessionId);
+  const unhold = deps.hold(scope.orgId);
+  server.onclose = () => {
+    unhold();
+    deps.sessions.remove(transport.sessionId);
+  };
   await server.connect(transport);
 }
 
