@@ -20,7 +20,7 @@ it('keeps the organization of an SSE stream open while others are used, and lets
   await call(stream, 'specbase_read_product');
   expect(store.isOpen(h.orgId)).toBe(true);
   const owner = h.users.owner.user;
-  const others = [];
+  const others: string[] = [];
   for (let i = 0; i < 3; i++) others.push((await provisionOrganization({ control, store }, { name: `Other ${i}`, owner })).org.id);
   for (const orgId of others) await store.catalog(orgId);
   expect(store.isOpen(h.orgId)).toBe(true);
