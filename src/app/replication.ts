@@ -1,4 +1,4 @@
-import { commitChannel, type CommitChannel } from '../control/index.js';
+import { commitChannel, type CommitChannel, type SqlDatabase } from '../control/index.js';
 import { NotFoundError } from '../errors.js';
 import type { GitStore } from '../store/index.js';
 
@@ -24,6 +24,8 @@ export interface Replication {
  */
 export async function replicate(deps: {
   databaseUrl: string;
+  /** The control plane's database, on whose pool commits are announced. */
+  db: SqlDatabase;
   store: GitStore;
   onError: (error: Error) => void;
 }): Promise<Replication> {
@@ -43,6 +45,7 @@ export async function replicate(deps: {
     );
   const channel: CommitChannel = await commitChannel({
     databaseUrl: deps.databaseUrl,
+    publishOn: deps.db,
     onNotice: ({ orgId, commit }) => {
       remember(commit);
       if (store.isOpen(orgId)) void catchUp(orgId);

@@ -78,7 +78,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
   const log = options.log ?? createLogger(config.logLevel);
   const control = await openControlPlane({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') }),
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { file: path.join(config.dataDir, 'specbase.db') }),
     audit: { heldRows: config.auditHeldRows, report: (event) => logAudit(log, event) },
   });
   const store = new GitStore({
@@ -123,7 +123,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
-      replication = await replicate({ databaseUrl: config.databaseUrl, store, onError: options.onError ?? (() => undefined) });
+      replication = await replicate({ databaseUrl: config.databaseUrl, db: control.db, store, onError: options.onError ?? (() => undefined) });
     } catch (error) {
       unsubscribe();
       await control.close();
