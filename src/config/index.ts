@@ -8,9 +8,9 @@ const limit = (fallback: number) => z.coerce.number().int().min(0).default(fallb
 const seconds = (fallback: number) => z.coerce.number().min(0.1).max(3600).default(fallback);
 
 /**
- * Organizations a process holds open by default: a small one (tens of artifacts) costs about
- * 0.5 MB and five file descriptors open, one of 1,000 artifacts about 15 MB (README, "Sizing a
- * replica"); 500 mostly small ones fit a 2 GB process with room for large ones and requests.
+ * Organizations a process holds open by default. Each open one holds five file descriptors and
+ * about 1 MB with tens of artifacts, 12 MB with 1,000 (README, "Sizing a replica"): 500 of a
+ * few hundred artifacts on average fit a 2 GB process beside its base of about 200 MB.
  */
 const DEFAULT_MAX_OPEN_ORGS = 500;
 
