@@ -46,6 +46,7 @@ export class OrgHandles {
   #directReads = 0;
   readonly #waitingReads: (() => void)[] = [];
   readonly #idleSweep: NodeJS.Timeout | undefined;
+  #stopped = false;
 
   constructor(
     private readonly open: OpenOrg,
@@ -118,8 +119,9 @@ export class OrgHandles {
     return [...this.#closing.values()];
   }
 
-  /** Stops closing idle organizations (the store closes them all itself). */
+  /** Stops closing organizations, idle or over the limit (the store closes them all itself). */
   stop(): void {
+    this.#stopped = true;
     clearInterval(this.#idleSweep);
   }
 
@@ -151,7 +153,7 @@ export class OrgHandles {
 
   /** Closes the least recently used organizations nobody uses, down to `maxOpen`. */
   #closeOverLimit(): void {
-    if (this.limits.maxOpen <= 0 || this.#entries.size <= this.limits.maxOpen) return;
+    if (this.#stopped || this.limits.maxOpen <= 0 || this.#entries.size <= this.limits.maxOpen) return;
     let over = this.#entries.size - this.limits.maxOpen;
     for (const [key, entry] of this.#entries) {
       if (over === 0) break;
