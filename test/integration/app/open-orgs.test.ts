@@ -65,24 +65,27 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function connectTo(orgId: string): Promise<Client> {
+/** A session of its own on the organization, ended (DELETE) after `work`: sessions held would be memory of their own. */
+async function inSession<T>(orgId: string, work: (client: Client) => Promise<T>): Promise<T> {
   const transport = new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', baseUrl), {
     requestInit: { headers: { Authorization: `Bearer ${demo.token}`, 'X-Organization-Id': orgId } },
   });
   const client = new Client({ name: 'open-orgs-test', version: '1.0.0' });
   await client.connect(transport);
-  return client;
-}
-
-/** The ids a search of the organization finds, through a session of its own. */
-async function searchIn(orgId: string, query: string): Promise<string[]> {
-  const client = await connectTo(orgId);
   try {
-    const { data } = await call(client, 'specbase_search', { query });
-    return (data.results as { id: string }[]).map((result) => result.id);
+    return await work(client);
   } finally {
+    await transport.terminateSession();
     await client.close();
   }
+}
+
+/** The ids a search of the organization finds. */
+async function searchIn(orgId: string, query: string): Promise<string[]> {
+  return inSession(orgId, async (client) => {
+    const { data } = await call(client, 'specbase_search', { query });
+    return (data.results as { id: string }[]).map((result) => result.id);
+  });
 }
 
 async function usage(): Promise<{ fds: number; rssMb: number; open: number }> {
@@ -125,13 +128,8 @@ describe(`${ORGS} organizations touched in turn with SPECBASE_MAX_OPEN_ORGS=${MA
 
     expect(await searchIn(first.id, 'mangoword')).toEqual([first.productId]);
     expect(await searchIn(first.id, word(0))).toEqual([]);
-    const client = await connectTo(first.id);
-    try {
-      const { data } = await call(client, 'specbase_read_product');
-      expect(JSON.stringify(data)).toContain('Now sells mangoword gadgets.');
-    } finally {
-      await client.close();
-    }
+    const product = await inSession(first.id, async (client) => (await call(client, 'specbase_read_product')).data);
+    expect(JSON.stringify(product)).toContain('Now sells mangoword gadgets.');
     // Others closed on the way answer as before.
     for (const i of [1, 50, 99]) expect(await searchIn(orgs[i]!.id, word(i))).toEqual([orgs[i]!.productId]);
     expect((await usage()).open).toBeLessThanOrEqual(MAX_OPEN);
