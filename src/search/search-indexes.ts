@@ -87,6 +87,8 @@ export class SearchIndexes {
   readonly #versions = new Map<string, string | null>();
   readonly #saveTimers = new Map<string, NodeJS.Timeout>();
   readonly #savesUnderWay = new Set<Promise<void>>();
+  /** Saves of dropped indexes under way: the organization's next build restores what they write. */
+  readonly #dropSaves = new Map<string, Promise<void>>();
 
   constructor(load: LoadDocuments, options: SearchIndexesOptions = {}) {
     this.#load = load;
@@ -145,7 +147,12 @@ export class SearchIndexes {
       clearTimeout(timer);
       this.#saveTimers.delete(orgId);
       // Sent now, before the drop below: the host answers requests in order.
-      this.#track(this.#save(orgId).catch(() => undefined));
+      const save = this.#save(orgId).catch(() => undefined);
+      this.#track(save);
+      this.#dropSaves.set(orgId, save);
+      void save.finally(() => {
+        if (this.#dropSaves.get(orgId) === save) this.#dropSaves.delete(orgId);
+      });
     }
     this.#built.delete(orgId);
     this.#versions.delete(orgId);
@@ -165,6 +172,7 @@ export class SearchIndexes {
   async #build(orgId: string, changes: Queued[]): Promise<OrgSearch> {
     try {
       await Promise.resolve();
+      await this.#dropSaves.get(orgId);
       const restored = this.#saved ? await this.#restore(orgId) : undefined;
       const sent: Promise<IndexReply>[] = [];
       const add = async (docs: readonly IndexedDocument[]) => {
