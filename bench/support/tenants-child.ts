@@ -6,7 +6,6 @@
  * Settings come from the environment (SPECBASE_MAX_OPEN_ORGS...); the result goes to the parent.
  */
 import fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const built = <T>(module: string): Promise<T> => import(new URL(`../../dist/${module}`, import.meta.url).href) as Promise<T>;
 const [{ openServices }, { loadConfig }] = await Promise.all([
