@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,10 @@ beforeAll(async () => {
   try {
     const owner = (await services.control.users.byEmail(cluster.demo.userEmail))!;
     for (let i = 0; i < ORGS; i++) {
-      const { org, defaultWorkspace, productId } = await provisionOrganization(services, { name: `Tenant ${i}`, owner });
+      // Fixed ids (as in affinity-routing.test.ts: 8, 13 and 9 per replica), so that the spread is the same on every run.
+      const hex = createHash('sha1').update(`affinity-${i}`).digest('hex');
+      const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+      const { org, defaultWorkspace, productId } = await provisionOrganization(services, { name: `Tenant ${i}`, owner, id });
       const capability = await services.store.create(
         org.id,
         { type: 'capability', parentId: productId, workspaceId: defaultWorkspace.id, title: 'Checkout', body: '# Checkout\n\nPay.\n' },
