@@ -13,6 +13,7 @@ import { runRelevanceBench } from './relevance.js';
 import { runSearchBench } from './search.js';
 import { runSqliteDriversBench } from './sqlite-drivers.js';
 import { runStoreBench } from './store.js';
+import { runTenantsBench } from './tenants.js';
 
 const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
@@ -26,6 +27,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   fsync: runFsyncBench,
   storm: runStormBench,
   'saved-state': runSavedStateBench,
+  tenants: runTenantsBench,
   history: runHistoryBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),

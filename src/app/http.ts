@@ -29,12 +29,18 @@ export async function createHttpApp(
   app.disable('x-powered-by');
 
   // Readiness for a load balancer: 503 takes this replica out of rotation until it recovers.
-  // The counts are since start: log lines stderr did not take, audit rows lost to a database
+  // The counts are since start (open organizations: now): log lines stderr did not take, audit rows lost to a database
   // that refused writes longer than the held rows lasted, and rows held for it now.
   app.get('/healthz', async (_req, res) => {
     const problem = await services.unready();
     const audit = control.audit.health();
-    const counts = { droppedLogLines: droppedLogLines(log), droppedAuditRows: audit.droppedRows, heldAuditRows: audit.heldRows };
+    const counts = {
+      droppedLogLines: droppedLogLines(log),
+      droppedAuditRows: audit.droppedRows,
+      heldAuditRows: audit.heldRows,
+      // What this replica holds (see SPECBASE_MAX_OPEN_ORGS), for sizing and for checking affinity.
+      openOrganizations: store.openOrganizations().length,
+    };
     res.status(problem ? 503 : 200).json(problem ? { status: 'unavailable', reason: problem, ...counts } : { status: 'ok', ...counts });
   });
 
@@ -49,6 +55,7 @@ export async function createHttpApp(
     commits: (listener) =>
       store.onCommit((orgId, result) => listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId })),
     follow: (orgId) => store.head(orgId).then(() => undefined),
+    holdOrganization: (orgId) => store.hold(orgId),
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });

@@ -1,5 +1,4 @@
-import { commitChannel, type CommitChannel } from '../control/index.js';
-import type { ControlPlane } from '../control/types.js';
+import { commitChannel, type CommitChannel, type SqlDatabase } from '../control/index.js';
 import { NotFoundError } from '../errors.js';
 import type { GitStore } from '../store/index.js';
 
@@ -25,38 +24,40 @@ export interface Replication {
  */
 export async function replicate(deps: {
   databaseUrl: string;
+  /** The control plane's database, on whose pool commits are announced. */
+  db: SqlDatabase;
   store: GitStore;
-  control: ControlPlane;
   onError: (error: Error) => void;
 }): Promise<Replication> {
-  const { store, control, onError } = deps;
+  const { store, onError } = deps;
   const known = new Set<string>();
   const remember = (commit: string) => {
     known.add(commit);
     if (known.size > REMEMBERED_COMMITS) known.delete(known.values().next().value!);
   };
+  // Only organizations this replica holds open are followed: the others read `main` when they
+  // open. A notice for one not held costs a lookup (with organization affinity at the load
+  // balancer, most notices are for organizations other replicas hold).
   const catchUp = (orgId: string) =>
-    store.head(orgId).then(
-      () => undefined,
+    store.refresh(orgId).catch(
       // An organization without a repository yet has nothing to follow.
       (error: Error) => (error instanceof NotFoundError ? undefined : onError(error)),
     );
   const channel: CommitChannel = await commitChannel({
     databaseUrl: deps.databaseUrl,
+    publishOn: deps.db,
     onNotice: ({ orgId, commit }) => {
       remember(commit);
-      void catchUp(orgId);
+      if (store.isOpen(orgId)) void catchUp(orgId);
     },
-    // Notices sent while we were not listening are lost: look at every organization once.
+    // Notices sent while we were not listening are lost: look at every organization held once.
     resync: () => {
-      void control.orgs.list().then((orgs) => Promise.all(orgs.map((org) => catchUp(org.id))), onError);
+      void Promise.all(store.openOrganizations().map(catchUp));
     },
     onError,
   });
   const sweep = setInterval(() => {
-    for (const orgId of store.openOrganizations()) {
-      store.refresh(orgId).catch((error: Error) => (error instanceof NotFoundError ? undefined : onError(error)));
-    }
+    for (const orgId of store.openOrganizations()) void catchUp(orgId);
   }, FOLLOW_UNANNOUNCED_MS);
   sweep.unref();
   const unsubscribe = store.onCommit((orgId, result) => {

@@ -78,7 +78,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
   const log = options.log ?? createLogger(config.logLevel);
   const control = await openControlPlane({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: path.join(config.dataDir, 'specbase.db') }),
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { file: path.join(config.dataDir, 'specbase.db') }),
     audit: { heldRows: config.auditHeldRows, report: (event) => logAudit(log, event) },
   });
   const store = new GitStore({
@@ -87,11 +87,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     maxDocumentBytes: config.limits.maxDocumentBytes,
     durability: config.fsync ? FSYNC : NO_FSYNC,
     log: (level, message, data) => log[level](data ?? {}, message),
+    maxOpenOrgs: config.openOrgs.max,
+    orgIdleMs: config.openOrgs.idleMs,
   });
   const documents = async (orgId: string, ids?: readonly string[]) => (await store.readMany(orgId, ids)).map(indexed);
   // A first build takes the documents as the store reads them (from its own catalog build on a cold start).
   const search = new SearchIndexes((orgId, take) => store.documents(orgId, (records) => take(records.map(indexed))), {
     thread: 'worker',
+    // An index is held as long as its organization is open in the store (it is the larger part
+    // of an open organization's memory): a search uses the organization, and its close drops it.
+    onUse: (orgId) => store.touch(orgId),
     saved: {
       dir: (orgId) => path.join(store.cacheDir(orgId), 'search'),
       async since(orgId, version) {
@@ -107,13 +112,18 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
-  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
+  const unsubscribeCommits = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
+  const unsubscribeCloses = store.onOrganizationClosed((orgId) => search.drop(orgId));
+  const unsubscribe = () => {
+    unsubscribeCommits();
+    unsubscribeCloses();
+  };
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
   const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
-      replication = await replicate({ databaseUrl: config.databaseUrl, store, control, onError: options.onError ?? (() => undefined) });
+      replication = await replicate({ databaseUrl: config.databaseUrl, db: control.db, store, onError: options.onError ?? (() => undefined) });
     } catch (error) {
       unsubscribe();
       await control.close();

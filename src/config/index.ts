@@ -7,6 +7,13 @@ const limit = (fallback: number) => z.coerce.number().int().min(0).default(fallb
 /** A timeout in seconds; fractions allowed, so that tests can wait less than a second. */
 const seconds = (fallback: number) => z.coerce.number().min(0.1).max(3600).default(fallback);
 
+/**
+ * Organizations a process holds open by default. Each open one holds five file descriptors and
+ * about 1 MB with tens of artifacts, 12 MB with 1,000 (README, "Sizing a replica"): 500 of a
+ * few hundred artifacts on average fit a 2 GB process beside its base of about 200 MB.
+ */
+const DEFAULT_MAX_OPEN_ORGS = 500;
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -51,6 +58,9 @@ const EnvSchema = z.object({
   SPECBASE_KEEPALIVE_TIMEOUT_SECONDS: seconds(5),
   SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: limit(128),
   SPECBASE_AUDIT_HELD_ROWS: z.coerce.number().int().min(0).default(10_000),
+  SPECBASE_MAX_OPEN_ORGS: limit(DEFAULT_MAX_OPEN_ORGS),
+  SPECBASE_ORG_IDLE_SECONDS: z.coerce.number().min(0).default(900),
+  SPECBASE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   SPECBASE_CIMD_CA_FILE: optionalText,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
@@ -106,6 +116,21 @@ export interface Config {
    * counted (/healthz `droppedAuditRows`).
    */
   readonly auditHeldRows: number;
+  /** How many organizations this process holds open, and for how long one nobody uses. */
+  readonly openOrgs: OpenOrgLimits;
+  /** PostgreSQL connections this process opens for queries, at most (besides one that listens for commits). */
+  readonly databasePoolSize: number;
+}
+
+/**
+ * An organization open holds its catalog in memory, its saved state's SQLite connections (file
+ * descriptors) and its search index; a closed one reopens from its saved state on next use.
+ */
+export interface OpenOrgLimits {
+  /** Past this many, the least recently used organization nobody is using is closed; 0: no limit. */
+  readonly max: number;
+  /** An organization nobody used for this long is closed; 0: never. */
+  readonly idleMs: number;
 }
 
 /**
@@ -217,6 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.SPECBASE_DEMO,
     imgHosts: e.SPECBASE_IMG_HOSTS,
     auditHeldRows: e.SPECBASE_AUDIT_HELD_ROWS,
+    openOrgs: Object.freeze({ max: e.SPECBASE_MAX_OPEN_ORGS, idleMs: Math.round(e.SPECBASE_ORG_IDLE_SECONDS * 1000) }),
+    databasePoolSize: e.SPECBASE_DATABASE_POOL_SIZE,
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

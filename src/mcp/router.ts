@@ -122,6 +122,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     openServer,
     toolCalls,
     onRefused,
+    hold: deps.holdOrganization ?? (() => () => undefined),
     messagesPath: (scope: RequestScope, orgInPath: boolean) =>
       `${basePath}/api/mcp${orgInPath ? `/o/${scope.orgId}` : ''}/messages`,
   };

@@ -17,6 +17,8 @@ export interface SseDeps {
   messagesPath(scope: RequestScope, orgInPath: boolean): string;
   readonly toolCalls: ToolCallLimit;
   onRefused(scope: RequestScope, error: LimitExceededError): void;
+  /** Keeps the organization open while the stream lasts (see McpRouterDeps.holdOrganization). */
+  hold(orgId: string): () => void;
 }
 
 /** Response header of `GET /sse` naming the session, as Streamable HTTP does. */
@@ -42,8 +44,10 @@ export async function sseOpen(deps: SseDeps, scope: RequestScope, route: McpRout
   });
   release();
   const closeServer = server.onclose;
+  const unhold = deps.hold(scope.orgId);
   server.onclose = () => {
     closeServer?.();
+    unhold();
     deps.sessions.remove(transport.sessionId);
   };
   await server.connect(transport);

@@ -31,6 +31,11 @@ export interface McpRouterDeps {
   readonly follow?: ResourceUpdatesDeps['follow'];
   /** Bytes of resumable events kept per user over all sessions (default DEFAULT_EVENT_BYTES_PER_USER). */
   readonly eventBytesPerUser?: number;
+  /**
+   * Keeps an organization open in the store while a stream serves it (the legacy SSE stream)
+   * until the returned function is called; nothing when absent.
+   */
+  readonly holdOrganization?: (orgId: string) => () => void;
 }
 
 /** What the composition of the app lets a caller tune (tests): the stream poll, the gathering of answers, the tool table, the event budget. */

@@ -14,6 +14,8 @@ export type IndexRequest =
   /** Keeps only these documents (the rest left main while the index was saved). */
   | { readonly op: 'retain'; readonly orgId: string; readonly ids: readonly string[] }
   | { readonly op: 'save'; readonly orgId: string; readonly dir: string; readonly version: string }
+  /** Forgets the index: its organization was closed (its memory goes back to the worker's heap). */
+  | { readonly op: 'drop'; readonly orgId: string }
   /** Loads the saved index; answers its version, or null when there is none (nothing changes then). */
   | { readonly op: 'restore'; readonly orgId: string; readonly dir: string };
 
@@ -89,6 +91,9 @@ export class IndexHost {
         this.#indexes.set(request.orgId, OrgSearchIndex.fromSnapshot(saved.snapshot));
         return saved.version;
       }
+      case 'drop':
+        this.#indexes.delete(request.orgId);
+        return null;
       case 'reset':
         this.#indexes.set(request.orgId, new OrgSearchIndex());
         return null;

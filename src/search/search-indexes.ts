@@ -54,6 +54,11 @@ export interface SearchIndexesOptions {
    */
   readonly openChannel?: (onLost: () => void) => IndexChannel;
   readonly saved?: SavedIndexOptions;
+  /**
+   * Called on each use of an organization's index (a search, a size): its owner keeps the
+   * organization open, and calls drop() when it closes it.
+   */
+  readonly onUse?: (orgId: string) => void;
 }
 
 /** Documents handed to the indexes per request while building, so no single message is huge. */
@@ -74,6 +79,7 @@ export class SearchIndexes {
   readonly #load: LoadDocuments;
   readonly #channel: IndexChannel;
   readonly #saved: SavedIndexOptions | undefined;
+  readonly #onUse: ((orgId: string) => void) | undefined;
   readonly #built = new Set<string>();
   /** Changes committed while an organization's documents were loading, replayed once they are sent. */
   readonly #building = new Map<string, { readonly ready: Promise<OrgSearch>; readonly changes: Queued[] }>();
@@ -81,10 +87,13 @@ export class SearchIndexes {
   readonly #versions = new Map<string, string | null>();
   readonly #saveTimers = new Map<string, NodeJS.Timeout>();
   readonly #savesUnderWay = new Set<Promise<void>>();
+  /** Saves of dropped indexes under way: the organization's next build restores what they write. */
+  readonly #dropSaves = new Map<string, Promise<void>>();
 
   constructor(load: LoadDocuments, options: SearchIndexesOptions = {}) {
     this.#load = load;
     this.#saved = options.saved;
+    this.#onUse = options.onUse;
     const onLost = () => this.#built.clear();
     this.#channel = options.openChannel?.(onLost) ?? (options.thread === 'worker' ? new WorkerChannel(onLost) : inThreadChannel());
   }
@@ -94,6 +103,7 @@ export class SearchIndexes {
    * build is retried next time. Only callers that search wait for it.
    */
   forOrg(orgId: string): Promise<OrgSearch> {
+    this.#onUse?.(orgId);
     if (this.#built.has(orgId)) return Promise.resolve(this.#handle(orgId));
     const building = this.#building.get(orgId);
     if (building) return building.ready;
@@ -120,6 +130,35 @@ export class SearchIndexes {
     this.#apply({ op: 'remove', orgId, id }, version);
   }
 
+  /**
+   * Forgets the organization's index (it was closed), saved first if it changed since its last
+   * save, so that it is restored quickly when used again. One being built is dropped once built;
+   * a search through a handle taken before builds it again (see #read).
+   */
+  drop(orgId: string): void {
+    const building = this.#building.get(orgId);
+    if (building) {
+      void building.ready.then(() => this.drop(orgId), () => undefined);
+      return;
+    }
+    if (!this.#built.has(orgId)) return;
+    const timer = this.#saveTimers.get(orgId);
+    if (timer) {
+      clearTimeout(timer);
+      this.#saveTimers.delete(orgId);
+      // Sent now, before the drop below: the host answers requests in order.
+      const save = this.#save(orgId).catch(() => undefined);
+      this.#track(save);
+      this.#dropSaves.set(orgId, save);
+      void save.finally(() => {
+        if (this.#dropSaves.get(orgId) === save) this.#dropSaves.delete(orgId);
+      });
+    }
+    this.#built.delete(orgId);
+    this.#versions.delete(orgId);
+    void this.#channel.send({ op: 'drop', orgId }).catch(() => undefined);
+  }
+
   /** Saves what changed since the last save, then stops the indexes. */
   async close(): Promise<void> {
     const pending = [...this.#saveTimers.keys()];
@@ -133,6 +172,7 @@ export class SearchIndexes {
   async #build(orgId: string, changes: Queued[]): Promise<OrgSearch> {
     try {
       await Promise.resolve();
+      await this.#dropSaves.get(orgId);
       const restored = this.#saved ? await this.#restore(orgId) : undefined;
       const sent: Promise<IndexReply>[] = [];
       const add = async (docs: readonly IndexedDocument[]) => {
@@ -220,12 +260,16 @@ export class SearchIndexes {
     if (!this.#saved || this.#saveTimers.has(orgId)) return;
     const timer = setTimeout(() => {
       this.#saveTimers.delete(orgId);
-      const save = this.#save(orgId).catch(() => undefined);
-      this.#savesUnderWay.add(save);
-      void save.finally(() => this.#savesUnderWay.delete(save));
+      this.#track(this.#save(orgId).catch(() => undefined));
     }, this.#saved.delayMs ?? SAVE_DELAY_MS);
     timer.unref();
     this.#saveTimers.set(orgId, timer);
+  }
+
+  /** A save close() waits for. */
+  #track(save: Promise<void>): void {
+    this.#savesUnderWay.add(save);
+    void save.finally(() => this.#savesUnderWay.delete(save));
   }
 
   async #save(orgId: string): Promise<void> {

@@ -45,6 +45,13 @@ export interface GitStoreOptions {
   readonly durability?: Durability;
   /** Where the store says what it did on its own (a saved state found wrong and rebuilt). */
   readonly log?: StoreLog;
+  /**
+   * Organizations held open at most: past it the least recently used one nobody uses is saved
+   * and closed (see org-handles.ts). 0 or absent: no limit.
+   */
+  readonly maxOpenOrgs?: number;
+  /** An organization nobody used for this long is closed. 0 or absent: never. */
+  readonly orgIdleMs?: number;
 }
 
 export interface NewOrganization {
@@ -88,7 +95,10 @@ export class GitStore {
       durability: options.durability ?? FSYNC,
       env: this.env,
       ...(options.log ? { log: options.log } : {}),
+      limits: { maxOpen: options.maxOpenOrgs ?? 0, idleMs: options.orgIdleMs ?? 0 },
     });
+    // A closed organization's reader of older versions is a git process: it goes with it.
+    this.orgs.onClose((orgId) => this.versions.stop(this.gitdir(orgId)));
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -249,14 +259,38 @@ export class GitStore {
     return this.orgs.onCommit(listener);
   }
 
-  /** The organizations this store has opened (and so keeps state of). */
+  /** The organizations this store holds open (and so keeps state of and follows). */
   openOrganizations(): string[] {
     return this.orgs.openOrganizations();
   }
 
+  /** Whether the organization is open now; asking does not open it. */
+  isOpen(orgId: string): boolean {
+    return isUuid(orgId) && this.orgs.isOpen(orgId);
+  }
+
+  /**
+   * A use of the organization that reads nothing from the store yet (a search answered from
+   * its index): it is opened if closed, and counts as recently used.
+   */
+  touch(orgId: string): void {
+    if (isUuid(orgId)) this.orgs.handle(orgId).catch(() => undefined);
+  }
+
+  /** Keeps the organization open until the returned function is called (a stream serving it). */
+  hold(orgId: string): () => void {
+    return isUuid(orgId) ? this.orgs.hold(orgId) : () => undefined;
+  }
+
+  /** Called once the store closed an organization (idle, or least recently used past the limit). */
+  onOrganizationClosed(listener: (orgId: string) => void): () => void {
+    return this.orgs.onClose(listener);
+  }
+
   /**
    * Catches up with `main` now (another process or native git may have moved it) and emits
-   * what it finds, instead of waiting for the next read to notice.
+   * what it finds, instead of waiting for the next read to notice. An organization not open is
+   * left alone: it reads `main` when it next opens.
    */
   refresh(orgId: string): Promise<void> {
     return this.orgs.refresh(orgId);

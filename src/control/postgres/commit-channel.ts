@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { postgresPool } from './database.js';
+import type { SqlDatabase } from '../sql/types.js';
 
 /** The channel on which every replica announces the commits it makes. */
 export const COMMIT_CHANNEL = 'specbase_commits';
@@ -26,6 +26,11 @@ export interface CommitChannel {
 
 export interface CommitChannelOptions {
   readonly databaseUrl: string;
+  /**
+   * Where notices are published: the control plane's pool, so that a replica holds its pool
+   * and one listening connection, no more.
+   */
+  readonly publishOn: Pick<SqlDatabase, 'run'>;
   /** Called for every commit announced by another replica. */
   readonly onNotice: (notice: CommitNotice) => void;
   /** Called once listening again after the connection was lost: notices may have been missed. */
@@ -41,8 +46,6 @@ const isNotice = (value: unknown): value is CommitNotice & { origin: string } =>
 
 export async function commitChannel(options: CommitChannelOptions): Promise<CommitChannel> {
   const origin = randomUUID();
-  // A pool, not one client: a dropped connection is replaced on the next publish.
-  const publisher = postgresPool(options.databaseUrl, 2);
   let listener: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -89,13 +92,13 @@ export async function commitChannel(options: CommitChannelOptions): Promise<Comm
   return {
     async publish(notice) {
       const payload = JSON.stringify({ orgId: notice.orgId, commit: notice.commit, origin });
-      await publisher.query('SELECT pg_notify($1, $2)', [COMMIT_CHANNEL, payload]);
+      await options.publishOn.run('SELECT pg_notify(?, ?)', [COMMIT_CHANNEL, payload]);
     },
     listening: () => listener !== undefined,
     async close() {
       closed = true;
       clearTimeout(retry);
-      await Promise.all([publisher.end().catch(() => undefined), listener?.end().catch(() => undefined)]);
+      await listener?.end().catch(() => undefined);
     },
   };
 }

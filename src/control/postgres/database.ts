@@ -2,8 +2,11 @@ import pg from 'pg';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyPostgresMigrations } from './migrations.js';
 
-/** Connections per process: requests wait for one rather than swamp the server. */
-const POOL_SIZE = 10;
+/**
+ * Connections per process (SPECBASE_DATABASE_POOL_SIZE): requests wait for one rather than
+ * swamp the server, which serves every replica (plus each one's listening connection).
+ */
+export const DEFAULT_POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** A serializable transaction that lost a race is run again, up to this many times. */
 const MAX_ATTEMPTS = 8;
@@ -111,7 +114,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 }
 
-export function postgresPool(url: string, max = POOL_SIZE): pg.Pool {
+export function postgresPool(url: string, max = DEFAULT_POOL_SIZE): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types });
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool discards it and the next query opens another.
@@ -119,6 +122,6 @@ export function postgresPool(url: string, max = POOL_SIZE): pg.Pool {
   return pool;
 }
 
-export function openPostgresDatabase(url: string): PostgresDatabase {
-  return new PostgresDatabase(postgresPool(url));
+export function openPostgresDatabase(url: string, poolSize = DEFAULT_POOL_SIZE): PostgresDatabase {
+  return new PostgresDatabase(postgresPool(url, poolSize));
 }

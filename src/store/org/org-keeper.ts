@@ -17,7 +17,7 @@ import { advanceTo } from './advance.js';
 import type { ColdFeed } from './cold-feed.js';
 import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import type { OrgHandle, WriteEnv } from './org-handle.js';
-import { OrgHandles } from './org-handles.js';
+import { OrgHandles, type OpenLimits } from './org-handles.js';
 import type { DirectRecord } from './read-direct.js';
 
 /**
@@ -34,6 +34,8 @@ export interface OrgKeeperOptions {
   readonly durability: Durability;
   readonly env: WriteEnv;
   readonly log?: StoreLog;
+  /** How many organizations stay open, and how long an unused one does; unlimited when absent. */
+  readonly limits?: OpenLimits;
 }
 
 /**
@@ -43,9 +45,10 @@ export interface OrgKeeperOptions {
  */
 export class OrgKeeper {
   readonly #options: OrgKeeperOptions;
-  readonly #handles = new OrgHandles((key, gitdir, feed) => this.#open(key, gitdir, feed));
+  readonly #handles: OrgHandles;
   readonly #mutex = new KeyedMutex();
   readonly #listeners = new Set<CommitListener>();
+  readonly #closeListeners = new Set<(orgId: string) => void>();
   readonly #commitGraphs = new CommitGraphs();
   /** First saves of states built from Git, waiting (see FIRST_SAVE_DELAY_MS): each runs early at close. */
   readonly #firstSaves = new Map<OrgHandle, { readonly timer: NodeJS.Timeout; readonly run: () => Promise<void> }>();
@@ -53,6 +56,11 @@ export class OrgKeeper {
 
   constructor(options: OrgKeeperOptions) {
     this.#options = options;
+    this.#handles = new OrgHandles(
+      (key, gitdir, feed) => this.#open(key, gitdir, feed),
+      (handle) => this.#closeOne(handle),
+      options.limits,
+    );
   }
 
   /** The organization, opened on first use (its state may lag behind `main`). */
@@ -62,7 +70,15 @@ export class OrgKeeper {
 
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
   async fresh(orgId: string): Promise<OrgHandle> {
-    const handle = await this.handle(orgId);
+    const lease = this.#lease(orgId);
+    try {
+      return await this.#atMain(await lease.handle);
+    } finally {
+      lease.release();
+    }
+  }
+
+  async #atMain(handle: OrgHandle): Promise<OrgHandle> {
     const stamp = mainStampThisTick(handle.repo.gitdir);
     if (stamp !== null && stamp === handle.refStamp) return handle;
     if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
@@ -86,10 +102,15 @@ export class OrgKeeper {
 
   /** Runs `work` as the only writer of the organization, at the latest `main`. */
   async write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
-    const handle = await this.handle(orgId);
-    const result = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
-    this.#afterWrite(handle, result ? [result] : []);
-    return result;
+    const lease = this.#lease(orgId);
+    try {
+      const handle = await lease.handle;
+      const result = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
+      this.#afterWrite(handle, result ? [result] : []);
+      return result;
+    } finally {
+      lease.release();
+    }
   }
 
   /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
@@ -105,10 +126,40 @@ export class OrgKeeper {
     return result;
   }
 
-  /** Catches up with `main` now and emits what it finds, instead of waiting for the next read to notice. */
+  /**
+   * Catches up with `main` now and emits what it finds, instead of waiting for the next read to
+   * notice; an organization not open is left alone (it reads `main` when it opens). Not a use:
+   * an organization followed this way still closes when idle.
+   */
   async refresh(orgId: string): Promise<void> {
-    const handle = await this.handle(orgId);
-    await this.#exclusive(handle, () => this.#catchUp(handle, true));
+    const lease = this.#handles.leaseIfOpen(orgId.toLowerCase());
+    if (!lease) return;
+    try {
+      const handle = await lease.handle;
+      await this.#exclusive(handle, () => this.#catchUp(handle, true));
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * Keeps the organization open until the returned function is called (a stream serving it):
+   * it is then neither closed as idle nor as the least recently used.
+   */
+  hold(orgId: string): () => void {
+    const lease = this.#lease(orgId);
+    lease.handle.catch(() => undefined);
+    return () => lease.release();
+  }
+
+  /** Called once an organization was closed (its state saved and released): what was kept of it goes too. */
+  onClose(listener: (orgId: string) => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  isOpen(orgId: string): boolean {
+    return this.#handles.isOpen(orgId.toLowerCase());
   }
 
   /** Called after `main` moved, for our commits and for commits of other processes once seen. */
@@ -124,6 +175,8 @@ export class OrgKeeper {
 
   /** Waits for writes under way, then closes the saved states: nothing writes to them after. */
   async close(): Promise<void> {
+    this.#handles.stop();
+    await Promise.all(this.#handles.closing());
     await this.#commitGraphs.close();
     // An open under way makes its saved state and saves what it built before the store stops
     // making them: otherwise a close right after a build from Git would drop the build's save.
@@ -136,6 +189,33 @@ export class OrgKeeper {
       await handle.saved?.close();
       handle.saved = undefined;
     });
+  }
+
+  #lease(orgId: string): ReturnType<OrgHandles['lease']> {
+    return this.#handles.lease(orgId.toLowerCase(), this.#options.gitdir(orgId));
+  }
+
+  /**
+   * Saves and releases an organization nobody uses any more: its first save if it waits (so it
+   * reopens from saved state), then its saved state's connections, in its write section.
+   */
+  async #closeOne(handle: OrgHandle): Promise<void> {
+    const firstSave = this.#firstSaves.get(handle);
+    if (firstSave) {
+      clearTimeout(firstSave.timer);
+      await firstSave.run().catch(() => undefined);
+    }
+    await this.#mutex.run(handle.orgId, async () => {
+      await handle.saved?.close();
+      handle.saved = undefined;
+    });
+    for (const listener of this.#closeListeners) {
+      try {
+        listener(handle.orgId);
+      } catch {
+        // What a listener keeps is its own; the organization is closed all the same.
+      }
+    }
   }
 
   /** Runs `work` in the write section of each organization opened, once the ones under way end. */

@@ -31,6 +31,11 @@ export class VersionReaders {
     for (const gitdir of [...this.#batches.keys()]) this.#stop(gitdir);
   }
 
+  /** Stops the repository's git process now (its organization was closed); the next read starts another. */
+  stop(gitdir: string): void {
+    this.#stop(gitdir);
+  }
+
   #batch(gitdir: string): BlobBatch {
     const running = this.#batches.get(gitdir);
     if (running?.batch.usable) {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServices, type Services } from '../../../src/app/services.js';
 import { loadConfig } from '../../../src/config/index.js';
@@ -104,6 +105,35 @@ describe('a replica on PostgreSQL', () => {
       await searchFinds(client, word, h.productId, 5_000, 'the search did not follow a native git commit within 5 s');
     } finally {
       await client.close();
+    }
+  });
+
+  it('holds at most SPECBASE_DATABASE_POOL_SIZE connections and one that listens, however many requests run at once', async () => {
+    const url = new URL(databaseUrl);
+    url.searchParams.set('application_name', 'pool-probe');
+    const probe = await openServices(
+      loadConfig({ SPECBASE_DATA_DIR: h.dataDir, SPECBASE_CACHE_DIR: path.join(h.dataDir, 'probe-cache'), SPECBASE_DATABASE_URL: url.href, SPECBASE_DATABASE_POOL_SIZE: '3' }),
+    );
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      const connections = async () =>
+        (await admin.query<{ query: string }>("SELECT query FROM pg_stat_activity WHERE application_name = 'pool-probe'")).rows.map((row) => row.query);
+      let most = 0;
+      const busy = Promise.all(Array.from({ length: 60 }, () => probe.control.orgs.list()));
+      for (let i = 0; i < 5; i++) most = Math.max(most, (await connections()).length);
+      await busy;
+      await probe.store.update(h.orgId, h.productId, { body: `${(await probe.store.read(h.orgId, h.productId)).body}\npool\n`, verb: 'edit' }, {
+        author: { name: 'Probe', email: 'probe@example.com' },
+        client: 'test',
+      });
+      const open = await connections();
+      most = Math.max(most, open.length);
+      expect(most).toBeLessThanOrEqual(3 + 1);
+      expect(open.filter((query) => /^LISTEN /i.test(query))).toHaveLength(1);
+    } finally {
+      await admin.end();
+      await probe.close();
     }
   });
 

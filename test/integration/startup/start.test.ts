@@ -131,7 +131,7 @@ describe('node dist/main.js with nothing configured but a data directory and a p
 
     const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', droppedLogLines: 0, droppedAuditRows: 0, heldAuditRows: 0 });
+    expect(await health.json()).toEqual({ status: 'ok', droppedLogLines: 0, droppedAuditRows: 0, heldAuditRows: 0, openOrganizations: expect.any(Number) });
 
     const entries = await readdir(dataDir);
     expect(entries).toEqual(expect.arrayContaining(['specbase.db', 'orgs']));

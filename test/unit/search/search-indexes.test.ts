@@ -83,6 +83,24 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     expect((await b.search(query('checkout')).then((answer) => answer.hits))[0]?.title).toBe('Checkout wallets');
   });
 
+  it('drops a closed organization\'s index: a search through a handle taken before builds it again from what is committed', async () => {
+    const store = fakeMain({ [ORG_A]: CORPUS, [ORG_B]: [byId('feat-wallets')] });
+    const indexes = open(loadAll(store.load));
+    const a = await indexes.forOrg(ORG_A);
+    await indexes.forOrg(ORG_B);
+    indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'));
+    indexes.drop(ORG_A);
+    // Committed while closed: the index built again reads it.
+    store.main.set(ORG_A, [...CORPUS.filter((doc) => doc.id !== 'cap-onboarding'), renamed(byId('cap-onboarding'), 'Second steps')]);
+    expect(ids(await a.search(query('second steps')).then((answer) => answer.hits))[0]).toBe('cap-onboarding');
+    expect(store.calls).toEqual([ORG_A, ORG_B, ORG_A]);
+    expect(await (await indexes.forOrg(ORG_B)).size()).toBe(1);
+    indexes.drop(ORG_B);
+    indexes.drop(ORG_B);
+    expect(await (await indexes.forOrg(ORG_B)).size()).toBe(1);
+    expect(store.calls).toEqual([ORG_A, ORG_B, ORG_A, ORG_B]);
+  });
+
   it('ignores changes for an organization not built yet; its first use loads what is committed', async () => {
     const store = fakeMain({ [ORG_A]: CORPUS });
     const indexes = open(loadAll(store.load));
@@ -236,6 +254,19 @@ describe.each<NonNullable<SearchIndexesOptions['thread']>>(['main', 'worker'])('
     }
     expect(ids(await restarted.search(query('crypto')).then((answer) => answer.hits))).toEqual(['feat-crypto']);
     expect(await restarted.size()).toBe(main.docs.length);
+  });
+
+  it('saves a dropped index that changed since its last save, and restores it on next use without loading main', async () => {
+    const { main, open } = savedMain();
+    const indexes = open();
+    await indexes.forOrg(ORG_A);
+    indexes.upsert(ORG_A, renamed(byId('cap-onboarding'), 'First steps'), 'c2');
+    main.docs = main.docs.map((d) => (d.id === 'cap-onboarding' ? renamed(d, 'First steps') : d));
+    main.head = 'c2';
+    indexes.drop(ORG_A);
+    const again = await indexes.forOrg(ORG_A);
+    expect(main.loads).toBe(1);
+    expect(ids(await again.search(query('first steps')).then((answer) => answer.hits))[0]).toBe('cap-onboarding');
   });
 
   it('builds from main when the saved index is unreadable or its version left main', async () => {
