@@ -21,6 +21,8 @@ export interface ResourceUpdatesDeps {
   readonly follow: (orgId: string) => Promise<void>;
   /** The caller's current roles: a notification is only sent about what they can read now. */
   readonly principalOf: (orgId: string, userId: string) => Promise<Principal | undefined>;
+  /** Keeps an organization open (not closed as idle or least recently used) until the returned function is called. */
+  readonly hold: (orgId: string) => () => void;
   readonly onError: (error: unknown) => void;
 }
 
@@ -41,6 +43,8 @@ interface Subscriber {
 export class ResourceUpdates {
   readonly #deps: ResourceUpdatesDeps;
   readonly #subscribers = new Set<Subscriber>();
+  /** Per organization with subscribers: how many, and what lets it close again once none are left. */
+  readonly #holds = new Map<string, { count: number; release: () => void }>();
   /** Who is serving the request under way: the listen stream the SDK opens inside it is theirs. */
   readonly #requestScope = new AsyncLocalStorage<{ orgId: string; userId: string }>();
   readonly #unsubscribe: () => void;
@@ -64,13 +68,13 @@ export class ResourceUpdates {
     return {
       add: (uri) => {
         subscriber.uris!.add(uri);
-        this.#subscribers.add(subscriber);
+        this.#add(subscriber);
       },
       remove: (uri) => {
         subscriber.uris!.delete(uri);
-        if (subscriber.uris!.size === 0) this.#subscribers.delete(subscriber);
+        if (subscriber.uris!.size === 0) this.#remove(subscriber);
       },
-      close: () => this.#subscribers.delete(subscriber),
+      close: () => this.#remove(subscriber),
     };
   }
 
@@ -90,15 +94,33 @@ export class ResourceUpdates {
       const scope = this.#requestScope.getStore();
       if (!scope) return () => undefined;
       const subscriber: Subscriber = { ...scope, deliver: (uri) => listener({ kind: 'resource_updated', uri }) };
-      this.#subscribers.add(subscriber);
-      return () => this.#subscribers.delete(subscriber);
+      this.#add(subscriber);
+      return () => this.#remove(subscriber);
     },
   };
 
   close(): void {
     clearInterval(this.#timer);
     this.#unsubscribe();
-    this.#subscribers.clear();
+    for (const subscriber of [...this.#subscribers]) this.#remove(subscriber);
+  }
+
+  /** A subscribed organization stays open: closing it would stop following its commits. */
+  #add(subscriber: Subscriber): void {
+    if (this.#subscribers.has(subscriber)) return;
+    this.#subscribers.add(subscriber);
+    const held = this.#holds.get(subscriber.orgId);
+    if (held) held.count += 1;
+    else this.#holds.set(subscriber.orgId, { count: 1, release: this.#deps.hold(subscriber.orgId) });
+  }
+
+  #remove(subscriber: Subscriber): void {
+    if (!this.#subscribers.delete(subscriber)) return;
+    const held = this.#holds.get(subscriber.orgId)!;
+    held.count -= 1;
+    if (held.count > 0) return;
+    this.#holds.delete(subscriber.orgId);
+    held.release();
   }
 
   async #changed(change: ArtifactChange): Promise<void> {

@@ -66,10 +66,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });
 
+  const holdOrganization = deps.holdOrganization ?? (() => () => undefined);
   const updates = new ResourceUpdates({
     commits: deps.commits ?? (() => () => undefined),
     follow: deps.follow ?? (async () => undefined),
     principalOf: (orgId, userId) => control.members.principal(orgId, userId),
+    hold: (orgId) => holdOrganization(orgId),
     onError: (error) => toolLog('warn', 'a resource update was not delivered', { error: String(error) }),
   });
 
@@ -122,7 +124,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     openServer,
     toolCalls,
     onRefused,
-    hold: deps.holdOrganization ?? (() => () => undefined),
+    hold: holdOrganization,
     messagesPath: (scope: RequestScope, orgInPath: boolean) =>
       `${basePath}/api/mcp${orgInPath ? `/o/${scope.orgId}` : ''}/messages`,
   };
