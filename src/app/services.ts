@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../log.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
+import { keepAuditRetention } from './audit-retention.js';
 import { replicate, type Replication } from './replication.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
@@ -120,6 +121,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       throw error;
     }
   }
+  const stopPruning = keepAuditRetention(control.audit, config.auditRetentionDays, log);
   return {
     config,
     control,
@@ -136,6 +138,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       return (await control.writeProblem()) ?? storageProblem(path.join(config.dataDir, 'orgs'));
     },
     async close() {
+      await stopPruning();
       await replication?.close();
       unsubscribe();
       await search.close();

@@ -51,7 +51,11 @@ const EnvSchema = z.object({
   SPECBASE_KEEPALIVE_TIMEOUT_SECONDS: seconds(5),
   SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: limit(128),
   SPECBASE_AUDIT_HELD_ROWS: z.coerce.number().int().min(0).default(10_000),
+  SPECBASE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   SPECBASE_CIMD_CA_FILE: optionalText,
+  SPECBASE_WEBHOOK_CA_FILE: optionalText,
+  SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: optionalText,
+  SPECBASE_WEBHOOK_RETRY_SECONDS: z.coerce.number().positive().default(30),
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
 
@@ -106,6 +110,13 @@ export interface Config {
    * counted (/healthz `droppedAuditRows`).
    */
   readonly auditHeldRows: number;
+  /** Audit rows older than this many days are deleted (checked at start and every few hours). */
+  readonly auditRetentionDays: number;
+  /**
+   * Delivering webhooks: extra trusted CA and one loopback host (both for tests, unset in
+   * production), and the first retry's delay, doubled after each failed attempt.
+   */
+  readonly webhooks: { readonly caFile?: string; readonly allowLoopbackHost?: string; readonly firstRetryMs: number };
 }
 
 /**
@@ -217,6 +228,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.SPECBASE_DEMO,
     imgHosts: e.SPECBASE_IMG_HOSTS,
     auditHeldRows: e.SPECBASE_AUDIT_HELD_ROWS,
+    auditRetentionDays: e.SPECBASE_AUDIT_RETENTION_DAYS,
+    webhooks: Object.freeze({
+      ...(e.SPECBASE_WEBHOOK_CA_FILE ? { caFile: e.SPECBASE_WEBHOOK_CA_FILE } : {}),
+      ...(e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST } : {}),
+      firstRetryMs: Math.round(e.SPECBASE_WEBHOOK_RETRY_SECONDS * 1000),
+    }),
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

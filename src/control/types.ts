@@ -73,6 +73,33 @@ export interface AuditEntry {
   readonly detail: string | null;
 }
 
+/** An audit row as an organization admin reads it: with the user's email and name when known. */
+export interface AuditRecord extends AuditEntry {
+  readonly userEmail: string | null;
+  readonly userName: string | null;
+}
+
+/** Filters of an organization's audit log; dates are `YYYY-MM-DD` (UTC, inclusive) or timestamps. */
+export interface AuditQuery {
+  readonly orgId: string;
+  readonly userId?: string;
+  readonly client?: string;
+  readonly action?: string;
+  readonly artifactId?: string;
+  readonly outcome?: 'ok' | 'error';
+  readonly since?: string;
+  readonly until?: string;
+  /** From a previous page's `next`. */
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export interface AuditPage {
+  readonly entries: readonly AuditRecord[];
+  /** Cursor of the next (older) page, when there is one. */
+  readonly next?: string;
+}
+
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { readonly at?: string };
 
 /**
@@ -138,6 +165,10 @@ export interface ControlPlane {
   readonly audit: {
     record(entry: NewAuditEntry): Promise<void>;
     list(query: { orgId?: string; userId?: string; limit: number }): Promise<AuditEntry[]>;
+    /** One organization's log, newest first, filtered and paged (see auditPage). */
+    page(query: AuditQuery): Promise<AuditPage>;
+    /** Deletes rows recorded before `before`; returns how many. */
+    prune(before: Date): Promise<number>;
   };
   close(): Promise<void>;
 }

@@ -10,7 +10,7 @@ import {
 import type { Principal } from '../access/principal.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, SpecbaseError } from '../errors.js';
 import type { ToolCatalog } from './catalog.js';
 import { toolErrorResult, type ToolLog } from './error-result.js';
 import type { AnyToolDef } from './types.js';
@@ -150,7 +150,9 @@ export function createToolServer(deps: ToolServerDeps, scope: ToolSessionScope):
     } catch (error) {
       const result = toolErrorResult(error, tool.name, log);
       const first = result.content[0];
-      void record('error', requestedId(request.params.arguments), null, first?.type === 'text' ? first.text : null);
+      // The error class first, as the web application records its refusals (web/audit-trail.ts).
+      const errorClass = error instanceof SpecbaseError ? error.code : 'internal_error';
+      void record('error', requestedId(request.params.arguments), null, `${errorClass}: ${first?.type === 'text' ? first.text : ''}`);
       return result;
     }
   };

@@ -7,6 +7,7 @@ import { assetRoutes } from './assets.js';
 import { sendHtml } from './context.js';
 import { errorPageFor, webErrors } from './errors.js';
 import { artifactRoutes } from './routes/artifact.js';
+import { auditRoutes } from './routes/audit.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
 import { editRoutes } from './routes/edit.js';
@@ -37,6 +38,7 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(editRoutes(deps));
   router.use(createRoutes(deps));
   router.use(connectRoutes(deps));
+  router.use(auditRoutes(deps));
   router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
   router.use(webErrors);
   return router;

@@ -1,0 +1,26 @@
+import type { ControlPlane } from '../control/types.js';
+import type { Logger } from '../log.js';
+
+/** Often enough that the log never holds much more than its retention; rare enough to cost nothing. */
+const PRUNE_EVERY_MS = 6 * 3600_000;
+
+/**
+ * Keeps the audit log to its retention (SPECBASE_AUDIT_RETENTION_DAYS): older rows are deleted
+ * now and every few hours. Replicas on one database may each do it; a delete twice is harmless.
+ * Returns the stop function, which waits for a prune under way.
+ */
+export function keepAuditRetention(audit: Pick<ControlPlane['audit'], 'prune'>, days: number, log: Logger): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const prune = () =>
+    (running = audit
+      .prune(new Date(Date.now() - days * 86_400_000))
+      .then((deleted) => deleted > 0 && log.info({ deleted, retentionDays: days }, 'audit rows past their retention deleted'))
+      .catch((error: unknown) => log.error({ err: error }, 'pruning the audit log failed')));
+  void prune();
+  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
