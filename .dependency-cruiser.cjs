@@ -47,6 +47,8 @@ module.exports = {
     lower('threads', ['module-beside\\.ts']),
     lower('launcher', ['module-beside\\.ts']),
     lower('sqlite', ['threads/']),
+    lower('net', []),
+    lower('webhooks', ['control/', 'config/', 'errors\\.ts', 'ids\\.ts', 'net/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'bounded-memo\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
     lower('store', ['artifacts/', 'bounded-memo\\.ts', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
