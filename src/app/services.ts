@@ -11,6 +11,7 @@ import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
 import { keepAuditRetention } from './audit-retention.js';
 import { replicate, type Replication } from './replication.js';
+import { webhookService, type WebhookService } from './webhooks.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
 export interface Services {
@@ -19,6 +20,7 @@ export interface Services {
   readonly store: GitStore;
   readonly search: SearchIndexes;
   readonly specs: SpecService;
+  readonly webhooks: WebhookService;
   /** Undefined when serving traffic is safe; otherwise why not (database unreachable, commits unheard). */
   unready(): Promise<string | undefined>;
   close(): Promise<void>;
@@ -72,6 +74,8 @@ export interface ServiceOptions {
   readonly onError?: (error: Error) => void;
   /** The service's log; one at the configured level on stderr when absent. */
   readonly log?: Logger;
+  /** Whether this process delivers the webhook outbox in the background (the server does; the CLI does not). */
+  readonly deliverWebhooks?: boolean;
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -110,13 +114,15 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
   const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
-  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
+  const webhooks = webhookService(control.webhooks, config, log, options.deliverWebhooks ?? true);
+  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits, changes: webhooks });
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
       replication = await replicate({ databaseUrl: config.databaseUrl, store, control, onError: options.onError ?? (() => undefined) });
     } catch (error) {
       unsubscribe();
+      await webhooks.close();
       await control.close();
       throw error;
     }
@@ -128,6 +134,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     store,
     search,
     specs,
+    webhooks,
     async unready() {
       try {
         await control.db.ping();
@@ -142,6 +149,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       await replication?.close();
       unsubscribe();
       await search.close();
+      await webhooks.close();
       await store.close();
       await control.close();
     },

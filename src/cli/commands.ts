@@ -7,22 +7,12 @@ import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { mcpEndpoints } from '../app/endpoints.js';
+import { orgOf, text, type Command, type Flags } from './command.js';
 import { readPassword } from './prompt.js';
+import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
-export type Flags = Record<string, string | boolean | undefined>;
+export type { Command, Flags } from './command.js';
 
-export interface Command {
-  readonly name: string;
-  readonly usage: string;
-  readonly flags: Record<string, { type: 'string' | 'boolean' }>;
-  readonly required?: readonly string[];
-  run(services: Services, flags: Flags): Promise<Record<string, unknown>>;
-}
-
-const text = (flags: Flags, name: string): string => {
-  const value = flags[name];
-  return typeof value === 'string' ? value.trim() : '';
-};
 
 async function userByEmail(services: Services, email: string) {
   const user = await services.control.users.byEmail(email);
@@ -37,11 +27,6 @@ async function workspaceOf(services: Services, orgId: string, ref: string) {
   return match;
 }
 
-async function orgOf(services: Services, id: string) {
-  const org = await services.control.orgs.get(id);
-  if (!org) throw new NotFoundError('organization', { org: id });
-  return org;
-}
 
 const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
 
@@ -315,6 +300,7 @@ export const COMMANDS: readonly Command[] = [
       return { orgId: org.id, entries: page.entries, next: page.next ?? null };
     },
   },
+  ...WEBHOOK_COMMANDS,
   blockCommand('token', 'block'),
   blockCommand('token', 'unblock'),
   blockCommand('grant', 'block'),
