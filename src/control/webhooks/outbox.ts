@@ -164,9 +164,10 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
           [nextAttemptAt, outcome.ok ? at : null, givenUp ? at : null, message.id, owner],
         );
         if (outcome.ok) {
-          await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?', [message.endpointId]);
+          // Conditional, so that concurrent successes (the usual case) do not all write one row.
+          await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [message.endpointId]);
         } else {
-          await tx.run('UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?', [at, message.endpointId]);
+          await tx.run('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL', [at, message.endpointId]);
           const since = new Date(now.getTime() - disableAfterMs).toISOString();
           await tx.run(
             `UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?
