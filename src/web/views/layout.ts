@@ -39,7 +39,7 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       <a href="/o/${org.id}"${current('home')}>Product</a>
       <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
       <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
-      ${org.admin ? html`<a href="/o/${org.id}/audit"${current('audit')}>Audit</a>` : ''}
+      ${org.admin ? html`<a href="/o/${org.id}/audit"${current('audit')}>Audit</a><a href="/o/${org.id}/webhooks"${current('webhooks')}>Webhooks</a>` : ''}
     </nav>
     <form class="search" role="search" action="/o/${org.id}/search" method="get">
       <label class="visually-hidden" for="site-search">Search this organization</label>
