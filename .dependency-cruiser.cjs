@@ -2,6 +2,7 @@
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
  * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
+ * webhooks (delivery) sits on control and net (outbound requests), which imports nothing of ours.
  * Inside store/, folders by concern, one way: git, layout -> catalog -> persist -> org -> write
  * -> git-store.ts; each folder is reached through its index.ts, and the rest of src/ reaches the
  * store through store/index.ts (or the types in store/types.ts).

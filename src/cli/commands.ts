@@ -7,18 +7,14 @@ import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { mcpEndpoints } from '../app/endpoints.js';
-import { orgOf, text, type Command, type Flags } from './command.js';
+import { orgOf, recordCli, text, userByEmail, type Command, type Flags } from './command.js';
 import { readPassword } from './prompt.js';
+import { AUDIT_COMMAND } from './audit-command.js';
 import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 export type { Command, Flags } from './command.js';
 
 
-async function userByEmail(services: Services, email: string) {
-  const user = await services.control.users.byEmail(email);
-  if (!user) throw new NotFoundError('user', { email });
-  return user;
-}
 
 async function workspaceOf(services: Services, orgId: string, ref: string) {
   const workspaces = await services.control.workspaces.list(orgId);
@@ -240,6 +236,8 @@ export const COMMANDS: readonly Command[] = [
       if (!(await services.control.tokens.revoke(text(flags, 'id'), user.id))) {
         throw new NotFoundError('active token', { tokenId: text(flags, 'id') });
       }
+      // The user's own account event, shown to the admins of their organizations.
+      await recordCli(services, { orgId: null, userId: user.id, action: 'token.revoke', detail: `revoked the personal access token ${text(flags, 'id')} of ${user.email} everywhere` });
       return { revoked: text(flags, 'id') };
     },
   },
@@ -264,42 +262,11 @@ export const COMMANDS: readonly Command[] = [
       if (!(await (await openGrantAdmin(services.control.db, services.config.baseUrl)).revoke(text(flags, 'id'), [user.id]))) {
         throw new NotFoundError('active grant', { grantId: text(flags, 'id') });
       }
+      await recordCli(services, { orgId: null, userId: user.id, action: 'grant.revoke', detail: `revoked the assistant authorization ${text(flags, 'id')} of ${user.email} everywhere` });
       return { revoked: text(flags, 'id') };
     },
   },
-  {
-    name: 'audit',
-    usage: 'audit --org ORG_ID [--since DATE] [--until DATE] [--user EMAIL] [--client NAME] [--action ACTION] [--artifact ID] [--limit N] [--cursor C]   newest first',
-    flags: {
-      org: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      user: { type: 'string' },
-      client: { type: 'string' },
-      action: { type: 'string' },
-      artifact: { type: 'string' },
-      limit: { type: 'string' },
-      cursor: { type: 'string' },
-    },
-    required: ['org'],
-    run: async (services, flags) => {
-      const org = await orgOf(services, text(flags, 'org'));
-      const user = text(flags, 'user') ? await userByEmail(services, text(flags, 'user')) : undefined;
-      const limit = flags.limit === undefined ? 100 : Number(flags.limit);
-      if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new InvalidInputError('--limit must be a whole number from 1 to 1000');
-      const optional = (name: string) => (text(flags, name) ? text(flags, name) : undefined);
-      const page = await services.control.audit.page({
-        orgId: org.id,
-        limit,
-        ...(user ? { userId: user.id } : {}),
-        ...Object.fromEntries(
-          (['since', 'until', 'client', 'action', 'cursor'] as const).flatMap((name) => (optional(name) ? [[name, optional(name)]] : [])),
-        ),
-        ...(optional('artifact') ? { artifactId: optional('artifact') } : {}),
-      });
-      return { orgId: org.id, entries: page.entries, next: page.next ?? null };
-    },
-  },
+  AUDIT_COMMAND,
   ...WEBHOOK_COMMANDS,
   blockCommand('token', 'block'),
   blockCommand('token', 'unblock'),

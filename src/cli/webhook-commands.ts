@@ -2,7 +2,7 @@ import type { Services } from '../app/services.js';
 import { WEBHOOK_EVENT_KINDS, type WebhookEndpoint } from '../control/index.js';
 import { NotFoundError } from '../errors.js';
 import { sendTestEvent } from '../webhooks/index.js';
-import { orgOf, text, type Command, type Flags } from './command.js';
+import { orgOf, recordCli, text, type Command, type Flags } from './command.js';
 
 const list = (flags: Flags, name: string) =>
   text(flags, name)
@@ -27,11 +27,7 @@ async function endpointOf(services: Services, orgId: string, id: string): Promis
   return endpoint;
 }
 
-async function audit(services: Services, orgId: string, action: string, detail: string): Promise<void> {
-  await services.control.audit.record({
-    kind: 'cli', userId: null, orgId, action, artifactId: null, commit: null, client: 'cli', durationMs: null, outcome: 'ok', detail,
-  });
-}
+const audit = (services: Services, orgId: string, action: string, detail: string) => recordCli(services, { orgId, action, detail });
 
 /** `specbase webhook add|list|test|remove|enable`: an organization's webhook endpoints, audited. */
 export const WEBHOOK_COMMANDS: readonly Command[] = [

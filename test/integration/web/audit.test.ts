@@ -136,7 +136,7 @@ describe('the audit log in the web application', () => {
 });
 
 describe('specbase audit', () => {
-  it('prints the organization’s log as JSON, newest first, filtered by user and date', async () => {
+  it('prints the organization’s log as JSON, newest first, filtered by user, action and date, with revocations', async () => {
     const all = await specbase('audit', '--org', h.orgId, '--limit', '5');
     expect(all.entries).toHaveLength(5);
     expect(all.entries[0].action, JSON.stringify(all.entries)).toBe('paging-59');
@@ -149,6 +149,12 @@ describe('specbase audit', () => {
     expect(editor.entries.find((e: any) => e.outcome === 'error')).toMatchObject({
       kind: 'tool_call', action: 'specbase_edit_requirement', orgId: h.orgId, client: 'Claude Test', artifactId: requirementId,
     });
+    const token = (await h.services.control.tokens.list(h.users.partial.user.id))[0]!;
+    await specbase('token', 'revoke', '--user', 'partial@example.com', '--id', token.id);
+    const revoked = await specbase('audit', '--org', h.orgId, '--user', 'partial@example.com', '--action', 'token.revoke');
+    expect(revoked.entries).toEqual([
+      expect.objectContaining({ kind: 'cli', client: 'cli', orgId: null, userEmail: 'partial@example.com', detail: expect.stringContaining(token.id) }),
+    ]);
     const none = await specbase('audit', '--org', h.orgId, '--since', '2040-01-01');
     expect(none).toEqual({ orgId: h.orgId, entries: [], next: null });
   });
