@@ -127,7 +127,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       throw error;
     }
   }
-  const stopPruning = keepAuditRetention(control.audit, config.auditRetentionDays, log);
+  const stopPruning = keepAuditRetention(control, config.auditRetentionDays, log);
   return {
     config,
     control,

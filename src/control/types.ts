@@ -208,6 +208,8 @@ export interface WebhookStore {
   }): Promise<DeliveryAttempt>;
   /** The latest attempts for an endpoint, newest first. */
   attempts(orgId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
+  /** Deletes messages delivered or given up before `before`, with their attempts; returns how many. */
+  prune(before: Date): Promise<number>;
 }
 
 /**

@@ -63,7 +63,7 @@ const words = (list: string) => list.split(' ').filter(Boolean);
 const DUE = `SELECT o.id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id
   WHERE o.next_attempt_at IS NOT NULL AND o.next_attempt_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?) AND e.disabled_at IS NULL`;
 
-export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'claim' | 'settle' | 'attempts'> {
+export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'claim' | 'settle' | 'attempts' | 'prune'> {
   const insert = (rows: readonly SqlValue[][], tx: Pick<SqlDatabase, 'run'> = db) =>
     tx.run(
       `INSERT INTO webhook_outbox (id, endpoint_id, org_id, kind, payload, created_at, next_attempt_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
@@ -204,6 +204,11 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
         [orgId, endpointId, Math.min(Math.max(Math.trunc(limit), 1), 500)],
       );
       return rows.map(toAttempt);
+    },
+
+    async prune(before) {
+      // Settled messages only: one still due is kept however old, until delivered or given up.
+      return db.run('DELETE FROM webhook_outbox WHERE next_attempt_at IS NULL AND created_at < ?', [before.toISOString()]);
     },
   };
 }

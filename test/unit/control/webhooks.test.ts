@@ -131,5 +131,11 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
     [message] = await claim(f.control, 'me');
     expect((await settle(message!, 'me', true)).state).toBe('delivered');
     expect((await f.control.webhooks.get(orgId, endpoint.id))!.failingSince).toBeNull();
+    // Retention: settled messages go with their attempts; one still due stays.
+    await f.control.webhooks.enqueue(change());
+    later(f.clock, 1000);
+    expect(await f.control.webhooks.prune(f.clock.now)).toBe(2);
+    expect(await f.control.webhooks.attempts(orgId, endpoint.id, 10)).toEqual([]);
+    expect(await claim(f.control, 'me')).toHaveLength(1);
   });
 });
