@@ -96,6 +96,9 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
 
   return {
     async enqueue(change) {
+      // Most organizations have no webhook: one indexed read, and no transaction, for each commit of theirs.
+      const any = await db.get('SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1', [change.orgId]);
+      if (!any) return 0;
       return db.transaction(async (tx) => {
         const endpoints = await tx.all<{ id: string; events: string; workspace_ids: string }>(
           'SELECT id, events, workspace_ids FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL',
