@@ -22,6 +22,7 @@ export class WebhookDispatcher {
   #running: Promise<void> | undefined;
   #again = false;
   #closed = false;
+  #failing = false;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -38,7 +39,16 @@ export class WebhookDispatcher {
       return;
     }
     this.#running = this.#drain()
-      .catch(this.#options.onError)
+      .then(
+        () => {
+          this.#failing = false;
+        },
+        (error: unknown) => {
+          // Once per outage (the database down), not once a second until it is back.
+          if (!this.#failing) this.#options.onError(error);
+          this.#failing = true;
+        },
+      )
       .finally(() => {
         this.#running = undefined;
         if (this.#again) {
