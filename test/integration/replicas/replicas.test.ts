@@ -107,6 +107,7 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         { namespace: 'control', version: 1 },
         { namespace: 'control', version: 2 },
         { namespace: 'control', version: 3 },
+        { namespace: 'control', version: 4 },
       ]);
     } finally {
       await db.end();
