@@ -12,8 +12,10 @@ export interface OutboundPolicy {
   readonly allowLoopbackHost?: string;
   /** Extra trusted certificates (PEM), for a private CA. */
   readonly ca?: string;
-  /** The response body is read up to this many bytes; more is an error. */
+  /** The response body is read up to this many bytes; more is an error, unless `overflow` is `truncate`. */
   readonly maxBytes: number;
+  /** `truncate`: the answer is its status and its first `maxBytes`, the rest is not read (a webhook's answer). */
+  readonly overflow?: 'fail' | 'truncate';
   /** For the whole exchange, connecting included. */
   readonly timeoutMs: number;
 }
@@ -79,7 +81,12 @@ export async function outboundRequest(
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > policy.maxBytes) {
-            req.destroy(new OutboundRequestError(`the answer is larger than ${policy.maxBytes} bytes`));
+            if (policy.overflow === 'truncate') {
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+              req.destroy();
+            } else {
+              req.destroy(new OutboundRequestError(`the answer is larger than ${policy.maxBytes} bytes`));
+            }
             return;
           }
           chunks.push(chunk);

@@ -5,7 +5,7 @@ import { outboundRequest, OutboundRequestError, type OutboundPolicy } from '../n
 const DAY_MS = 86_400_000;
 /** The longest pause between two attempts of one message. */
 const MAX_PAUSE_MS = 2 * 3600_000;
-/** An endpoint's answer is read up to this size, then dropped: only its status matters. */
+/** An endpoint's answer is read up to this size and the rest left unread: only its status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const TIMEOUT_MS = 10_000;
 
@@ -42,7 +42,7 @@ export async function deliverMessage(deps: DeliveryDeps, message: OutboxMessage)
   try {
     const answer = await outboundRequest(
       new URL(target.url),
-      { ...deps.policy, maxBytes: MAX_ANSWER_BYTES, timeoutMs: TIMEOUT_MS },
+      { ...deps.policy, maxBytes: MAX_ANSWER_BYTES, overflow: 'truncate', timeoutMs: TIMEOUT_MS },
       {
         method: 'POST',
         headers: {

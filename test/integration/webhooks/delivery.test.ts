@@ -146,4 +146,16 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     await expect(specbase('webhook', 'add', '--org', h.orgId, '--url', 'http://example.com/hook', '--events', 'edit', '--workspaces', 'all')).rejects.toThrow(/https/);
     expect((await specbase('webhook', 'remove', '--org', h.orgId, '--id', inside.webhook.id)).removed).toBe(inside.webhook.id);
   });
+
+  it('a redirect is a failed attempt, never followed; a large answer is read no further than needed', async () => {
+    const redirecting = await addHook('redirecting', 'edit', 'all');
+    receiver.answers.set('redirecting', { status: 302, headers: { Location: receiver.url('all') } });
+    const refused = await specbase('webhook', 'test', '--org', h.orgId, '--id', redirecting);
+    expect(refused.attempt).toMatchObject({ ok: false, responseCode: 302, error: 'redirects are not followed' });
+    const talkative = await addHook('talkative', 'edit', 'all');
+    receiver.answers.set('talkative', { status: 200, body: 'x'.repeat(1024 * 1024) });
+    expect((await specbase('webhook', 'test', '--org', h.orgId, '--id', talkative)).attempt).toMatchObject({ ok: true, responseCode: 200 });
+    expect(receiver.of('all').filter((e) => e.type === 'webhook.test')).toEqual([]);
+    for (const id of [redirecting, talkative]) await specbase('webhook', 'remove', '--org', h.orgId, '--id', id);
+  });
 });

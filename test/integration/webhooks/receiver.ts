@@ -25,6 +25,8 @@ export interface Receiver {
   url(hook: string): string;
   /** Secrets by hook: set after adding the endpoint. */
   readonly secrets: Map<string, string>;
+  /** How a hook answers a verified delivery, instead of 204. */
+  readonly answers: Map<string, { status: number; headers?: Record<string, string>; body?: string }>;
   /** Closes the port (connections refused) until `start`. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
   const received: Received[] = [];
   const rejected: string[] = [];
   const secrets = new Map<string, string>();
+  const answers: Receiver['answers'] = new Map();
   const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -47,7 +50,8 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
         if (!secret) throw new Error(`no secret for hook ${hook}`);
         const payload = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { type: string; data: Record<string, any> };
         received.push({ hook, id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']), type: payload.type, data: payload.data });
-        res.writeHead(204).end();
+        const answer = answers.get(hook);
+        res.writeHead(answer?.status ?? 204, answer?.headers).end(answer?.body);
       } catch (error) {
         rejected.push(`${hook}: ${(error as Error).message}`);
         res.writeHead(401).end();
@@ -62,6 +66,7 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
     received,
     rejected,
     secrets,
+    answers,
     url: (hook) => `https://127.0.0.1:${port}/hooks/${hook}`,
     of: (hook) => received.filter((r) => r.hook === hook),
     async stop() {
