@@ -37,7 +37,7 @@ ${postButton(`${base}/enable`, model.csrf, 'Enable again', 'small')}</div>`
       ? html`<p class="notice error">Every delivery has failed since ${when(endpoint.failingSince)}; after a day of failures it is disabled.</p>`
       : ''}
 <p>Events: <span class="webhook-events">${endpoint.events.join(', ')}</span> · Workspaces: <span class="webhook-workspaces">${names.join(', ')}</span> · Added ${when(endpoint.createdAt)}</p>
-<div class="actions">${postButton(`${base}/test`, model.csrf, 'Send test event', 'secondary small')}
+<div class="actions">${endpoint.disabledAt ? '' : postButton(`${base}/test`, model.csrf, 'Send test event', 'secondary small')}
 ${postButton(`${base}/remove`, model.csrf, 'Remove', 'danger small', `Remove the webhook to ${endpoint.url}? Events not yet delivered are dropped.`)}</div>
 ${attempts.length === 0
     ? html`<p class="empty">No delivery attempted yet.</p>`

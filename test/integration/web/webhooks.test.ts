@@ -78,9 +78,11 @@ describe('the webhooks page', () => {
     await page.goto(`${h.baseUrl}/o/${h.orgId}/webhooks`);
     const notice = page.locator('.webhook .notice.error');
     expect(await notice.innerText()).toContain('every delivery failed for a day; the last: HTTP 503');
+    expect(await page.locator('.webhook').getByRole('button', { name: 'Send test event' }).count()).toBe(0);
     await notice.getByRole('button', { name: 'Enable again' }).click();
     await page.waitForURL((url) => url.hash === `#webhook-${endpoint!.id}`);
     expect(await page.locator('.webhook .notice.error').count()).toBe(0);
+    expect(await page.locator('.webhook').getByRole('button', { name: 'Send test event' }).count()).toBe(1);
     expect((await h.services.control.webhooks.get(h.orgId, endpoint!.id))!.disabledAt).toBeNull();
   });
 
