@@ -2,6 +2,7 @@
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
  * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
  * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
+ * webhooks (delivery) sits on control and net (outbound requests), which imports nothing of ours.
  * Inside store/, folders by concern, one way: git, layout -> catalog -> persist -> org -> write
  * -> git-store.ts; each folder is reached through its index.ts, and the rest of src/ reaches the
  * store through store/index.ts (or the types in store/types.ts).
@@ -47,6 +48,8 @@ module.exports = {
     lower('threads', ['module-beside\\.ts']),
     lower('launcher', ['module-beside\\.ts']),
     lower('sqlite', ['threads/']),
+    lower('net', []),
+    lower('webhooks', ['control/', 'config/', 'errors\\.ts', 'ids\\.ts', 'net/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'bounded-memo\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
     lower('store', ['artifacts/', 'bounded-memo\\.ts', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),

@@ -61,7 +61,7 @@ export async function createHttpApp(
   });
   app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
   app.use(auth.router);
-  app.use(createWebRouter({ specs, control, config, auth }));
+  app.use(createWebRouter({ specs, control, config, auth, webhooks: services.webhooks }));
 
   const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled request error');

@@ -9,7 +9,9 @@ import { createLogger, type Logger } from '../log.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
+import { keepAuditRetention } from './audit-retention.js';
 import { replicate, type Replication } from './replication.js';
+import { webhookService, type WebhookService } from './webhooks.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
 export interface Services {
@@ -18,6 +20,7 @@ export interface Services {
   readonly store: GitStore;
   readonly search: SearchIndexes;
   readonly specs: SpecService;
+  readonly webhooks: WebhookService;
   /** Undefined when serving traffic is safe; otherwise why not (database unreachable, commits unheard). */
   unready(): Promise<string | undefined>;
   close(): Promise<void>;
@@ -71,6 +74,8 @@ export interface ServiceOptions {
   readonly onError?: (error: Error) => void;
   /** The service's log; one at the configured level on stderr when absent. */
   readonly log?: Logger;
+  /** Whether this process delivers the webhook outbox in the background (the server does; the CLI does not). */
+  readonly deliverWebhooks?: boolean;
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -119,23 +124,27 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     unsubscribeCloses();
   };
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
-  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
+  const webhooks = webhookService(control.webhooks, config, log, options.deliverWebhooks ?? true);
+  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits, changes: webhooks });
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
       replication = await replicate({ databaseUrl: config.databaseUrl, db: control.db, store, onError: options.onError ?? (() => undefined) });
     } catch (error) {
       unsubscribe();
+      await webhooks.close();
       await control.close();
       throw error;
     }
   }
+  const stopPruning = keepAuditRetention(control, config.auditRetentionDays, log);
   return {
     config,
     control,
     store,
     search,
     specs,
+    webhooks,
     async unready() {
       try {
         await control.db.ping();
@@ -146,9 +155,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       return (await control.writeProblem()) ?? storageProblem(path.join(config.dataDir, 'orgs'));
     },
     async close() {
+      await stopPruning();
       await replication?.close();
       unsubscribe();
       await search.close();
+      await webhooks.close();
       await store.close();
       await control.close();
     },

@@ -97,6 +97,18 @@ export function signinRouter(deps: {
         name: typeof name === 'string' && name ? name : email,
       });
       await sessions.start(res, user.id, tokens.id_token);
+      await control.audit.record({
+        kind: 'auth',
+        userId: user.id,
+        orgId: null,
+        action: 'signin',
+        artifactId: null,
+        commit: null,
+        client: 'web',
+        durationMs: null,
+        outcome: 'ok',
+        detail: `signed in through ${upstream.userIssuer === 'local' ? 'the embedded identity provider' : upstream.userIssuer}`,
+      });
       res.redirect(303, row.return_to);
     } catch (error) {
       const storage = storageFailureOf(error);

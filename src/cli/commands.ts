@@ -7,28 +7,14 @@ import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { mcpEndpoints } from '../app/endpoints.js';
+import { orgOf, recordCli, text, userByEmail, type Command, type Flags } from './command.js';
 import { readPassword } from './prompt.js';
+import { AUDIT_COMMAND } from './audit-command.js';
+import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
-export type Flags = Record<string, string | boolean | undefined>;
+export type { Command, Flags } from './command.js';
 
-export interface Command {
-  readonly name: string;
-  readonly usage: string;
-  readonly flags: Record<string, { type: 'string' | 'boolean' }>;
-  readonly required?: readonly string[];
-  run(services: Services, flags: Flags): Promise<Record<string, unknown>>;
-}
 
-const text = (flags: Flags, name: string): string => {
-  const value = flags[name];
-  return typeof value === 'string' ? value.trim() : '';
-};
-
-async function userByEmail(services: Services, email: string) {
-  const user = await services.control.users.byEmail(email);
-  if (!user) throw new NotFoundError('user', { email });
-  return user;
-}
 
 async function workspaceOf(services: Services, orgId: string, ref: string) {
   const workspaces = await services.control.workspaces.list(orgId);
@@ -37,11 +23,6 @@ async function workspaceOf(services: Services, orgId: string, ref: string) {
   return match;
 }
 
-async function orgOf(services: Services, id: string) {
-  const org = await services.control.orgs.get(id);
-  if (!org) throw new NotFoundError('organization', { org: id });
-  return org;
-}
 
 const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
 
@@ -257,6 +238,8 @@ export const COMMANDS: readonly Command[] = [
       if (!(await services.control.tokens.revoke(text(flags, 'id'), user.id))) {
         throw new NotFoundError('active token', { tokenId: text(flags, 'id') });
       }
+      // The user's own account event, shown to the admins of their organizations.
+      await recordCli(services, { orgId: null, userId: user.id, action: 'token.revoke', detail: `revoked the personal access token ${text(flags, 'id')} of ${user.email} everywhere` });
       return { revoked: text(flags, 'id') };
     },
   },
@@ -281,9 +264,12 @@ export const COMMANDS: readonly Command[] = [
       if (!(await (await openGrantAdmin(services.control.db, services.config.baseUrl)).revoke(text(flags, 'id'), [user.id]))) {
         throw new NotFoundError('active grant', { grantId: text(flags, 'id') });
       }
+      await recordCli(services, { orgId: null, userId: user.id, action: 'grant.revoke', detail: `revoked the assistant authorization ${text(flags, 'id')} of ${user.email} everywhere` });
       return { revoked: text(flags, 'id') };
     },
   },
+  AUDIT_COMMAND,
+  ...WEBHOOK_COMMANDS,
   blockCommand('token', 'block'),
   blockCommand('token', 'unblock'),
   blockCommand('grant', 'block'),

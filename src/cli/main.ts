@@ -52,7 +52,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       ...(values['data-dir'] ? { SPECBASE_DATA_DIR: String(values['data-dir']) } : {}),
       ...(values['database-url'] !== undefined ? { SPECBASE_DATABASE_URL: String(values['database-url']) } : {}),
     };
-    const services = await openServices(loadConfig(env));
+    const services = await openServices(loadConfig(env), { deliverWebhooks: false });
     try {
       const result = await command.run(services, flags);
       process.stdout.write(`${render(result, json)}\n`);

@@ -61,7 +61,11 @@ const EnvSchema = z.object({
   SPECBASE_MAX_OPEN_ORGS: limit(DEFAULT_MAX_OPEN_ORGS),
   SPECBASE_ORG_IDLE_SECONDS: z.coerce.number().min(0).default(900),
   SPECBASE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  SPECBASE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   SPECBASE_CIMD_CA_FILE: optionalText,
+  SPECBASE_WEBHOOK_CA_FILE: optionalText,
+  SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: optionalText,
+  SPECBASE_WEBHOOK_RETRY_SECONDS: z.coerce.number().positive().default(30),
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
 
@@ -120,6 +124,13 @@ export interface Config {
   readonly openOrgs: OpenOrgLimits;
   /** PostgreSQL connections this process opens for queries, at most (besides one that listens for commits). */
   readonly databasePoolSize: number;
+  /** Audit rows older than this many days are deleted (checked at start and every few hours). */
+  readonly auditRetentionDays: number;
+  /**
+   * Delivering webhooks: extra trusted CA and one loopback host (both for tests, unset in
+   * production), and the first retry's delay, doubled after each failed attempt.
+   */
+  readonly webhooks: { readonly caFile?: string; readonly allowLoopbackHost?: string; readonly firstRetryMs: number };
 }
 
 /**
@@ -244,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditHeldRows: e.SPECBASE_AUDIT_HELD_ROWS,
     openOrgs: Object.freeze({ max: e.SPECBASE_MAX_OPEN_ORGS, idleMs: Math.round(e.SPECBASE_ORG_IDLE_SECONDS * 1000) }),
     databasePoolSize: e.SPECBASE_DATABASE_POOL_SIZE,
+    auditRetentionDays: e.SPECBASE_AUDIT_RETENTION_DAYS,
+    webhooks: Object.freeze({
+      ...(e.SPECBASE_WEBHOOK_CA_FILE ? { caFile: e.SPECBASE_WEBHOOK_CA_FILE } : {}),
+      ...(e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST } : {}),
+      firstRetryMs: Math.round(e.SPECBASE_WEBHOOK_RETRY_SECONDS * 1000),
+    }),
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

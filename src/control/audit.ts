@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { auditPage, pruneAudit } from './audit-query.js';
 import { AuditBatches, type AuditBatchOptions, type AuditHealth } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
@@ -90,6 +91,14 @@ export function sqlAudit(
       const [statement, params] =
         orgId && userId ? [LISTS.both, [orgId, userId]] : orgId ? [LISTS.org, [orgId]] : userId ? [LISTS.user, [userId]] : [LISTS.all, []];
       return (await db.all<AuditRow>(statement, [...params, bounded])).map(toEntry);
+    },
+    async page(query) {
+      await batches.drain();
+      return auditPage(db, query);
+    },
+    async prune(before) {
+      await batches.drain();
+      return pruneAudit(db, before);
     },
   };
 }

@@ -10,3 +10,4 @@ export { PERSONAL_ACCESS_TOKEN_DAYS, PERSONAL_ACCESS_TOKEN_PREFIX } from './toke
 export type { Clock } from './clock.js';
 export type { DialectMigrations, Migration, SqlDatabase, SqlQueries, SqlValue } from './sql/types.js';
 export type * from './types.js';
+export { WEBHOOK_EVENT_KINDS } from './types.js';

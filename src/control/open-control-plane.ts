@@ -13,6 +13,7 @@ import { sqlPersonalAccessTokens } from './tokens.js';
 import type { ControlPlane } from './types.js';
 import { controlWriteProblem } from './write-probe.js';
 import { sqlUsers } from './users.js';
+import { sqlWebhooks } from './webhooks/index.js';
 import { sqlWorkspaces } from './workspaces.js';
 
 export const CONTROL_NAMESPACE = 'control';
@@ -36,6 +37,7 @@ export class SqlControlPlane implements ControlPlane {
   readonly members: ControlPlane['members'];
   readonly tokens: ControlPlane['tokens'];
   readonly credentialOrgs: ControlPlane['credentialOrgs'];
+  readonly webhooks: ControlPlane['webhooks'];
   readonly audit: ReturnType<typeof sqlAudit>;
 
   constructor(
@@ -50,6 +52,7 @@ export class SqlControlPlane implements ControlPlane {
     this.members = sqlMembers(db, clock, perRequest);
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
+    this.webhooks = sqlWebhooks(db, clock);
     this.audit = sqlAudit(db, clock, audit);
   }
 

@@ -36,6 +36,57 @@ const READ_ONLY_TOKENS = `
 `;
 
 /**
+ * Webhooks (WebhookStore): endpoints with their signing secret (kept readable: every delivery
+ * is signed with it), the outbox of events written when a commit is recorded, leased by one
+ * replica's dispatcher at a time, and the log of every delivery attempt. Kinds and workspace
+ * ids are space-separated lists.
+ */
+const webhooks = (serial: string, rowid: string) => `
+        CREATE TABLE webhook_endpoints (
+          id TEXT PRIMARY KEY,${rowid}
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          url TEXT NOT NULL,
+          secret TEXT NOT NULL,
+          events TEXT NOT NULL,
+          workspace_ids TEXT NOT NULL,
+          created_by TEXT,
+          created_at TEXT NOT NULL,
+          failing_since TEXT,
+          disabled_at TEXT,
+          disabled_reason TEXT);
+        CREATE INDEX webhook_endpoints_org ON webhook_endpoints (org_id);
+
+        CREATE TABLE webhook_outbox (
+          id TEXT PRIMARY KEY,${rowid}
+          endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+          org_id TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at TEXT,
+          lease_owner TEXT,
+          lease_until TEXT,
+          delivered_at TEXT,
+          gave_up_at TEXT);
+        CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+        CREATE INDEX webhook_outbox_endpoint ON webhook_outbox (endpoint_id);
+
+        CREATE TABLE webhook_attempts (
+          id ${serial},
+          message_id TEXT NOT NULL REFERENCES webhook_outbox (id) ON DELETE CASCADE,
+          endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+          at TEXT NOT NULL,
+          ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+          response_code INTEGER,
+          error TEXT,
+          duration_ms INTEGER NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('delivered', 'retrying', 'given_up')),
+          next_attempt_at TEXT);
+        CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, at);
+`;
+
+/**
  * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
@@ -123,6 +174,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 2, sql: CREDENTIAL_ORGS },
     { version: 3, sql: WRITE_PROBE },
     { version: 4, sql: READ_ONLY_TOKENS },
+    { version: 5, sql: webhooks('INTEGER PRIMARY KEY AUTOINCREMENT', '') },
   ],
   postgres: [
     {
@@ -210,5 +262,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 2, sql: CREDENTIAL_ORGS },
     { version: 3, sql: WRITE_PROBE },
     { version: 4, sql: READ_ONLY_TOKENS },
+    { version: 5, sql: webhooks('BIGSERIAL PRIMARY KEY', '\n          rowid BIGSERIAL NOT NULL,') },
   ],
 };

@@ -6,6 +6,7 @@ import {
   type ArtifactTypeDef,
 } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
+import { announceChange } from './announce.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactView, CreateInput, FolderView } from './types.js';
@@ -46,11 +47,13 @@ export async function createArtifact(
   // An untitled page starts truly empty; other types always open with their title heading.
   const templateTitle = type === 'page' ? (givenTitle ?? '') : title;
   const body = def.template({ title: templateTitle, ...(requirementType ? { requirementType } : {}) });
-  const { artifact } = await deps.store.create(
+  const created = await deps.store.create(
     scope.orgId,
     { type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}) },
     scope.changeContext,
   );
+  await announceChange(deps, scope, 'create', created);
+  const { artifact } = created;
   return artifactView(deps.baseUrl, scope.orgId, artifact, 'full');
 }
 

@@ -2,6 +2,7 @@ import { artifactType, type ArtifactType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError, PatchError, PayloadTooLargeError } from '../errors.js';
 import { applyPatchOffLoop, unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactRecord, BodyChange, CommitResult } from '../store/types.js';
+import { announceChange } from './announce.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { EditInput, EditView } from './types.js';
@@ -38,6 +39,7 @@ export async function writeComputedBody(
     return nextBody(current);
   };
   const result = await deps.store.update(scope.orgId, id, { ...change, body }, scope.changeContext);
+  await announceChange(deps, scope, change.verb, result);
   return { before, result };
 }
 

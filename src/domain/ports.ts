@@ -1,6 +1,6 @@
 import type { Limits } from '../config/index.js';
 import type { DiffCache } from './diff-cache.js';
-import type { ControlPlane } from '../control/types.js';
+import type { ArtifactChange, ControlPlane } from '../control/types.js';
 import type { SearchAnswer, SearchQuery } from '../search/types.js';
 import type {
   ArtifactMeta,
@@ -54,6 +54,11 @@ export interface DomainDeps {
   /** Public base URL, for the `url` of every artifact. */
   readonly baseUrl: string;
   readonly limits: Limits;
+  /**
+   * Where commits are announced (the webhooks' outbox); `committed` resolves once the change is
+   * written there and never rejects: the commit it tells of is already made.
+   */
+  readonly changes?: { committed(change: ArtifactChange): Promise<void> };
 }
 
 /** The ports, plus what the domain keeps for itself between calls. */

@@ -1,4 +1,4 @@
-import { InvalidInputError, ToolNotOfferedError } from '../errors.js';
+import { InvalidInputError, SpecbaseError, ToolNotOfferedError } from '../errors.js';
 import { refusalOf } from './connection.js';
 import { toolErrorResult } from './error-result.js';
 import { protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
@@ -87,7 +87,9 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
     } catch (error) {
       const result = toolErrorResult(error, tool.name, log);
       const first = result.content[0];
-      void record('error', requestedId(rawArgs), null, first?.type === 'text' ? first.text : null);
+      // The error class first, as the web application records its refusals (web/audit-trail.ts).
+      const errorClass = error instanceof SpecbaseError ? error.code : 'internal_error';
+      void record('error', requestedId(rawArgs), null, `${errorClass}: ${first?.type === 'text' ? first.text : ''}`);
       return result as Record<string, unknown>;
     }
   };

@@ -3,15 +3,18 @@ import type { GrantAdmin } from '../auth/types.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
+import type { DeliveryDeps } from '../webhooks/index.js';
 import { assetRoutes } from './assets.js';
 import { sendHtml } from './context.js';
 import { errorPageFor, webErrors } from './errors.js';
 import { artifactRoutes } from './routes/artifact.js';
+import { auditRoutes } from './routes/audit.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
 import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { securityHeaders } from './security.js';
 
 export interface WebDeps {
@@ -19,6 +22,7 @@ export interface WebDeps {
   readonly control: ControlPlane;
   readonly config: Config;
   readonly auth: { readonly webSession: RequestHandler; readonly requireWebUser: RequestHandler; readonly grants: GrantAdmin };
+  readonly webhooks: { readonly delivery: DeliveryDeps };
 }
 
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */
@@ -37,6 +41,8 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(editRoutes(deps));
   router.use(createRoutes(deps));
   router.use(connectRoutes(deps));
+  router.use(auditRoutes(deps));
+  router.use(webhookRoutes(deps));
   router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
   router.use(webErrors);
   return router;

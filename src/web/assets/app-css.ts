@@ -201,4 +201,9 @@ main.auth form.decision button { flex: 1 1 8rem; justify-content: center; }
 .error-page { max-width: 560px; margin: 3rem auto; text-align: center; }
 .error-page .status { font-size: 3rem; font-weight: 800; color: var(--accent); margin: 0; letter-spacing: -.03em; }
 .error-page .message { color: var(--muted); }
+.webhook .actions { display: flex; gap: .5rem; margin: .5rem 0 1rem; }
+.webhook h3 { word-break: break-all; }
+fieldset { border: 1px solid var(--border); border-radius: var(--radius); margin: 0 0 1rem; padding: .5rem 1rem; }
+label.check { display: inline-flex; align-items: center; gap: .3rem; margin-right: 1rem; font-weight: normal; }
+table.audit td.audit-detail { max-width: 28rem; overflow-wrap: anywhere; }
 `;

@@ -42,7 +42,7 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
       connections: { orgId: ctx.org.id, csrf, ...connected },
       ...(created ? { created } : {}),
     });
-    sendHtml(res, layout({ title: 'Connect an assistant', user: ctx.user, org: { ...ctx.org, section: 'connect' } }, page));
+    sendHtml(res, layout({ title: 'Connect an assistant', user: ctx.user, org: { ...ctx.org, section: 'connect', admin: connected.members !== undefined } }, page));
   }
 
   function refused(req: Request, res: Response): boolean {

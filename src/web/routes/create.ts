@@ -4,6 +4,7 @@ import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError, SpecbaseError } from '../../errors.js';
+import { audited } from '../audit-trail.js';
 import { orgContext, sendHtml, writesSomewhere } from '../context.js';
 import { csrfToken } from '../security.js';
 import { newChildPage, newPagePage } from '../views/create.js';
@@ -46,11 +47,19 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const requirementType = field(req, 'requirementType');
     try {
       if (!title) throw new InvalidInputError('give it a title');
-      const created = await specs.create(ctx.actor, type, {
-        parentId: ctx.id,
-        title,
-        ...(type === 'requirement' && isRequirementType(requirementType) ? { requirementType } : {}),
-      });
+      const created = await audited(
+        control,
+        ctx,
+        'web.create',
+        null,
+        () =>
+          specs.create(ctx.actor, type, {
+            parentId: ctx.id,
+            title,
+            ...(type === 'requirement' && isRequirementType(requirementType) ? { requirementType } : {}),
+          }),
+        (made) => ({ artifactId: made.id, commit: made.version }),
+      );
       res.redirect(303, `/o/${ctx.org.id}/a/${created.id}/edit`);
     } catch (error) {
       if (fixable(error)) return renderChildForm(req, res, ctx, type, error.message);
@@ -77,7 +86,14 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const title = field(req, 'title').trim();
     try {
       if (!title) throw new InvalidInputError('give the page a title');
-      const created = await specs.create(ctx.actor, 'page', { title, ...(folder ? { parentId: folder } : {}) });
+      const created = await audited(
+        control,
+        ctx,
+        'web.create',
+        null,
+        () => specs.create(ctx.actor, 'page', { title, ...(folder ? { parentId: folder } : {}) }),
+        (made) => ({ artifactId: made.id, commit: made.version }),
+      );
       res.redirect(303, `/o/${ctx.org.id}/a/${created.id}/edit`);
     } catch (error) {
       if (fixable(error)) return renderPageForm(req, res, folder || undefined, error.message);
@@ -90,7 +106,14 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const ctx = await orgContext(control, req);
     const parent = field(req, 'parent');
     try {
-      await specs.createFolder(ctx.actor, { name: field(req, 'name'), ...(parent ? { parentFolderId: parent } : {}) });
+      await audited(
+        control,
+        ctx,
+        'web.create_folder',
+        null,
+        () => specs.createFolder(ctx.actor, { name: field(req, 'name'), ...(parent ? { parentFolderId: parent } : {}) }),
+        (folder) => ({ artifactId: folder.id }),
+      );
       res.redirect(303, `/o/${ctx.org.id}#h-pages`);
     } catch (error) {
       if (fixable(error)) return renderPageForm(req, res, parent || undefined, error.message);

@@ -12,6 +12,7 @@ import { editorPage, type EditorState } from '../views/editor.js';
 import { typeName } from '../views/format.js';
 import { layout } from '../views/layout.js';
 import { commitParam, writableArtifactContext, type ArtifactContext } from './artifact-context.js';
+import { audited } from '../audit-trail.js';
 import { documentForm, field, refusedForgery } from './form.js';
 
 /** The web editor: markdown with a live preview, saved as one commit guarded by the version it opened. */
@@ -44,7 +45,7 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
     const summary = field(req, 'summary');
     const baseVersion = commitParam(field(req, 'baseVersion'));
     try {
-      await specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary });
+      await audited(control, ctx, 'web.edit', ctx.id, () => specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary }), (saved) => ({ commit: saved.version }));
     } catch (error) {
       const conflict = editConflictOf(error);
       if (conflict) return render(req, res, ctx, { text: conflict.withMarkers, baseVersion: conflict.currentVersion, summary, conflict }, 409);

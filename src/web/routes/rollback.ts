@@ -5,6 +5,7 @@ import type { SpecService } from '../../domain/types.js';
 import { ConflictError } from '../../errors.js';
 import { sendHtml } from '../context.js';
 import { errorPageFor } from '../errors.js';
+import { audited } from '../audit-trail.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { layout } from '../views/layout.js';
 import { confirmPage, type RollbackKind } from '../views/rollback.js';
@@ -39,7 +40,14 @@ export function rollbackRoutes(deps: { specs: SpecService; control: ControlPlane
       const ctx = await writableContext(req);
       const commit = commitParam((req.body as Record<string, unknown>).commit);
       try {
-        await (kind === 'revert' ? specs.revert(ctx.actor, ctx.id, commit) : specs.restore(ctx.actor, ctx.id, commit));
+        await audited(
+          control,
+          ctx,
+          `web.${kind}`,
+          ctx.id,
+          () => (kind === 'revert' ? specs.revert(ctx.actor, ctx.id, commit) : specs.restore(ctx.actor, ctx.id, commit)),
+          (done) => ({ commit: done.version }),
+        );
       } catch (error) {
         if (error instanceof ConflictError) return confirm(req, res, ctx, kind, commit, error.message);
         throw error;

@@ -5,7 +5,14 @@ export interface PageChrome {
   readonly title: string;
   readonly user?: WebUser;
   /** Organization navigation, when the page belongs to one. */
-  readonly org?: { readonly id: string; readonly name: string; readonly section?: 'home' | 'activity' | 'connect' | 'search'; readonly query?: string };
+  readonly org?: {
+    readonly id: string;
+    readonly name: string;
+    readonly section?: 'home' | 'activity' | 'connect' | 'search' | 'audit' | 'webhooks';
+    readonly query?: string;
+    /** An organization admin: the navigation links the audit log and webhooks. */
+    readonly admin?: boolean;
+  };
 }
 
 /** The one page shell: header with organization navigation and search, main content, footer. */
@@ -32,6 +39,7 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       <a href="/o/${org.id}"${current('home')}>Product</a>
       <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
       <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
+      ${org.admin ? html`<a href="/o/${org.id}/audit"${current('audit')}>Audit</a><a href="/o/${org.id}/webhooks"${current('webhooks')}>Webhooks</a>` : ''}
     </nav>
     <form class="search" role="search" action="/o/${org.id}/search" method="get">
       <label class="visually-hidden" for="site-search">Search this organization</label>

@@ -89,7 +89,7 @@ export interface Cluster {
 
 const BANNER = 'Specbase is running at';
 
-export async function startCluster(count: number): Promise<Cluster> {
+export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
   await ensureBuilt();
   const postgres: TestPostgres = await startTestPostgres();
   const work = await mkdtemp(path.join(os.tmpdir(), 'specbase-replicas-'));
@@ -108,6 +108,7 @@ export async function startCluster(count: number): Promise<Cluster> {
     SPECBASE_LOG_LEVEL: 'warn',
     // Every connection comes from HAProxy's address: the per-address cap belongs at the proxy.
     SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    ...extraEnv,
   });
   const replicas: Replica[] = ports.map((port) => ({ port, url: `http://127.0.0.1:${port}`, process: startMain(env(port)) }));
   let proxy: Proxy | undefined;

@@ -17,7 +17,7 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     const [again, again2] = await Promise.all([f.reopen(), f.reopen()]);
     expect(await again.users.get(user.id)).toEqual(user);
     const versions = await again2.db.all<{ version: number }>('SELECT version FROM schema_migrations WHERE namespace = ?', [CONTROL_NAMESPACE]);
-    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
   });
 
   it('replicas opening a fresh database together apply each migration exactly once', async () => {

@@ -1,10 +1,10 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses a metadata document must never be fetched from: loopback, private, link-local,
- * shared, unspecified, multicast and reserved ranges, in IPv4 and IPv6. A client id URL is
- * chosen by whoever starts an authorization, so the fetch must not become a way to reach the
- * server's own network. IPv6 addresses that carry an IPv4 address are judged by it where
+ * Addresses the service never sends a request to (client metadata documents, webhook endpoints):
+ * loopback, private, link-local, shared, unspecified, multicast and reserved ranges, in IPv4
+ * and IPv6. A client id URL or a webhook URL is chosen by someone else than the operator, so
+ * the request must not become a way to reach the server's own network. IPv6 addresses that carry an IPv4 address are judged by it where
  * BlockList decodes them (IPv4-mapped, `::ffff:a.b.c.d`), and are refused whole where it does
  * not: IPv4-compatible (`::a.b.c.d`, deprecated), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64
  * (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002::/16`) and Teredo (`2001::/32`). No client
@@ -34,7 +34,7 @@ function unmapped(address: string): string {
   return mapped ? mapped[1]! : address;
 }
 
-/** True when `address` is one a metadata document may be fetched from. */
+/** True when `address` is one the service may send a request to. */
 export function isPublicAddress(address: string): boolean {
   const plain = unmapped(address);
   const family = isIP(plain);

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidInputError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Clock } from '../clock.js';
+import type { SqlDatabase } from '../sql/types.js';
+import { WEBHOOK_EVENT_KINDS, type WebhookEndpoint, type WebhookEventKind, type WebhookStore } from '../types.js';
+
+export interface EndpointRow {
+  id: string;
+  org_id: string;
+  url: string;
+  events: string;
+  workspace_ids: string;
+  created_by: string | null;
+  created_at: string;
+  failing_since: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+}
+
+export const ENDPOINT_COLUMNS = 'id, org_id, url, events, workspace_ids, created_by, created_at, failing_since, disabled_at, disabled_reason';
+const MAX_URL = 2000;
+
+const words = (list: string) => list.split(' ').filter(Boolean);
+
+export const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  orgId: row.org_id,
+  url: row.url,
+  events: words(row.events) as WebhookEventKind[],
+  workspaceIds: words(row.workspace_ids),
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  failingSince: row.failing_since,
+  disabledAt: row.disabled_at,
+  disabledReason: row.disabled_reason,
+});
+
+/** An https URL without credentials; where it points is checked on every delivery (net/outbound-request.ts). */
+function endpointUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new InvalidInputError(`not a URL: ${value.slice(0, 80)}`);
+  }
+  if (url.protocol !== 'https:') throw new InvalidInputError('a webhook URL must be https');
+  if (url.username || url.password) throw new InvalidInputError('a webhook URL must not carry credentials');
+  if (url.href.length > MAX_URL) throw new InvalidInputError(`a webhook URL is at most ${MAX_URL} characters`);
+  return url.href;
+}
+
+function eventKinds(events: readonly string[]): WebhookEventKind[] {
+  const unknown = events.filter((kind) => !(WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind));
+  if (unknown.length) throw new InvalidInputError(`unknown event kind ${unknown.join(', ')}; the kinds are ${WEBHOOK_EVENT_KINDS.join(', ')}`);
+  if (events.length === 0) throw new InvalidInputError(`choose at least one event kind: ${WEBHOOK_EVENT_KINDS.join(', ')}`);
+  return WEBHOOK_EVENT_KINDS.filter((kind) => events.includes(kind));
+}
+
+/** The Standard Webhooks secret format: `whsec_` and the base64 of the key. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function sqlWebhookEndpoints(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'add' | 'list' | 'get' | 'remove' | 'enable' | 'target'> {
+  return {
+    async add({ orgId, url, events, workspaceIds, createdBy }) {
+      const href = endpointUrl(url);
+      const kinds = eventKinds(events);
+      const known = new Set((await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id));
+      const chosen = [...new Set(workspaceIds)];
+      if (chosen.length === 0) throw new InvalidInputError('choose at least one workspace');
+      const foreign = chosen.filter((id) => !known.has(id));
+      if (foreign.length) throw new InvalidInputError(`not a workspace of this organization: ${foreign.join(', ')}`);
+      const id = newId();
+      const secret = newSecret();
+      await db.run(
+        'INSERT INTO webhook_endpoints (id, org_id, url, secret, events, workspace_ids, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [id, orgId, href, secret, kinds.join(' '), chosen.join(' '), createdBy, clock().toISOString()],
+      );
+      const endpoint = toEndpoint((await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]))!);
+      return { endpoint, secret };
+    },
+    async list(orgId) {
+      return (await db.all<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? ORDER BY created_at, rowid`, [orgId])).map(toEndpoint);
+    },
+    async get(orgId, endpointId) {
+      const row = await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? AND id = ?`, [orgId, endpointId]);
+      return row && toEndpoint(row);
+    },
+    async remove(orgId, endpointId) {
+      return (await db.run('DELETE FROM webhook_endpoints WHERE org_id = ? AND id = ?', [orgId, endpointId])) > 0;
+    },
+    async enable(orgId, endpointId) {
+      const changed = await db.run(
+        'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL WHERE org_id = ? AND id = ? AND disabled_at IS NOT NULL',
+        [orgId, endpointId],
+      );
+      return changed > 0;
+    },
+    async target(endpointId) {
+      return db.get<{ url: string; secret: string }>('SELECT url, secret FROM webhook_endpoints WHERE id = ?', [endpointId]);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { WebhookEventKind } from '../control/types.js';
+import type { CommitResult } from '../store/types.js';
+import type { DomainDeps } from './ports.js';
+import type { Scope } from './scope.js';
+import { artifactUrl } from './urls.js';
+
+/**
+ * Tells the organization's webhooks of a commit the actor just made: the one call every verb
+ * makes once its commit landed (create, edit, revert, restore; delete and move alike). It
+ * resolves once the event is in the outbox; it never fails the change, which is already made.
+ */
+export async function announceChange(deps: DomainDeps, scope: Scope, kind: WebhookEventKind, result: CommitResult): Promise<void> {
+  const { artifact } = result;
+  const { author, client } = scope.changeContext;
+  await deps.changes?.committed({
+    orgId: scope.orgId,
+    kind,
+    artifact: { id: artifact.id, type: artifact.type, title: artifact.title, url: artifactUrl(deps.baseUrl, scope.orgId, artifact.id), workspaceId: artifact.workspaceId },
+    commit: result.commit,
+    author,
+    client: client ?? null,
+    at: artifact.updatedAt,
+  });
+}
