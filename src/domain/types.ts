@@ -82,6 +82,8 @@ export interface CreateInput {
   readonly parentId?: string;
   readonly title?: string;
   readonly requirementType?: RequirementType;
+  /** The whole document; its first `# ` heading is the title. Without it, the type's template. */
+  readonly content?: string;
 }
 
 export interface EditInput {

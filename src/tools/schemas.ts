@@ -34,6 +34,8 @@ export const requirementTypeParam = z
 
 export const titleParam = z.string().max(DEFAULT_LIMITS.maxTitleChars).describe('One line');
 
+export const contentParam = z.string().describe('Whole markdown document; its # heading is the title');
+
 export const patchParam = z.string().describe('Unified diff');
 
 export const baseVersionParam = z
