@@ -107,7 +107,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
-  const unsubscribe = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
+  const unsubscribe = store.onCommit((orgId, result) =>
+    result.deleted ? search.remove(orgId, result.artifact.id, result.commit) : search.upsert(orgId, indexed(result.artifact), result.commit),
+  );
   const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
   const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits });
   let replication: Replication | undefined;

@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { openServices } from '../app/services.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { SpecbaseError } from '../errors.js';
-import { COMMANDS, type Command } from './commands.js';
+import { ARTIFACT_COMMANDS } from './artifact-commands.js';
+import { COMMANDS as ADMIN_COMMANDS, type Command } from './commands.js';
+
+const COMMANDS: readonly Command[] = [...ADMIN_COMMANDS, ...ARTIFACT_COMMANDS];
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;

@@ -1,6 +1,7 @@
 import { canWrite } from '../access/index.js';
 import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
+import { deleteArtifact, deletePreview, listDeleted, restoreDeleted } from './delete.js';
 import { editArtifact } from './edit.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
@@ -47,6 +48,10 @@ export function createSpecService(ports: DomainDeps): SpecService {
     blame: (actor, id) => blameArtifact(deps, scope(actor), id),
     historyPage: (actor, id, query) => artifactHistoryPage(deps, scope(actor), id, query),
     activityPage: (actor, query) => activityPage(deps, scope(actor), query),
+    deletePreview: (actor, id) => deletePreview(deps, scope(actor), id),
+    delete: (actor, id, options) => deleteArtifact(deps, scope(actor), id, options),
+    restoreDeleted: (actor, id) => restoreDeleted(deps, scope(actor), id),
+    listDeleted: (actor) => listDeleted(deps, scope(actor)),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

@@ -10,6 +10,7 @@ import type {
   CatalogView,
   ChangeContext,
   CommitResult,
+  DeletedArtifact,
   FolderRecord,
   HistoryEntry,
   NewArtifact,
@@ -26,6 +27,9 @@ export interface ArtifactStore {
   children(orgId: string, parentId: string | null, type?: ArtifactMeta['type']): Promise<ArtifactMeta[]>;
   create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
   update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
+  delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]>;
+  restoreDeleted(orgId: string, id: string, ctx: ChangeContext): Promise<CommitResult[]>;
+  deleted(orgId: string): Promise<DeletedArtifact[]>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;

@@ -1,6 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import type { ArtifactType, RequirementType } from '../artifacts/index.js';
-import type { Author, HistoryEntry } from '../store/types.js';
+import type { Author, DeletedArtifact, HistoryEntry } from '../store/types.js';
 
 /** Who acts: the principal inside one organization, and the client they act through. */
 export interface Actor {
@@ -198,6 +198,26 @@ export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' 
   readonly diff: string;
 }
 
+/** An artifact named by id, type and title: in a delete's confirmation, a link list, a removal. */
+export interface ArtifactRef {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+}
+
+/** What a delete would take: the artifact and its descendants, parents first. */
+export interface DeletePreview {
+  readonly artifact: ArtifactRef;
+  readonly descendants: readonly ArtifactRef[];
+}
+
+/** A delete or a restore done: its commit, the artifact named and the descendants that went or came with it. */
+export interface RemovalView {
+  readonly commit: string;
+  readonly artifact: ArtifactRef;
+  readonly descendants: readonly ArtifactRef[];
+}
+
 /**
  * The operations of Specbase on one organization's artifacts, with access checks applied.
  * Tools, the web application and the CLI all go through this; none touch the store directly.
@@ -232,6 +252,15 @@ export interface SpecService {
   blame(actor: Actor, id: string): Promise<BlameView>;
   activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
+
+  /** What deleting `id` would take with it; only for someone who may delete it. */
+  deletePreview(actor: Actor, id: string): Promise<DeletePreview>;
+  /** One commit `Delete <type>: <title>`; an artifact with children only with `recursive`; never the product. */
+  delete(actor: Actor, id: string, options: { recursive: boolean }): Promise<RemovalView>;
+  /** One commit `Restore <type>: <title>` bringing back the artifact and the descendants deleted with it. */
+  restoreDeleted(actor: Actor, id: string): Promise<RemovalView & { url: string }>;
+  /** Deleted artifacts of readable workspaces, newest first. */
+  listDeleted(actor: Actor): Promise<DeletedArtifact[]>;
 }
 
 export type { Author };

@@ -10,6 +10,9 @@ import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index
 import {
   createArtifact,
   createFolder,
+  deleteArtifact,
+  deletedByName,
+  restoreDeleted,
   updateArtifact,
   validateBodyChange,
   validateNewArtifact,
@@ -28,7 +31,7 @@ import {
 } from './org/index.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
+  CommitResult, DeletedArtifact, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
 } from './types.js';
 
 export interface GitStoreOptions {
@@ -197,6 +200,33 @@ export class GitStore {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     validateBodyChange(change, this.env);
     return this.write(orgId, (handle) => updateArtifact(handle, id.toLowerCase(), change, ctx, this.env));
+  }
+
+  /** Removes the artifact (with `recursive`, its descendants too) in one commit; a result per artifact, the named one first. */
+  async delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    return this.orgs.writeMany(orgId, (handle) => deleteArtifact(handle, id.toLowerCase(), options, ctx, this.env));
+  }
+
+  /** Brings a deleted artifact back, with the descendants deleted with it, in one commit. */
+  async restoreDeleted(orgId: string, id: string, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    return this.orgs.writeMany(orgId, (handle) => restoreDeleted(handle, id.toLowerCase(), ctx, this.env));
+  }
+
+  /** Artifacts deleted and not restored since, newest first. */
+  async deleted(orgId: string): Promise<DeletedArtifact[]> {
+    const { deletes } = (await this.fresh(orgId)).state;
+    const byCommit = new Map<string, number>();
+    for (const { entry } of deletes.values()) byCommit.set(entry.commit, (byCommit.get(entry.commit) ?? 0) + 1);
+    return [...deletes.values()].reverse().map(({ entry, workspaceId }) => {
+      const named = deletedByName(entry);
+      return {
+        id: entry.artifactId, type: entry.artifactType, title: entry.title, workspaceId, commit: entry.commit,
+        deletedAt: entry.authoredAt, deletedBy: entry.author, ...(entry.client ? { client: entry.client } : {}),
+        named, descendants: named ? (byCommit.get(entry.commit) ?? 1) - 1 : 0,
+      };
+    });
   }
 
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {

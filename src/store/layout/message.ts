@@ -2,7 +2,9 @@ import { type ArtifactType, artifactType } from '../../artifacts/index.js';
 import { InvalidInputError } from '../../errors.js';
 import type { Author, ChangeVerb } from '../types.js';
 
-const VERB_WORD: Record<ChangeVerb, string> = { create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore' };
+const VERB_WORD: Record<ChangeVerb, string> = {
+  create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore', delete: 'Delete', move: 'Move',
+};
 const WORD_VERB = new Map(Object.entries(VERB_WORD).map(([verb, word]) => [word, verb as ChangeVerb]));
 
 /** One line, no control characters: safe inside a commit header or trailer. */
