@@ -1,8 +1,7 @@
-import { NotFoundError } from '../errors.js';
-import type { DeletedArtifact } from '../store/types.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { ArtifactRef, DeletePreview, RemovalView } from './types.js';
+import type { ArtifactRef, DeletedView, DeletePreview, RemovalView } from './types.js';
 import { artifactUrl } from './urls.js';
 
 const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): ArtifactRef => ({ id: meta.id, type: meta.type, title: meta.title });
@@ -10,6 +9,7 @@ const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): 
 /** The artifact and its descendants, parents first, each checked writable: a delete takes them all. */
 async function writableSubtree(deps: DomainDeps, scope: Scope, id: string) {
   const top = await scope.writable(id);
+  if (top.type === 'product') throw new InvalidInputError('the product cannot be deleted');
   const view = await deps.store.view(scope.orgId);
   const subtree = [top];
   for (let i = 0; i < subtree.length; i++) subtree.push(...view.children(subtree[i]!.id));
@@ -34,9 +34,11 @@ export async function deleteArtifact(deps: DomainDeps, scope: Scope, id: string,
 }
 
 /** Deleted artifacts of the workspaces the actor can read, newest first. */
-export async function listDeleted(deps: DomainDeps, scope: Scope): Promise<DeletedArtifact[]> {
+export async function listDeleted(deps: DomainDeps, scope: Scope): Promise<DeletedView[]> {
   const readable = await scope.readableWorkspaceIds();
-  return (await deps.store.deleted(scope.orgId)).filter((d) => d.named && readable.has(d.workspaceId));
+  return (await deps.store.deleted(scope.orgId))
+    .filter((d) => d.named && readable.has(d.workspaceId))
+    .map((d) => ({ ...d, canRestore: scope.canWrite(d.workspaceId) }));
 }
 
 /**

@@ -211,6 +211,11 @@ export interface DeletePreview {
   readonly descendants: readonly ArtifactRef[];
 }
 
+/** A deleted artifact as the Deleted page lists it, and whether the actor may bring it back. */
+export interface DeletedView extends DeletedArtifact {
+  readonly canRestore: boolean;
+}
+
 /** A delete or a restore done: its commit, the artifact named and the descendants that went or came with it. */
 export interface RemovalView {
   readonly commit: string;
@@ -260,7 +265,7 @@ export interface SpecService {
   /** One commit `Restore <type>: <title>` bringing back the artifact and the descendants deleted with it. */
   restoreDeleted(actor: Actor, id: string): Promise<RemovalView & { url: string }>;
   /** Deleted artifacts of readable workspaces, newest first. */
-  listDeleted(actor: Actor): Promise<DeletedArtifact[]>;
+  listDeleted(actor: Actor): Promise<DeletedView[]>;
 }
 
 export type { Author };

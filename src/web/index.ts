@@ -9,6 +9,7 @@ import { errorPageFor, webErrors } from './errors.js';
 import { artifactRoutes } from './routes/artifact.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
+import { deleteRoutes } from './routes/delete.js';
 import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
@@ -36,6 +37,7 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(rollbackRoutes(deps));
   router.use(editRoutes(deps));
   router.use(createRoutes(deps));
+  router.use(deleteRoutes(deps));
   router.use(connectRoutes(deps));
   router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
   router.use(webErrors);

@@ -47,7 +47,6 @@ export async function deleteArtifact(
   const client = ctx.client ? { client: ctx.client } : {};
   const message = artifactCommitMessage({
     verb: 'delete', type: top.type, id: top.id, title: top.title, ...client,
-    ...(descendants > 0 ? { summary: `With its ${plural(descendants, 'descendant')}.` } : {}),
   });
   const parent = state.head;
   const { commit, timestamp } = await commitFiles(handle.repo, state, {

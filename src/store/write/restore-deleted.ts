@@ -14,8 +14,6 @@ interface DeletedFile {
   readonly body: string;
 }
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
-
 /** The artifact files a commit removed, as they were just before it. */
 async function filesRemovedBy(handle: OrgHandle, commit: string): Promise<DeletedFile[]> {
   const { repo } = handle;
@@ -72,11 +70,7 @@ export async function restoreDeleted(handle: OrgHandle, id: string, ctx: ChangeC
     if (state.idOfPath.has(file.path)) throw new ConflictError(`the path ${file.path} is taken; nothing was restored`);
   }
   const client = ctx.client ? { client: ctx.client } : {};
-  const descendants = restored.length - 1;
-  const message = artifactCommitMessage({
-    verb: 'restore', type: top.frontmatter.type, id, title: top.frontmatter.title, ...client,
-    summary: `Restores what commit ${deleted.entry.commit.slice(0, 12)} deleted${descendants > 0 ? `, with ${plural(descendants, 'descendant')}` : ''}.`,
-  });
+  const message = artifactCommitMessage({ verb: 'restore', type: top.frontmatter.type, id, title: top.frontmatter.title, ...client });
   const frontmatters = restored.map((f) => ({ ...f.frontmatter, workspace }));
   const lines = await Promise.all(restored.map((f) => countLineChangesOffLoop('', f.body, false)));
   const parent = state.head;

@@ -5,7 +5,7 @@ export interface PageChrome {
   readonly title: string;
   readonly user?: WebUser;
   /** Organization navigation, when the page belongs to one. */
-  readonly org?: { readonly id: string; readonly name: string; readonly section?: 'home' | 'activity' | 'connect' | 'search'; readonly query?: string };
+  readonly org?: { readonly id: string; readonly name: string; readonly section?: 'home' | 'activity' | 'deleted' | 'connect' | 'search'; readonly query?: string };
 }
 
 /** The one page shell: header with organization navigation and search, main content, footer. */
@@ -31,6 +31,7 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       ? html`<nav aria-label="Organization">
       <a href="/o/${org.id}"${current('home')}>Product</a>
       <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
+      <a href="/o/${org.id}/deleted"${current('deleted')}>Deleted</a>
       <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
     </nav>
     <form class="search" role="search" action="/o/${org.id}/search" method="get">
