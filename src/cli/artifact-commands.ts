@@ -47,4 +47,42 @@ export const ARTIFACT_COMMANDS: readonly Command[] = [
       return { restored: done.artifact, descendants: refList(done.descendants), commit: done.commit, url: done.url };
     },
   },
+  {
+    name: 'artifact move',
+    usage: 'artifact move --org ORG_ID --id ID --to PARENT_ID|root --user EMAIL   another parent of the allowed type; a folder into another folder',
+    flags: { org: { type: 'string' }, id: { type: 'string' }, to: { type: 'string' }, user: { type: 'string' } },
+    required: ['org', 'id', 'to', 'user'],
+    run: async (services, flags) => {
+      const actor = await actorOf(services, flags);
+      const id = text(flags, 'id');
+      const to = text(flags, 'to') === 'root' ? null : text(flags, 'to');
+      const isFolder = (await services.specs.listFolders(actor)).some((f) => f.id === id.toLowerCase());
+      if (isFolder) {
+        const folder = await services.specs.moveFolder(actor, id, to);
+        return { movedFolder: { id: folder.id, name: folder.name }, parentFolderId: folder.parentFolderId, commit: folder.commit };
+      }
+      const done = await services.specs.move(actor, id, to);
+      return { moved: done.artifact, parentId: done.parentId, descendants: refList(done.descendants), commit: done.commit };
+    },
+  },
+  {
+    name: 'folder rename',
+    usage: 'folder rename --org ORG_ID --id FOLDER_ID --name NAME --user EMAIL',
+    flags: { org: { type: 'string' }, id: { type: 'string' }, name: { type: 'string' }, user: { type: 'string' } },
+    required: ['org', 'id', 'name', 'user'],
+    run: async (services, flags) => {
+      const done = await services.specs.renameFolder(await actorOf(services, flags), text(flags, 'id'), text(flags, 'name'));
+      return { folder: { id: done.id, name: done.name }, commit: done.commit };
+    },
+  },
+  {
+    name: 'folder delete',
+    usage: 'folder delete --org ORG_ID --id FOLDER_ID --user EMAIL   only an empty folder',
+    flags: { org: { type: 'string' }, id: { type: 'string' }, user: { type: 'string' } },
+    required: ['org', 'id', 'user'],
+    run: async (services, flags) => {
+      const done = await services.specs.deleteFolder(await actorOf(services, flags), text(flags, 'id'));
+      return { deletedFolder: { id: done.id, name: done.name }, commit: done.commit };
+    },
+  },
 ];

@@ -2,6 +2,7 @@ import { canWrite } from '../access/index.js';
 import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
 import { deleteArtifact, deletePreview, listDeleted, restoreDeleted } from './delete.js';
+import { deleteFolder, moveArtifact, moveFolder, renameFolder } from './move.js';
 import { editArtifact } from './edit.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
@@ -52,6 +53,10 @@ export function createSpecService(ports: DomainDeps): SpecService {
     delete: (actor, id, options) => deleteArtifact(deps, scope(actor), id, options),
     restoreDeleted: (actor, id) => restoreDeleted(deps, scope(actor), id),
     listDeleted: (actor) => listDeleted(deps, scope(actor)),
+    move: (actor, id, to) => moveArtifact(deps, scope(actor), id, to),
+    moveFolder: (actor, id, to) => moveFolder(deps, scope(actor), id, to),
+    renameFolder: (actor, id, name) => renameFolder(deps, scope(actor), id, name),
+    deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

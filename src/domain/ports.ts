@@ -30,6 +30,10 @@ export interface ArtifactStore {
   delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]>;
   restoreDeleted(orgId: string, id: string, ctx: ChangeContext): Promise<CommitResult[]>;
   deleted(orgId: string): Promise<DeletedArtifact[]>;
+  move(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
+  moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;
+  renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string>;
+  deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;

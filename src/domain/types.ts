@@ -223,6 +223,19 @@ export interface RemovalView {
   readonly descendants: readonly ArtifactRef[];
 }
 
+/** A move done: its commit, the artifact moved and its new parent, the descendants that went with it. */
+export interface MoveView extends RemovalView {
+  readonly parentId: string | null;
+}
+
+/** A folder moved, renamed or deleted: its commit and the folder as it is now (or was). */
+export interface FolderChangeView {
+  readonly commit: string;
+  readonly id: string;
+  readonly name: string;
+  readonly parentFolderId: string | null;
+}
+
 /**
  * The operations of Specbase on one organization's artifacts, with access checks applied.
  * Tools, the web application and the CLI all go through this; none touch the store directly.
@@ -266,6 +279,12 @@ export interface SpecService {
   restoreDeleted(actor: Actor, id: string): Promise<RemovalView & { url: string }>;
   /** Deleted artifacts of readable workspaces, newest first. */
   listDeleted(actor: Actor): Promise<DeletedView[]>;
+  /** One commit `Move <type>: <title>`: another parent of the allowed type (null: a page to the root). */
+  move(actor: Actor, id: string, to: string | null): Promise<MoveView>;
+  moveFolder(actor: Actor, id: string, to: string | null): Promise<FolderChangeView>;
+  renameFolder(actor: Actor, id: string, name: string): Promise<FolderChangeView>;
+  /** Only an empty folder. */
+  deleteFolder(actor: Actor, id: string): Promise<FolderChangeView>;
 }
 
 export type { Author };

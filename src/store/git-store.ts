@@ -12,6 +12,11 @@ import {
   createFolder,
   deleteArtifact,
   deletedByName,
+  deleteFolder,
+  moveArtifact,
+  moveFolder,
+  renameFolder,
+  type Destination,
   restoreDeleted,
   updateArtifact,
   validateBodyChange,
@@ -229,6 +234,39 @@ export class GitStore {
     });
   }
 
+  /** Gives the artifact another parent in one commit; a result per artifact of the subtree, the moved one first. */
+  async move(orgId: string, id: string, to: Destination, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const destination = { parentId: to.parentId?.toLowerCase() ?? null, workspaceId: to.workspaceId };
+    return this.orgs.writeMany(orgId, (handle) => moveArtifact(handle, id.toLowerCase(), destination, ctx, this.env));
+  }
+
+  /** Puts a folder into another (null: the root) in one commit, its pages taking the new workspace; that commit. */
+  async moveFolder(orgId: string, id: string, to: Destination, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    const destination = { parentId: to.parentId?.toLowerCase() ?? null, workspaceId: to.workspaceId };
+    let commit = '';
+    await this.orgs.writeMany(orgId, async (handle) => {
+      const moved = await moveFolder(handle, id.toLowerCase(), destination, ctx, this.env);
+      commit = moved.commit;
+      return moved.pages;
+    });
+    return commit;
+  }
+
+  /** Renames a folder in one commit; that commit. */
+  async renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    const { name: checked } = validateNewFolder({ id, name, parentId: null, workspaceId: 'unchanged' });
+    return this.folderWrite(orgId, (handle) => renameFolder(handle, id.toLowerCase(), checked, ctx, this.env));
+  }
+
+  /** Deletes an empty folder in one commit; that commit. */
+  async deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    return this.folderWrite(orgId, (handle) => deleteFolder(handle, id.toLowerCase(), ctx, this.env));
+  }
+
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     const state = (await this.fresh(orgId)).state;
@@ -296,6 +334,16 @@ export class GitStore {
   close(): Promise<void> {
     this.versions.close();
     return this.orgs.close();
+  }
+
+  /** A write of folder records alone: no artifact changed, so listeners hear nothing. */
+  private async folderWrite(orgId: string, work: (handle: OrgHandle) => Promise<string>): Promise<string> {
+    let commit = '';
+    await this.write(orgId, async (handle) => {
+      commit = await work(handle);
+      return undefined;
+    });
+    return commit;
   }
 
   private fresh(orgId: string): Promise<OrgHandle> {

@@ -65,8 +65,9 @@ export function artifactCommitMessage(input: {
   return `${subject}\n\n${described}${source}${trailers}\n`;
 }
 
-export function folderCommitMessage(input: { id: string; name: string; client?: string }): string {
-  return `Create folder: ${oneLine(input.name)}\n\n${trailerBlock([
+/** `Create folder: name`, and the later changes of a folder record: moved, renamed, deleted. */
+export function folderCommitMessage(input: { id: string; name: string; client?: string; verb?: 'Create' | 'Move' | 'Rename' | 'Delete' }): string {
+  return `${input.verb ?? 'Create'} folder: ${oneLine(input.name)}\n\n${trailerBlock([
     ['Folder-Id', input.id],
     ['Client', input.client],
   ])}\n`;
