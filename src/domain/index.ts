@@ -3,6 +3,7 @@ import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
 import { deleteArtifact, deletePreview, listDeleted, restoreDeleted } from './delete.js';
 import { deleteFolder, moveArtifact, moveFolder, renameFolder } from './move.js';
+import { artifactMoveTargets, folderMoveTargets } from './move-targets.js';
 import { editArtifact } from './edit.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
@@ -54,7 +55,9 @@ export function createSpecService(ports: DomainDeps): SpecService {
     restoreDeleted: (actor, id) => restoreDeleted(deps, scope(actor), id),
     listDeleted: (actor) => listDeleted(deps, scope(actor)),
     move: (actor, id, to) => moveArtifact(deps, scope(actor), id, to),
+    moveTargets: (actor, id) => artifactMoveTargets(deps, scope(actor), id),
     moveFolder: (actor, id, to) => moveFolder(deps, scope(actor), id, to),
+    folderMoveTargets: (actor, id) => folderMoveTargets(deps, scope(actor), id),
     renameFolder: (actor, id, name) => renameFolder(deps, scope(actor), id, name),
     deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
     canWrite: async (actor, id) => {

@@ -228,6 +228,12 @@ export interface MoveView extends RemovalView {
   readonly parentId: string | null;
 }
 
+/** A place an artifact or folder may move to: a parent's id (null: the top level) and how to name it. */
+export interface MoveTarget {
+  readonly id: string | null;
+  readonly label: string;
+}
+
 /** A folder moved, renamed or deleted: its commit and the folder as it is now (or was). */
 export interface FolderChangeView {
   readonly commit: string;
@@ -281,7 +287,10 @@ export interface SpecService {
   listDeleted(actor: Actor): Promise<DeletedView[]>;
   /** One commit `Move <type>: <title>`: another parent of the allowed type (null: a page to the root). */
   move(actor: Actor, id: string, to: string | null): Promise<MoveView>;
+  /** Parents an artifact may move under, for the web's Move form. */
+  moveTargets(actor: Actor, id: string): Promise<MoveTarget[]>;
   moveFolder(actor: Actor, id: string, to: string | null): Promise<FolderChangeView>;
+  folderMoveTargets(actor: Actor, id: string): Promise<MoveTarget[]>;
   renameFolder(actor: Actor, id: string, name: string): Promise<FolderChangeView>;
   /** Only an empty folder. */
   deleteFolder(actor: Actor, id: string): Promise<FolderChangeView>;

@@ -10,6 +10,7 @@ import { artifactRoutes } from './routes/artifact.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
 import { deleteRoutes } from './routes/delete.js';
+import { moveRoutes } from './routes/move.js';
 import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
@@ -38,6 +39,7 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(editRoutes(deps));
   router.use(createRoutes(deps));
   router.use(deleteRoutes(deps));
+  router.use(moveRoutes(deps));
   router.use(connectRoutes(deps));
   router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
   router.use(webErrors);

@@ -71,7 +71,7 @@ ${breadcrumb(orgId, input.crumbs)}
       <a class="button secondary" href="${base}/blame">Blame</a>
       <a class="button secondary" href="${base}/raw">Raw markdown</a>
       <button type="button" class="button secondary" data-copy="${artifact.id}" title="Copy the artifact id">Copy id</button>
-      ${editable && artifact.type !== 'product' ? html`<a class="button secondary danger-text" href="${base}/delete">Delete</a>` : ''}
+      ${editable && artifact.type !== 'product' ? html`<a class="button secondary" href="${base}/move">Move</a> <a class="button secondary danger-text" href="${base}/delete">Delete</a>` : ''}
     </nav>
   </header>
   <div class="doc markdown">${renderMarkdown(withoutTitleHeading(artifact.content, artifact.title))}</div>
