@@ -1,4 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
+import { linksOf } from './links.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactRef, DeletedView, DeletePreview, RemovalView } from './types.js';
@@ -19,8 +20,14 @@ async function writableSubtree(deps: DomainDeps, scope: Scope, id: string) {
 
 /** What a delete of `id` would take with it: shown before the person confirms. */
 export async function deletePreview(deps: DomainDeps, scope: Scope, id: string): Promise<DeletePreview> {
-  const [top, ...descendants] = await writableSubtree(deps, scope, id);
-  return { artifact: refOf(top!), descendants: descendants.map(refOf) };
+  const subtree = await writableSubtree(deps, scope, id);
+  const inside = new Set(subtree.map((m) => m.id));
+  const linkedFrom = new Map<string, ArtifactRef>();
+  for (const meta of subtree) {
+    for (const source of (await linksOf(deps, scope, meta.id)).referencedBy) if (!inside.has(source.id)) linkedFrom.set(source.id, source);
+  }
+  const [top, ...descendants] = subtree;
+  return { artifact: refOf(top!), descendants: descendants.map(refOf), linkedFrom: [...linkedFrom.values()] };
 }
 
 /**

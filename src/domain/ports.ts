@@ -34,6 +34,8 @@ export interface ArtifactStore {
   moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;
   renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string>;
   deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
+  /** Who links to whom, as of `main` now. */
+  links(orgId: string): Promise<{ linksFrom(id: string): readonly string[]; linksTo(id: string): readonly string[] }>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;

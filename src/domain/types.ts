@@ -23,6 +23,14 @@ export interface ArtifactView {
   readonly truncated: boolean;
   readonly content: string;
   readonly requirementType?: RequirementType;
+  /** Reads only: the readable artifacts its body links to (a deleted one marked so), and those linking to it. */
+  readonly links?: readonly ArtifactLink[];
+  readonly referencedBy?: readonly ArtifactRef[];
+}
+
+/** A link from a body to an artifact; `deleted` when that artifact is deleted now. */
+export interface ArtifactLink extends ArtifactRef {
+  readonly deleted?: true;
 }
 
 export interface ListItemView {
@@ -209,6 +217,8 @@ export interface ArtifactRef {
 export interface DeletePreview {
   readonly artifact: ArtifactRef;
   readonly descendants: readonly ArtifactRef[];
+  /** Readable artifacts outside what goes whose documents link to it or to what goes with it. */
+  readonly linkedFrom: readonly ArtifactRef[];
 }
 
 /** A deleted artifact as the Deleted page lists it, and whether the actor may bring it back. */

@@ -6,7 +6,9 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
+import { LinkIndex } from './catalog/index.js';
 import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
+import { linkedIds } from './layout/index.js';
 import {
   createArtifact,
   createFolder,
@@ -62,6 +64,9 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
+const applyLinks = (index: LinkIndex, orgId: string, result: CommitResult): void =>
+  index.set(result.artifact.id, result.deleted ? [] : linkedIds(result.artifact.body, orgId));
+
 /** Organizations' paths remembered at most. */
 const MAX_KNOWN_GITDIRS = 10_000;
 
@@ -76,6 +81,8 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
+  /** Each organization's link index once asked for; changes seen while it is built wait in `pending`. */
+  private readonly linkIndexes = new Map<string, { ready: Promise<LinkIndex>; index: LinkIndex; pending?: CommitResult[] }>();
   /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
     if (!isUuid(orgId)) throw new NotFoundError('organization');
@@ -97,6 +104,7 @@ export class GitStore {
       env: this.env,
       ...(options.log ? { log: options.log } : {}),
     });
+    this.orgs.onCommit((orgId, result) => this.followLinks(orgId, result));
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -302,6 +310,34 @@ export class GitStore {
 
   async folders(orgId: string): Promise<FolderRecord[]> {
     return [...(await this.fresh(orgId)).state.folders.values()];
+  }
+
+  /** Who links to whom in the organization, as of `main` now (built on first use, then kept up to date by every commit seen). */
+  async links(orgId: string): Promise<Pick<LinkIndex, 'linksFrom' | 'linksTo'>> {
+    await this.fresh(orgId);
+    const key = orgId.toLowerCase();
+    let entry = this.linkIndexes.get(key);
+    if (!entry) {
+      const index = new LinkIndex();
+      const building: { ready: Promise<LinkIndex>; index: LinkIndex; pending?: CommitResult[] } = { index, pending: [], ready: Promise.resolve(index) };
+      building.ready = this.readMany(key).then((records) => {
+        for (const record of records) index.set(record.id, linkedIds(record.body, key));
+        for (const result of building.pending ?? []) applyLinks(index, key, result);
+        delete building.pending;
+        return index;
+      });
+      building.ready.catch(() => this.linkIndexes.delete(key));
+      this.linkIndexes.set(key, building);
+      entry = building;
+    }
+    return entry.ready;
+  }
+
+  private followLinks(orgId: string, result: CommitResult): void {
+    const entry = this.linkIndexes.get(orgId.toLowerCase());
+    if (!entry) return;
+    if (entry.pending) entry.pending.push(result);
+    else applyLinks(entry.index, orgId.toLowerCase(), result);
   }
 
   /**

@@ -63,6 +63,12 @@ export const requirementViewOutput = artifactViewOutput.extend({ requirementType
 /** Only requirements carry a requirement type; other read shapes stay without it. */
 export const readOutputFor = (type: string) => (type === 'requirement' ? requirementViewOutput : artifactViewOutput);
 
+const artifactRef = z.object({ id: z.string(), type: artifactTypeValue, title: z.string() });
+const links = { links: z.array(artifactRef.extend({ deleted: z.boolean().optional() })), referencedBy: z.array(artifactRef) };
+
+/** What a read returns: the artifact, the ones its body links to and the ones linking to it. */
+export const readWithLinksOutputFor = (type: string) => readOutputFor(type).extend(links);
+
 export const listOutput = z.object({
   items: z.array(
     z.object({ id: z.string(), type: artifactTypeValue, title: z.string(), url: z.string(), updatedAt: z.string() }),

@@ -7,3 +7,4 @@ export {
   artifactMeta, isoSeconds, recordArtifactChange, recordArtifactRemoval, type ArtifactChange, type ArtifactRemoval,
 } from './record-change.js';
 export { recordMove, renamesIn } from './record-move.js';
+export { LinkIndex } from './link-index.js';

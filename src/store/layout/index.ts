@@ -30,3 +30,4 @@ export {
   slugify,
 } from './paths.js';
 export { checkedTitle, headingTitle } from './title.js';
+export { linkedIds } from './links.js';

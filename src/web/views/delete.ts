@@ -21,6 +21,9 @@ export function deleteConfirmPage(orgId: string, preview: DeletePreview, crumbs:
 ${descendants.length
     ? html`<section class="panel" aria-labelledby="goes-with"><h2 id="goes-with">Deleted with it <span class="count">${descendants.length}</span></h2><ul class="deleted-with">${descendants.map((d) => refItem(orgId, d))}</ul></section>`
     : ''}
+${preview.linkedFrom.length
+    ? html`<section class="panel" aria-labelledby="linked-from"><h2 id="linked-from">Linked from <span class="count">${preview.linkedFrom.length}</span></h2><p class="small muted">Their links will show the ${name} as deleted.</p><ul class="linked-from">${preview.linkedFrom.map((d) => refItem(orgId, d))}</ul></section>`
+    : ''}
 <form class="confirm" method="post" action="${b}/delete">
   <input type="hidden" name="csrf" value="${csrf}">
   <input type="hidden" name="descendants" value="${String(descendants.length)}">

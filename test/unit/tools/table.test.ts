@@ -135,10 +135,10 @@ describe('the tool table', () => {
     }
   });
 
-  // 25 KB until create tools took `content` (issue 35): seven optional parameters.
-  it('keeps the whole tools/list answer under 26 KB (26,000 bytes)', () => {
+  // 25 KB until issue 35: create tools took `content`, and reads declare `links` and `referencedBy`.
+  it('keeps the whole tools/list answer under 28.5 KB (28,500 bytes)', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools: catalog.listed }), 'utf8');
-    expect(bytes).toBeLessThan(26_000);
+    expect(bytes).toBeLessThan(28_500);
   });
 
   it('builds the tools/list answer once and hands out the same definitions', () => {
