@@ -9,7 +9,7 @@ const text = (flags: Flags, name: string): string => {
 };
 
 /** The user as they act in the organization: a member's roles, client `cli`; anyone else "not found". */
-async function actorOf(services: Services, flags: Flags): Promise<Actor> {
+export async function actorOf(services: Services, flags: Flags): Promise<Actor> {
   const orgId = text(flags, 'org');
   const org = await services.control.orgs.get(orgId);
   if (!org) throw new NotFoundError('organization', { org: orgId });

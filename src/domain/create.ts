@@ -75,7 +75,10 @@ export async function createArtifact(
   const { title, body } = input.content === undefined ? fromTemplate(def, input, requirementType) : fromContent(def, input, input.content);
   const { artifact } = await deps.store.create(
     scope.orgId,
-    { type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}) },
+    {
+      type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}),
+      ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
+    },
     scope.changeContext,
   );
   return artifactView(deps.baseUrl, scope.orgId, artifact, 'full');

@@ -5,6 +5,7 @@ import { deleteArtifact, deletePreview, listDeleted, restoreDeleted } from './de
 import { deleteFolder, moveArtifact, moveFolder, renameFolder } from './move.js';
 import { artifactMoveTargets, folderMoveTargets } from './move-targets.js';
 import { editArtifact } from './edit.js';
+import { importFiles } from './import.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
 import { listChildren, listFolders, listPages } from './list.js';
@@ -60,6 +61,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     folderMoveTargets: (actor, id) => folderMoveTargets(deps, scope(actor), id),
     renameFolder: (actor, id, name) => renameFolder(deps, scope(actor), id, name),
     deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
+    importFiles: (actor, sources, options) => importFiles(deps, scope(actor), sources, options),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

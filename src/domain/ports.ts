@@ -34,6 +34,8 @@ export interface ArtifactStore {
   moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;
   renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string>;
   deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
+  /** Files imported so far -> the artifact each became. */
+  importedPaths(orgId: string): Promise<Map<string, string>>;
   /** Who links to whom, as of `main` now. */
   links(orgId: string): Promise<{ linksFrom(id: string): readonly string[]; linksTo(id: string): readonly string[] }>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;

@@ -92,6 +92,8 @@ export interface CreateInput {
   readonly requirementType?: RequirementType;
   /** The whole document; its first `# ` heading is the title. Without it, the type's template. */
   readonly content?: string;
+  /** For an import: the file it comes from, relative to the directory imported. */
+  readonly importedFrom?: string;
 }
 
 export interface EditInput {
@@ -244,6 +246,33 @@ export interface MoveTarget {
   readonly label: string;
 }
 
+/** A file to import as it was read: its path relative to the directory imported, '/'-separated. */
+export interface ImportSource {
+  readonly path: string;
+  readonly bytes: number;
+  /** Why it cannot be read (not UTF-8, frontmatter that does not parse); then nothing else is set. */
+  readonly problem?: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+  readonly body?: string;
+}
+
+export interface ImportOptions {
+  readonly dryRun: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportReport {
+  /** Files imported (with a dry run: that would be), each with what it became. */
+  readonly imported: readonly { path: string; type: ArtifactType; title: string; id?: string }[];
+  /** Files imported by an earlier run, with what they became then. */
+  readonly skipped: readonly { path: string; id: string }[];
+  /** Files that cannot be taken, and why; nothing of them was written. */
+  readonly refused: readonly { path: string; reason: string }[];
+  /** Folders made for directories (with a dry run: that would be). */
+  readonly folders: number;
+  readonly dryRun: boolean;
+}
+
 /** A folder moved, renamed or deleted: its commit and the folder as it is now (or was). */
 export interface FolderChangeView {
   readonly commit: string;
@@ -304,6 +333,8 @@ export interface SpecService {
   renameFolder(actor: Actor, id: string, name: string): Promise<FolderChangeView>;
   /** Only an empty folder. */
   deleteFolder(actor: Actor, id: string): Promise<FolderChangeView>;
+  /** Markdown files, one commit each (see import.ts). */
+  importFiles(actor: Actor, sources: readonly ImportSource[], options: ImportOptions): Promise<ImportReport>;
 }
 
 export type { Author };

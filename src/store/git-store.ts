@@ -8,7 +8,7 @@ import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
 import { LinkIndex } from './catalog/index.js';
 import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
-import { linkedIds } from './layout/index.js';
+import { IMPORT_TRAILER, linkedIds, parseCommitMessage } from './layout/index.js';
 import {
   createArtifact,
   createFolder,
@@ -273,6 +273,17 @@ export class GitStore {
   async deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string> {
     if (!isUuid(id)) throw new NotFoundError('folder');
     return this.folderWrite(orgId, (handle) => deleteFolder(handle, id.toLowerCase(), ctx, this.env));
+  }
+
+  /** Files imported so far (their `Specbase-Import` trailer) -> the artifact each became. */
+  async importedPaths(orgId: string): Promise<Map<string, string>> {
+    const imported = new Map<string, string>();
+    for (const entry of (await this.fresh(orgId)).state.entries) {
+      if (entry.verb !== 'create' || !entry.message.includes(IMPORT_TRAILER)) continue;
+      const path = parseCommitMessage(entry.message).trailers.get(IMPORT_TRAILER);
+      if (path) imported.set(path, entry.artifactId);
+    }
+    return imported;
   }
 
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {

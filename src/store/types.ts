@@ -88,6 +88,8 @@ export interface NewArtifact {
   readonly title: string;
   readonly body: string;
   readonly requirementType?: RequirementType;
+  /** For an import: the file it came from, relative to the directory imported (the `Specbase-Import` trailer). */
+  readonly importedFrom?: string;
 }
 
 export interface NewFolder {

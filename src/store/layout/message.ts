@@ -39,6 +39,9 @@ export function checkedSummary(summary: string | undefined): string | undefined 
   return text;
 }
 
+/** The trailer naming the file an imported artifact came from, relative to the directory imported. */
+export const IMPORT_TRAILER = 'Specbase-Import';
+
 export function artifactCommitMessage(input: {
   verb: ChangeVerb;
   type: ArtifactType;
@@ -47,6 +50,7 @@ export function artifactCommitMessage(input: {
   client?: string;
   sourceCommit?: string;
   summary?: string;
+  importedFrom?: string;
 }): string {
   const subject = `${VERB_WORD[input.verb]} ${artifactType(input.type).name.toLowerCase()}: ${oneLine(input.title)}`;
   const source =
@@ -61,6 +65,7 @@ export function artifactCommitMessage(input: {
     ['Artifact-Id', input.id],
     ['Artifact-Type', input.type],
     ['Client', input.client],
+    [IMPORT_TRAILER, input.importedFrom],
   ]);
   return `${subject}\n\n${described}${source}${trailers}\n`;
 }

@@ -57,5 +57,6 @@ export async function createArtifact(
     verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
     ...(requirementType ? { requirementType } : {}),
     path, createdAt: new Date().toISOString(), before: '', body: input.body,
+    ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
   });
 }
