@@ -46,6 +46,16 @@ function progressLine(enabled: boolean) {
   };
 }
 
+/** Every markdown file under `dir`, read as the import takes it. */
+export async function readImportSources(dir: string): Promise<ImportSource[]> {
+  const files = await markdownFiles(dir).catch((error: NodeJS.ErrnoException) => {
+    throw new InvalidInputError(`cannot read the directory ${dir}: ${error.code ?? error.message}`);
+  });
+  const sources: ImportSource[] = [];
+  for (const file of files) sources.push(await readSource(dir, file));
+  return sources;
+}
+
 export const IMPORT_COMMAND: Command = {
   name: 'import',
   usage: 'import --org ORG_ID --user EMAIL DIR [--dry-run]   markdown files, one commit each; a re-run skips what was imported',
@@ -55,11 +65,7 @@ export const IMPORT_COMMAND: Command = {
   run: async (services, flags) => {
     const dir = path.resolve(String(flags.dir));
     const actor = await actorOf(services, flags);
-    const files = await markdownFiles(dir).catch((error: NodeJS.ErrnoException) => {
-      throw new InvalidInputError(`cannot read the directory ${dir}: ${error.code ?? error.message}`);
-    });
-    const sources: ImportSource[] = [];
-    for (const file of files) sources.push(await readSource(dir, file));
+    const sources = await readImportSources(dir);
     const progress = progressLine(Boolean(process.stderr.isTTY) && flags.json !== true);
     const report = await services.specs.importFiles(actor, sources, { dryRun: flags['dry-run'] === true, onProgress: progress.show });
     progress.clear();
