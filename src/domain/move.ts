@@ -35,7 +35,7 @@ export async function moveArtifact(deps: DomainDeps, scope: Scope, id: string, t
   return {
     commit: results[0]!.commit,
     artifact: refOf(results[0]!.artifact),
-    descendants: results.slice(1).map((r) => refOf(r.artifact)),
+    descendants: subtree.slice(1).map(refOf),
     parentId: results[0]!.artifact.parentId,
   };
 }

@@ -63,15 +63,18 @@ function recordMoved(
 
 /**
  * Gives an artifact another parent as one commit `Move <type>: <title>`: its file and its
- * descendants' files stay where they are, their frontmatter names the new parent and the
- * workspace they all take. Runs under the organization's lock.
+ * descendants' files stay where they are, its frontmatter names the new parent, and the
+ * descendants' name the new workspace when it is another. Runs under the organization's lock;
+ * a result per artifact whose file changed, the moved one first.
  */
 export async function moveArtifact(handle: OrgHandle, id: string, to: Destination, ctx: ChangeContext, env: WriteEnv): Promise<CommitResult[]> {
   const { state } = handle;
   const meta = state.metas.get(id);
   if (!meta) throw new NotFoundError('artifact');
   checkedParent(state, meta, to.parentId);
-  const files = await rewritten(handle, env, subtreeOf(state, id), to, id);
+  // Descendants staying in their workspace keep their files as they are: nothing of them changes.
+  const changing = subtreeOf(state, id).filter((m) => m.id === id || m.workspaceId !== to.workspaceId);
+  const files = await rewritten(handle, env, changing, to, id);
   const message = artifactCommitMessage({ verb: 'move', type: meta.type, id, title: meta.title, ...(ctx.client ? { client: ctx.client } : {}) });
   const parent = state.head;
   const done = await commitFiles(handle.repo, state, {
@@ -108,8 +111,10 @@ export async function moveFolder(
   if (to.parentId !== null && !state.folders.has(to.parentId)) throw new NotFoundError('folder');
   if (folders.some((f) => f.id === to.parentId)) throw new InvalidInputError('a folder cannot move into itself or a folder under it');
   if (to.parentId === folder.parentId) throw new InvalidInputError('the folder is already there');
-  const folderFiles = folders.map((f) => folderFile(f, { workspaceId: to.workspaceId, ...(f.id === id ? { parentId: to.parentId } : {}) }));
-  const pages = folders.flatMap((f) => state.children(f.id, 'page'));
+  const folderFiles = folders
+    .filter((f) => f.id === id || f.workspaceId !== to.workspaceId)
+    .map((f) => folderFile(f, { workspaceId: to.workspaceId, ...(f.id === id ? { parentId: to.parentId } : {}) }));
+  const pages = folders.flatMap((f) => state.children(f.id, 'page')).filter((m) => m.workspaceId !== to.workspaceId);
   const pageFiles = await rewritten(handle, env, pages, to, '');
   const message = folderCommitMessage({ verb: 'Move', id, name: folder.name, ...(ctx.client ? { client: ctx.client } : {}) });
   const parent = state.head;
