@@ -58,7 +58,8 @@ export async function restoreDeleted(deps: DomainDeps, scope: Scope, id: string)
   const deleted = (await deps.store.deleted(scope.orgId)).find((d) => d.id === id.toLowerCase() && readable.has(d.workspaceId));
   if (!deleted) throw new NotFoundError();
   scope.assertWrite(deleted.workspaceId);
-  const results = await deps.store.restoreDeleted(scope.orgId, deleted.id, scope.changeContext);
+  const rootWorkspaceId = await scope.defaultWorkspaceId();
+  const results = await deps.store.restoreDeleted(scope.orgId, deleted.id, { rootWorkspaceId }, scope.changeContext);
   return {
     commit: results[0]!.commit,
     artifact: refOf(results[0]!.artifact),

@@ -28,7 +28,7 @@ export interface ArtifactStore {
   create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
   update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
   delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]>;
-  restoreDeleted(orgId: string, id: string, ctx: ChangeContext): Promise<CommitResult[]>;
+  restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
   deleted(orgId: string): Promise<DeletedArtifact[]>;
   move(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
   moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;

@@ -221,10 +221,10 @@ export class GitStore {
     return this.orgs.writeMany(orgId, (handle) => deleteArtifact(handle, id.toLowerCase(), options, ctx, this.env));
   }
 
-  /** Brings a deleted artifact back, with the descendants deleted with it, in one commit. */
-  async restoreDeleted(orgId: string, id: string, ctx: ChangeContext): Promise<CommitResult[]> {
+  /** Brings a deleted artifact back, with the descendants deleted with it, in one commit (a page whose folder went, to the top level in `rootWorkspaceId`). */
+  async restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
-    return this.orgs.writeMany(orgId, (handle) => restoreDeleted(handle, id.toLowerCase(), ctx, this.env));
+    return this.orgs.writeMany(orgId, (handle) => restoreDeleted(handle, id.toLowerCase(), options, ctx, this.env));
   }
 
   /** Artifacts deleted and not restored since, newest first. */

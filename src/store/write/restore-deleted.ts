@@ -38,12 +38,18 @@ function withDescendants(files: readonly DeletedFile[], id: string): DeletedFile
   return found;
 }
 
-/** Why `top` cannot come back under its parent now, or the workspace it comes back into. */
-function placementOf(state: OrgState, top: ArtifactFrontmatter): string {
+/**
+ * Where `top` comes back: under its parent, in the parent's workspace; a page whose folder was
+ * deleted since (folders are not restored) at the top level, in `rootWorkspaceId`. Refused while
+ * a parent artifact is deleted.
+ */
+function placementOf(state: OrgState, top: ArtifactFrontmatter, rootWorkspaceId: string): { parent: string | null; workspace: string } {
   const { parent } = top;
-  if (parent === null) return top.workspace;
-  const live = artifactType(top.type).parent === 'folder' ? state.folders.get(parent) : state.metas.get(parent);
-  if (live) return live.workspaceId;
+  if (parent === null) return { parent, workspace: top.workspace };
+  const inFolder = artifactType(top.type).parent === 'folder';
+  const live = inFolder ? state.folders.get(parent) : state.metas.get(parent);
+  if (live) return { parent, workspace: live.workspaceId };
+  if (inFolder) return { parent: null, workspace: rootWorkspaceId };
   const deleted = state.deletes.get(parent)?.entry;
   const what = deleted ? `its parent ${artifactType(deleted.artifactType).name.toLowerCase()} "${deleted.title}"` : 'its parent';
   throw new InvalidInputError(`the ${artifactType(top.type).name.toLowerCase()} cannot be restored while ${what} is deleted; restore that first`);
@@ -55,7 +61,13 @@ function placementOf(state: OrgState, top: ArtifactFrontmatter): string {
  * comes back into its parent's workspace. Runs under the organization's lock; returns a result
  * per artifact restored, the one named first.
  */
-export async function restoreDeleted(handle: OrgHandle, id: string, ctx: ChangeContext, env: WriteEnv): Promise<CommitResult[]> {
+export async function restoreDeleted(
+  handle: OrgHandle,
+  id: string,
+  options: { readonly rootWorkspaceId: string },
+  ctx: ChangeContext,
+  env: WriteEnv,
+): Promise<CommitResult[]> {
   const { state } = handle;
   if (state.metas.has(id)) throw new InvalidInputError('the artifact is not deleted');
   const deleted = state.deletes.get(id);
@@ -63,7 +75,7 @@ export async function restoreDeleted(handle: OrgHandle, id: string, ctx: ChangeC
   const files = withDescendants(await filesRemovedBy(handle, deleted.entry.commit), id);
   const top = files[0];
   if (!top) throw new NotFoundError('artifact');
-  const workspace = placementOf(state, top.frontmatter);
+  const { parent: topParent, workspace } = placementOf(state, top.frontmatter, options.rootWorkspaceId);
   // A descendant brought back by another restore since stays as it is.
   const restored = files.filter((f) => !state.metas.has(f.frontmatter.id) && state.deletes.has(f.frontmatter.id));
   for (const file of restored) {
@@ -71,7 +83,7 @@ export async function restoreDeleted(handle: OrgHandle, id: string, ctx: ChangeC
   }
   const client = ctx.client ? { client: ctx.client } : {};
   const message = artifactCommitMessage({ verb: 'restore', type: top.frontmatter.type, id, title: top.frontmatter.title, ...client });
-  const frontmatters = restored.map((f) => ({ ...f.frontmatter, workspace }));
+  const frontmatters = restored.map((f) => ({ ...f.frontmatter, workspace, ...(f === top ? { parent: topParent } : {}) }));
   const lines = await Promise.all(restored.map((f) => countLineChangesOffLoop('', f.body, false)));
   const parent = state.head;
   const { commit, blobs, timestamp } = await commitFiles(handle.repo, state, {

@@ -44,11 +44,18 @@ describe('restructuring, replayed', () => {
       await f.store.move(ORG, feature.id, { parentId: b.id, workspaceId: WORKSPACE }, bob);
       await f.store.delete(ORG, feature.id, { recursive: true }, bob);
       await f.store.delete(ORG, page.id, { recursive: false }, bob);
-      await f.store.restoreDeleted(ORG, feature.id, bob);
+      await f.store.restoreDeleted(ORG, feature.id, { rootWorkspaceId: WORKSPACE }, bob);
       await f.store.moveFolder(ORG, folder.id, { parentId: inner.id, workspaceId: OTHER_WORKSPACE }, bob);
       await f.store.renameFolder(ORG, inner.id, 'Renamed', bob);
       const empty = await f.store.createFolder(ORG, { name: 'Empty', parentId: null, workspaceId: WORKSPACE }, alice);
       await f.store.deleteFolder(ORG, empty.id, bob);
+      // A page whose folder went since comes back at the top level.
+      const lone = await f.store.createFolder(ORG, { name: 'Lone', parentId: null, workspaceId: OTHER_WORKSPACE }, alice);
+      const orphan = (await f.store.create(ORG, { type: 'page', parentId: lone.id, workspaceId: OTHER_WORKSPACE, title: 'Orphan', body: '# Orphan\n' }, alice)).artifact;
+      await f.store.delete(ORG, orphan.id, { recursive: false }, bob);
+      await f.store.deleteFolder(ORG, lone.id, bob);
+      const [back] = await f.store.restoreDeleted(ORG, orphan.id, { rootWorkspaceId: WORKSPACE }, bob);
+      expect(back!.artifact).toMatchObject({ parentId: null, workspaceId: WORKSPACE });
       git(f.gitdir, 'fsck', '--strict');
 
       const written = await snapshot(f.store);
