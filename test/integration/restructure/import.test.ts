@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli.js';
 import { startHarness, type Harness, type Persona } from '../../support/harness.js';
 import { call, connect } from '../mcp/clients.js';
+import { launchBrowser, signIn } from '../web/support.js';
 
 /** `specbase import`: 500 files, bad ones among them; one commit per artifact, a re-run skips them. */
 let h: Harness;
@@ -135,6 +136,18 @@ describe('specbase import', () => {
     expect(read.data.requirementType).toBe('BUSINESS_RULE');
     const criteria = (await call(editor, 'specbase_list_acceptance_criteria', { requirementId: requirement.id })).data.items as unknown[];
     expect(criteria).toHaveLength(1);
+
+    // The web application shows the folder tree the directories made, and where a page came from.
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signIn(browser, h, 'editor', `/o/${h.orgId}/folders/${setup.id}`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('setup');
+      expect(await page.locator('main').innerText()).toContain('Note 4');
+      await page.goto(`${h.baseUrl}/o/${h.orgId}/a/${requirement.id}/history`);
+      expect(await page.locator('ol.timeline li .subject').allInnerTexts()).toEqual(['Create requirement: Points expire']);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('skips on a re-run what was imported, and takes only new files', async () => {
