@@ -6,14 +6,12 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
-import { LinkIndex } from './catalog/index.js';
+import { deletedArtifacts, importedPaths } from './catalog/index.js';
 import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
-import { IMPORT_TRAILER, linkedIds, parseCommitMessage } from './layout/index.js';
 import {
   createArtifact,
   createFolder,
   deleteArtifact,
-  deletedByName,
   deleteFolder,
   moveArtifact,
   moveFolder,
@@ -27,6 +25,7 @@ import {
 } from './write/index.js';
 import {
   BodyCache,
+  LinkIndexes,
   OrgKeeper,
   readBodyAt,
   readDocuments,
@@ -34,6 +33,7 @@ import {
   readRecord,
   VersionReaders,
   type OrgHandle,
+  type OrgLinks,
   type WriteEnv,
 } from './org/index.js';
 import type {
@@ -64,9 +64,6 @@ export interface NewOrganization {
   readonly workspaceId: string;
 }
 
-const applyLinks = (index: LinkIndex, orgId: string, result: CommitResult): void =>
-  index.set(result.artifact.id, result.deleted ? [] : linkedIds(result.artifact.body, orgId));
-
 /** Organizations' paths remembered at most. */
 const MAX_KNOWN_GITDIRS = 10_000;
 
@@ -81,8 +78,7 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
-  /** Each organization's link index once asked for; changes seen while it is built wait in `pending`. */
-  private readonly linkIndexes = new Map<string, { ready: Promise<LinkIndex>; index: LinkIndex; pending?: CommitResult[] }>();
+  private readonly linkIndexes = new LinkIndexes((orgId) => this.readMany(orgId));
   /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
     if (!isUuid(orgId)) throw new NotFoundError('organization');
@@ -104,7 +100,7 @@ export class GitStore {
       env: this.env,
       ...(options.log ? { log: options.log } : {}),
     });
-    this.orgs.onCommit((orgId, result) => this.followLinks(orgId, result));
+    this.orgs.onCommit((orgId, result) => this.linkIndexes.follow(orgId, result));
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -229,17 +225,7 @@ export class GitStore {
 
   /** Artifacts deleted and not restored since, newest first. */
   async deleted(orgId: string): Promise<DeletedArtifact[]> {
-    const { deletes } = (await this.fresh(orgId)).state;
-    const byCommit = new Map<string, number>();
-    for (const { entry } of deletes.values()) byCommit.set(entry.commit, (byCommit.get(entry.commit) ?? 0) + 1);
-    return [...deletes.values()].reverse().map(({ entry, workspaceId }) => {
-      const named = deletedByName(entry);
-      return {
-        id: entry.artifactId, type: entry.artifactType, title: entry.title, workspaceId, commit: entry.commit,
-        deletedAt: entry.authoredAt, deletedBy: entry.author, ...(entry.client ? { client: entry.client } : {}),
-        named, descendants: named ? (byCommit.get(entry.commit) ?? 1) - 1 : 0,
-      };
-    });
+    return deletedArtifacts((await this.fresh(orgId)).state);
   }
 
   /** Gives the artifact another parent in one commit; a result per artifact of the subtree, the moved one first. */
@@ -277,13 +263,7 @@ export class GitStore {
 
   /** Files imported so far (their `Specbase-Import` trailer) -> the artifact each became. */
   async importedPaths(orgId: string): Promise<Map<string, string>> {
-    const imported = new Map<string, string>();
-    for (const entry of (await this.fresh(orgId)).state.entries) {
-      if (entry.verb !== 'create' || !entry.message.includes(IMPORT_TRAILER)) continue;
-      const path = parseCommitMessage(entry.message).trailers.get(IMPORT_TRAILER);
-      if (path) imported.set(path, entry.artifactId);
-    }
-    return imported;
+    return importedPaths((await this.fresh(orgId)).state);
   }
 
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {
@@ -324,31 +304,9 @@ export class GitStore {
   }
 
   /** Who links to whom in the organization, as of `main` now (built on first use, then kept up to date by every commit seen). */
-  async links(orgId: string): Promise<Pick<LinkIndex, 'linksFrom' | 'linksTo'>> {
+  async links(orgId: string): Promise<OrgLinks> {
     await this.fresh(orgId);
-    const key = orgId.toLowerCase();
-    let entry = this.linkIndexes.get(key);
-    if (!entry) {
-      const index = new LinkIndex();
-      const building: { ready: Promise<LinkIndex>; index: LinkIndex; pending?: CommitResult[] } = { index, pending: [], ready: Promise.resolve(index) };
-      building.ready = this.readMany(key).then((records) => {
-        for (const record of records) index.set(record.id, linkedIds(record.body, key));
-        for (const result of building.pending ?? []) applyLinks(index, key, result);
-        delete building.pending;
-        return index;
-      });
-      building.ready.catch(() => this.linkIndexes.delete(key));
-      this.linkIndexes.set(key, building);
-      entry = building;
-    }
-    return entry.ready;
-  }
-
-  private followLinks(orgId: string, result: CommitResult): void {
-    const entry = this.linkIndexes.get(orgId.toLowerCase());
-    if (!entry) return;
-    if (entry.pending) entry.pending.push(result);
-    else applyLinks(entry.index, orgId.toLowerCase(), result);
+    return this.linkIndexes.get(orgId);
   }
 
   /**

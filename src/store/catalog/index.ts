@@ -8,3 +8,4 @@ export {
 } from './record-change.js';
 export { recordMove, renamesIn } from './record-move.js';
 export { LinkIndex } from './link-index.js';
+export { deletedArtifacts, importedPaths } from './deleted.js';

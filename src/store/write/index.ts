@@ -3,5 +3,5 @@ export { createArtifact, validateNewArtifact } from './create-artifact.js';
 export { createFolder, validateNewFolder } from './create-folder.js';
 export { updateArtifact, validateBodyChange } from './update-artifact.js';
 export { deleteArtifact, subtreeOf } from './delete-artifact.js';
-export { deletedByName, restoreDeleted } from './restore-deleted.js';
+export { restoreDeleted } from './restore-deleted.js';
 export { deleteFolder, folderSubtree, moveArtifact, moveFolder, renameFolder, type Destination } from './move-artifact.js';

@@ -3,7 +3,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import { countLineChangesOffLoop } from '../../patch/index.js';
 import { isoSeconds, recordArtifactChange, type OrgState } from '../catalog/index.js';
 import { changedFiles, readBlobText, readCommitObject, TreeCache } from '../git/index.js';
-import { artifactCommitMessage, parseCommitMessage, parseRepositoryFile, renderArtifactFile, type ArtifactFrontmatter } from '../layout/index.js';
+import { artifactCommitMessage, parseRepositoryFile, renderArtifactFile, type ArtifactFrontmatter } from '../layout/index.js';
 import type { OrgHandle, WriteEnv } from '../org/index.js';
 import type { ChangeContext, CommitResult } from '../types.js';
 import { commitFiles } from './commit-file.js';
@@ -102,9 +102,3 @@ export async function restoreDeleted(
     });
   });
 }
-
-/** Whether a delete change is the one its commit was made for (not a descendant deleted with it). */
-export const deletedByName = (entry: { readonly artifactId: string; readonly message: string }): boolean => {
-  const named = parseCommitMessage(entry.message).trailers.get('Artifact-Id');
-  return named === undefined || named === entry.artifactId;
-};
