@@ -12,6 +12,8 @@ type Plan =
   | { readonly kind: 'page'; readonly source: ImportSource; readonly folders: readonly string[] }
   | { readonly kind: 'tree'; readonly source: ImportSource; readonly type: ArtifactType; readonly parent: { id: string } | { file: string } };
 
+type Entry<K extends 'imported' | 'skipped' | 'refused'> = ImportReport[K][number];
+
 const dirname = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -74,8 +76,8 @@ function titleOf(source: ImportSource): string | undefined {
 export async function importFiles(deps: DomainDeps, scope: Scope, sources: readonly ImportSource[], options: ImportOptions): Promise<ImportReport> {
   const imported = await deps.store.importedPaths(scope.orgId);
   const byPath = new Map(sources.map((s) => [s.path, s]));
-  const report: { imported: ImportReport['imported'][number][]; skipped: ImportReport['skipped'][number][]; refused: ImportReport['refused'][number][]; folders: number } = {
-    imported: [], skipped: [], refused: [], folders: 0,
+  const report = {
+    imported: [] as Entry<'imported'>[], skipped: [] as Entry<'skipped'>[], refused: [] as Entry<'refused'>[], folders: 0,
   };
   const plans = new Map<string, Plan>();
   for (const source of sources) {
