@@ -42,6 +42,13 @@ describe('web: move', () => {
       expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe('Editor Tester|Move feature: Same-day delivery');
       git(h.gitdir, 'fsck', '--strict');
       expect((await call(editorMcp, 'specbase_read_feature', { featureId })).data.parentId).toBe(toCapability);
+      // Without the page's CSRF token, none of the new forms does anything.
+      const head = git(h.gitdir, 'rev-parse', 'main').trim();
+      for (const action of [`a/${featureId}/move`, `a/${featureId}/delete`, `deleted/${featureId}/restore`]) {
+        const refused = await page.request.post(`${h.baseUrl}/o/${h.orgId}/${action}`, { form: { to: 'root', descendants: '0' } });
+        expect(refused.status(), action).toBe(403);
+      }
+      expect(git(h.gitdir, 'rev-parse', 'main').trim()).toBe(head);
     } finally {
       await context.close();
     }

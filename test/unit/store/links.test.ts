@@ -29,7 +29,7 @@ describe('LinkIndex', () => {
     const index = new LinkIndex();
     index.set(A, [B, C]);
     index.set(B, [C]);
-    expect(index.linksTo(C).sort()).toEqual([A, B]);
+    expect([...index.linksTo(C)].sort()).toEqual([A, B]);
     index.set(A, [B]);
     expect(index.linksTo(C)).toEqual([B]);
     expect(index.linksFrom(A)).toEqual([B]);
