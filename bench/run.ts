@@ -5,6 +5,7 @@ import { runEditBench } from './edit.js';
 import { runLayoutBench } from './layout.js';
 import { runFsyncBench } from './fsync.js';
 import { runHistoryBench } from './history.js';
+import { runImportBench } from './import.js';
 import { runMcpBench } from './mcp.js';
 import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
@@ -29,6 +30,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   'saved-state': runSavedStateBench,
   tenants: runTenantsBench,
   history: runHistoryBench,
+  import: runImportBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
 };

@@ -117,7 +117,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
-  const unsubscribeCommits = store.onCommit((orgId, result) => search.upsert(orgId, indexed(result.artifact), result.commit));
+  const unsubscribeCommits = store.onCommit((orgId, result) =>
+    result.deleted ? search.remove(orgId, result.artifact.id, result.commit) : search.upsert(orgId, indexed(result.artifact), result.commit),
+  );
   const unsubscribeCloses = store.onOrganizationClosed((orgId) => search.drop(orgId));
   const unsubscribe = () => {
     unsubscribeCommits();

@@ -8,6 +8,8 @@ export interface Command {
   readonly usage: string;
   readonly flags: Record<string, { type: 'string' | 'boolean' }>;
   readonly required?: readonly string[];
+  /** The flag a command's one positional argument fills (`import ... DIR`); none takes one otherwise. */
+  readonly positional?: string;
   run(services: Services, flags: Flags): Promise<Record<string, unknown>>;
 }
 

@@ -2,7 +2,11 @@ import { parseArgs } from 'node:util';
 import { openServices } from '../app/services.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { SpecbaseError } from '../errors.js';
-import { COMMANDS, type Command } from './commands.js';
+import { ARTIFACT_COMMANDS } from './artifact-commands.js';
+import { IMPORT_COMMAND } from './import-command.js';
+import { COMMANDS as ADMIN_COMMANDS, type Command } from './commands.js';
+
+const COMMANDS: readonly Command[] = [...ADMIN_COMMANDS, ...ARTIFACT_COMMANDS, IMPORT_COMMAND];
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
@@ -37,14 +41,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const { command, rest } = findCommand(argv);
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: rest,
       options: { ...command.flags, json: { type: 'boolean' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: Boolean(command.positional),
     });
     json = values.json === true;
-    const flags = values as Record<string, string | boolean | undefined>;
+    if (positionals.length > 1) throw new UsageError(`one ${command.positional} only\n  specbase ${command.usage}`);
+    const flags = { ...values, ...(command.positional && positionals[0] ? { [command.positional]: positionals[0] } : {}) } as Record<string, string | boolean | undefined>;
     const missing = (command.required ?? []).filter((flag) => typeof flags[flag] !== 'string' || !String(flags[flag]).trim());
     if (missing.length) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}\n  specbase ${command.usage}`);
     const env = {

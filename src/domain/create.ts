@@ -4,6 +4,8 @@ import {
   defaultTitle,
   type ArtifactType,
   type ArtifactTypeDef,
+  headingTitle,
+  type RequirementType,
 } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
 import { announceChange } from './announce.js';
@@ -31,6 +33,35 @@ async function placement(
   return { parentId: parent.id, workspaceId: parent.workspaceId };
 }
 
+/** Without content: the type's template, headed by the title (an untitled page starts truly empty). */
+function fromTemplate(def: ArtifactTypeDef, input: CreateInput, requirementType: RequirementType | undefined): { title: string; body: string } {
+  const givenTitle = input.title?.trim() || undefined;
+  const title = givenTitle ?? defaultTitle(def);
+  const templateTitle = def.type === 'page' ? (givenTitle ?? '') : title;
+  return { title, body: def.template({ title: templateTitle, ...(requirementType ? { requirementType } : {}) }) };
+}
+
+/**
+ * The whole document given: its first `# ` heading is the title. A title given as well must be
+ * that heading; a document without a heading gets the title as one (pages may stay headless).
+ */
+function fromContent(def: ArtifactTypeDef, input: CreateInput, content: string): { title: string; body: string } {
+  const body = content.replace(/\r\n/g, '\n');
+  const givenTitle = input.title?.trim() || undefined;
+  const heading = headingTitle(body);
+  if (heading !== undefined) {
+    if (givenTitle !== undefined && givenTitle !== heading) {
+      throw new InvalidInputError(
+        `the title ${JSON.stringify(givenTitle)} and the content's first heading ${JSON.stringify(heading)} differ: give one of them, or make them the same`,
+      );
+    }
+    return { title: heading, body };
+  }
+  if (givenTitle === undefined && def.type === 'page') return { title: defaultTitle(def), body };
+  const title = givenTitle ?? defaultTitle(def);
+  return { title, body: `# ${title}\n\n${body.replace(/^\n+/, '')}` };
+}
+
 export async function createArtifact(
   deps: DomainDeps,
   scope: Scope,
@@ -41,15 +72,14 @@ export async function createArtifact(
   if (!def.creatable) throw new InvalidInputError(`a ${def.name.toLowerCase()} cannot be created`);
   const { parentId, workspaceId } = await placement(deps, scope, def, input.parentId);
   scope.assertWrite(workspaceId);
-  const givenTitle = input.title?.trim() || undefined;
-  const title = givenTitle ?? defaultTitle(def);
   const requirementType = type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
-  // An untitled page starts truly empty; other types always open with their title heading.
-  const templateTitle = type === 'page' ? (givenTitle ?? '') : title;
-  const body = def.template({ title: templateTitle, ...(requirementType ? { requirementType } : {}) });
+  const { title, body } = input.content === undefined ? fromTemplate(def, input, requirementType) : fromContent(def, input, input.content);
   const created = await deps.store.create(
     scope.orgId,
-    { type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}) },
+    {
+      type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}),
+      ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
+    },
     scope.changeContext,
   );
   await announceChange(deps, scope, 'create', created);

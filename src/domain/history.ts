@@ -45,8 +45,10 @@ export async function changeOf(deps: DomainContext, scope: Scope, id: string, co
 /** The diff one change made to its artifact: computed once, kept, and shared by every view of it. */
 export function changeDiff(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<string> {
   return deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', entry.commit, async () => {
-    const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, entry.commit)]);
-    return unifiedDiffOffLoop(before, after, meta.path);
+    // A delete left no file at its commit: everything went.
+    const after = entry.verb === 'delete' ? Promise.resolve('') : bodyOf(deps, scope, meta, entry.commit);
+    const [before, afterBody] = await Promise.all([bodyBefore(deps, scope, entry), after]);
+    return unifiedDiffOffLoop(before, afterBody, meta.path);
   });
 }
 

@@ -1,7 +1,11 @@
 import { canWrite } from '../access/index.js';
 import { blameArtifact } from './blame.js';
 import { createArtifact, createFolder } from './create.js';
+import { deleteArtifact, deletePreview, listDeleted, restoreDeleted } from './delete.js';
+import { deleteFolder, moveArtifact, moveFolder, renameFolder } from './move.js';
+import { artifactMoveTargets, folderMoveTargets } from './move-targets.js';
 import { editArtifact } from './edit.js';
+import { importFiles } from './import.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
 import { listChildren, listFolders, listPages, listReadable } from './list.js';
@@ -49,6 +53,17 @@ export function createSpecService(ports: DomainDeps): SpecService {
     blame: (actor, id) => blameArtifact(deps, scope(actor), id),
     historyPage: (actor, id, query) => artifactHistoryPage(deps, scope(actor), id, query),
     activityPage: (actor, query) => activityPage(deps, scope(actor), query),
+    deletePreview: (actor, id) => deletePreview(deps, scope(actor), id),
+    delete: (actor, id, options) => deleteArtifact(deps, scope(actor), id, options),
+    restoreDeleted: (actor, id) => restoreDeleted(deps, scope(actor), id),
+    listDeleted: (actor) => listDeleted(deps, scope(actor)),
+    move: (actor, id, to) => moveArtifact(deps, scope(actor), id, to),
+    moveTargets: (actor, id) => artifactMoveTargets(deps, scope(actor), id),
+    moveFolder: (actor, id, to) => moveFolder(deps, scope(actor), id, to),
+    folderMoveTargets: (actor, id) => folderMoveTargets(deps, scope(actor), id),
+    renameFolder: (actor, id, name) => renameFolder(deps, scope(actor), id, name),
+    deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
+    importFiles: (actor, sources, options) => importFiles(deps, scope(actor), sources, options),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

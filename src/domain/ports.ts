@@ -10,6 +10,7 @@ import type {
   CatalogView,
   ChangeContext,
   CommitResult,
+  DeletedArtifact,
   FolderRecord,
   HistoryEntry,
   NewArtifact,
@@ -26,6 +27,17 @@ export interface ArtifactStore {
   children(orgId: string, parentId: string | null, type?: ArtifactMeta['type']): Promise<ArtifactMeta[]>;
   create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
   update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
+  delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]>;
+  restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
+  deleted(orgId: string): Promise<DeletedArtifact[]>;
+  move(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
+  moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;
+  renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string>;
+  deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
+  /** Files imported so far -> the artifact each became. */
+  importedPaths(orgId: string): Promise<Map<string, string>>;
+  /** Who links to whom, as of `main` now. */
+  links(orgId: string): Promise<{ linksFrom(id: string): readonly string[]; linksTo(id: string): readonly string[] }>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;

@@ -53,6 +53,10 @@ export class Scope {
     return meta;
   }
 
+  canWrite(workspaceId: string): boolean {
+    return canWrite(this.actor.principal, workspaceId);
+  }
+
   assertWrite(workspaceId: string): void {
     if (!canWrite(this.actor.principal, workspaceId)) {
       throw new PermissionDeniedError('permission denied: your role in this workspace does not allow changes');

@@ -9,13 +9,17 @@ export async function searchArtifacts(
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
 ): Promise<SearchResultsView> {
+  // The catalog first: catching up with commits of other processes tells the index of them
+  // (deletes and moves too) before it is asked.
+  const catalog = await deps.store.view(scope.orgId);
   const [index, workspaceIds] = await Promise.all([deps.search.forOrg(scope.orgId), scope.readableWorkspaceIds()]);
-  const { hits, notice } = await index.search({
+  const { hits: found, notice } = await index.search({
     query: input.query,
     workspaceIds,
     limit: input.limit ?? 10,
     ...(input.artifactTypes?.length ? { types: input.artifactTypes } : {}),
   });
+  const hits = found.filter((hit) => catalog.meta(hit.id) !== undefined);
   const results = hits.map((hit) => ({
     id: hit.id,
     type: hit.type,

@@ -1,6 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import type { ArtifactType, RequirementType } from '../artifacts/index.js';
-import type { Author, HistoryEntry } from '../store/types.js';
+import type { Author, DeletedArtifact, HistoryEntry } from '../store/types.js';
 
 /** Who acts: the principal inside one organization, and the client they act through. */
 export interface Actor {
@@ -23,6 +23,14 @@ export interface ArtifactView {
   readonly truncated: boolean;
   readonly content: string;
   readonly requirementType?: RequirementType;
+  /** Reads only: the readable artifacts its body links to (a deleted one marked so), and those linking to it. */
+  readonly links?: readonly ArtifactLink[];
+  readonly referencedBy?: readonly ArtifactRef[];
+}
+
+/** A link from a body to an artifact; `deleted` when that artifact is deleted now. */
+export interface ArtifactLink extends ArtifactRef {
+  readonly deleted?: true;
 }
 
 export interface ListItemView {
@@ -82,6 +90,10 @@ export interface CreateInput {
   readonly parentId?: string;
   readonly title?: string;
   readonly requirementType?: RequirementType;
+  /** The whole document; its first `# ` heading is the title. Without it, the type's template. */
+  readonly content?: string;
+  /** For an import: the file it comes from, relative to the directory imported. */
+  readonly importedFrom?: string;
 }
 
 export interface EditInput {
@@ -196,6 +208,79 @@ export interface ChangeView extends HistoryEntry, Pick<ChangeSummary, 'summary' 
   readonly diff: string;
 }
 
+/** An artifact named by id, type and title: in a delete's confirmation, a link list, a removal. */
+export interface ArtifactRef {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+}
+
+/** What a delete would take: the artifact and its descendants, parents first. */
+export interface DeletePreview {
+  readonly artifact: ArtifactRef;
+  readonly descendants: readonly ArtifactRef[];
+  /** Readable artifacts outside what goes whose documents link to it or to what goes with it. */
+  readonly linkedFrom: readonly ArtifactRef[];
+}
+
+/** A deleted artifact as the Deleted page lists it, and whether the actor may bring it back. */
+export interface DeletedView extends DeletedArtifact {
+  readonly canRestore: boolean;
+}
+
+/** A delete or a restore done: its commit, the artifact named and the descendants that went or came with it. */
+export interface RemovalView {
+  readonly commit: string;
+  readonly artifact: ArtifactRef;
+  readonly descendants: readonly ArtifactRef[];
+}
+
+/** A move done: its commit, the artifact moved and its new parent, the descendants that went with it. */
+export interface MoveView extends RemovalView {
+  readonly parentId: string | null;
+}
+
+/** A place an artifact or folder may move to: a parent's id (null: the top level) and how to name it. */
+export interface MoveTarget {
+  readonly id: string | null;
+  readonly label: string;
+}
+
+/** A file to import as it was read: its path relative to the directory imported, '/'-separated. */
+export interface ImportSource {
+  readonly path: string;
+  readonly bytes: number;
+  /** Why it cannot be read (not UTF-8, frontmatter that does not parse); then nothing else is set. */
+  readonly problem?: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+  readonly body?: string;
+}
+
+export interface ImportOptions {
+  readonly dryRun: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportReport {
+  /** Files imported (with a dry run: that would be), each with what it became. */
+  readonly imported: readonly { path: string; type: ArtifactType; title: string; id?: string }[];
+  /** Files imported by an earlier run, with what they became then. */
+  readonly skipped: readonly { path: string; id: string }[];
+  /** Files that cannot be taken, and why; nothing of them was written. */
+  readonly refused: readonly { path: string; reason: string }[];
+  /** Folders made for directories (with a dry run: that would be). */
+  readonly folders: number;
+  readonly dryRun: boolean;
+}
+
+/** A folder moved, renamed or deleted: its commit and the folder as it is now (or was). */
+export interface FolderChangeView {
+  readonly commit: string;
+  readonly id: string;
+  readonly name: string;
+  readonly parentFolderId: string | null;
+}
+
 /**
  * The operations of Specbase on one organization's artifacts, with access checks applied.
  * Tools, the web application and the CLI all go through this; none touch the store directly.
@@ -234,6 +319,26 @@ export interface SpecService {
   blame(actor: Actor, id: string): Promise<BlameView>;
   activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
+
+  /** What deleting `id` would take with it; only for someone who may delete it. */
+  deletePreview(actor: Actor, id: string): Promise<DeletePreview>;
+  /** One commit `Delete <type>: <title>`; an artifact with children only with `recursive`; never the product. */
+  delete(actor: Actor, id: string, options: { recursive: boolean }): Promise<RemovalView>;
+  /** One commit `Restore <type>: <title>` bringing back the artifact and the descendants deleted with it. */
+  restoreDeleted(actor: Actor, id: string): Promise<RemovalView & { url: string }>;
+  /** Deleted artifacts of readable workspaces, newest first. */
+  listDeleted(actor: Actor): Promise<DeletedView[]>;
+  /** One commit `Move <type>: <title>`: another parent of the allowed type (null: a page to the root). */
+  move(actor: Actor, id: string, to: string | null): Promise<MoveView>;
+  /** Parents an artifact may move under, for the web's Move form. */
+  moveTargets(actor: Actor, id: string): Promise<MoveTarget[]>;
+  moveFolder(actor: Actor, id: string, to: string | null): Promise<FolderChangeView>;
+  folderMoveTargets(actor: Actor, id: string): Promise<MoveTarget[]>;
+  renameFolder(actor: Actor, id: string, name: string): Promise<FolderChangeView>;
+  /** Only an empty folder. */
+  deleteFolder(actor: Actor, id: string): Promise<FolderChangeView>;
+  /** Markdown files, one commit each (see import.ts). */
+  importFiles(actor: Actor, sources: readonly ImportSource[], options: ImportOptions): Promise<ImportReport>;
 }
 
 export type { Author };

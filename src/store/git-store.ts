@@ -6,10 +6,18 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
+import { deletedArtifacts, importedPaths } from './catalog/index.js';
 import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
 import {
   createArtifact,
   createFolder,
+  deleteArtifact,
+  deleteFolder,
+  moveArtifact,
+  moveFolder,
+  renameFolder,
+  type Destination,
+  restoreDeleted,
   updateArtifact,
   validateBodyChange,
   validateNewArtifact,
@@ -17,6 +25,7 @@ import {
 } from './write/index.js';
 import {
   BodyCache,
+  LinkIndexes,
   OrgKeeper,
   readBodyAt,
   readDocuments,
@@ -24,11 +33,12 @@ import {
   readRecord,
   VersionReaders,
   type OrgHandle,
+  type OrgLinks,
   type WriteEnv,
 } from './org/index.js';
 import type {
   ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
+  CommitResult, DeletedArtifact, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
 } from './types.js';
 
 export interface GitStoreOptions {
@@ -75,6 +85,7 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
+  private readonly linkIndexes = new LinkIndexes((orgId) => this.readMany(orgId));
   /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
     if (!isUuid(orgId)) throw new NotFoundError('organization');
@@ -99,6 +110,7 @@ export class GitStore {
     });
     // A closed organization's reader of older versions is a git process: it goes with it.
     this.orgs.onClose((orgId) => this.versions.stop(this.gitdir(orgId)));
+    this.orgs.onCommit((orgId, result) => this.linkIndexes.follow(orgId, result));
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();
     prepareLooseBlobs();
@@ -209,6 +221,61 @@ export class GitStore {
     return this.write(orgId, (handle) => updateArtifact(handle, id.toLowerCase(), change, ctx, this.env));
   }
 
+  /** Removes the artifact (with `recursive`, its descendants too) in one commit; a result per artifact, the named one first. */
+  async delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    return this.orgs.writeMany(orgId, (handle) => deleteArtifact(handle, id.toLowerCase(), options, ctx, this.env));
+  }
+
+  /** Brings a deleted artifact back, with the descendants deleted with it, in one commit (a page whose folder went, to the top level in `rootWorkspaceId`). */
+  async restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    return this.orgs.writeMany(orgId, (handle) => restoreDeleted(handle, id.toLowerCase(), options, ctx, this.env));
+  }
+
+  /** Artifacts deleted and not restored since, newest first. */
+  async deleted(orgId: string): Promise<DeletedArtifact[]> {
+    return deletedArtifacts((await this.fresh(orgId)).state);
+  }
+
+  /** Gives the artifact another parent in one commit; a result per artifact of the subtree, the moved one first. */
+  async move(orgId: string, id: string, to: Destination, ctx: ChangeContext): Promise<CommitResult[]> {
+    if (!isUuid(id)) throw new NotFoundError('artifact');
+    const destination = { parentId: to.parentId?.toLowerCase() ?? null, workspaceId: to.workspaceId };
+    return this.orgs.writeMany(orgId, (handle) => moveArtifact(handle, id.toLowerCase(), destination, ctx, this.env));
+  }
+
+  /** Puts a folder into another (null: the root) in one commit, its pages taking the new workspace; that commit. */
+  async moveFolder(orgId: string, id: string, to: Destination, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    const destination = { parentId: to.parentId?.toLowerCase() ?? null, workspaceId: to.workspaceId };
+    let commit = '';
+    await this.orgs.writeMany(orgId, async (handle) => {
+      const moved = await moveFolder(handle, id.toLowerCase(), destination, ctx, this.env);
+      commit = moved.commit;
+      return moved.pages;
+    });
+    return commit;
+  }
+
+  /** Renames a folder in one commit; that commit. */
+  async renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    const { name: checked } = validateNewFolder({ id, name, parentId: null, workspaceId: 'unchanged' });
+    return this.folderWrite(orgId, (handle) => renameFolder(handle, id.toLowerCase(), checked, ctx, this.env));
+  }
+
+  /** Deletes an empty folder in one commit; that commit. */
+  async deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string> {
+    if (!isUuid(id)) throw new NotFoundError('folder');
+    return this.folderWrite(orgId, (handle) => deleteFolder(handle, id.toLowerCase(), ctx, this.env));
+  }
+
+  /** Files imported so far (their `Specbase-Import` trailer) -> the artifact each became. */
+  async importedPaths(orgId: string): Promise<Map<string, string>> {
+    return importedPaths((await this.fresh(orgId)).state);
+  }
+
   async history(orgId: string, id: string): Promise<HistoryEntry[]> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     const state = (await this.fresh(orgId)).state;
@@ -244,6 +311,12 @@ export class GitStore {
 
   async folders(orgId: string): Promise<FolderRecord[]> {
     return [...(await this.fresh(orgId)).state.folders.values()];
+  }
+
+  /** Who links to whom in the organization, as of `main` now (built on first use, then kept up to date by every commit seen). */
+  async links(orgId: string): Promise<OrgLinks> {
+    await this.fresh(orgId);
+    return this.linkIndexes.get(orgId);
   }
 
   /**
@@ -300,6 +373,16 @@ export class GitStore {
   close(): Promise<void> {
     this.versions.close();
     return this.orgs.close();
+  }
+
+  /** A write of folder records alone: no artifact changed, so listeners hear nothing. */
+  private async folderWrite(orgId: string, work: (handle: OrgHandle) => Promise<string>): Promise<string> {
+    let commit = '';
+    await this.write(orgId, async (handle) => {
+      commit = await work(handle);
+      return undefined;
+    });
+    return commit;
   }
 
   private fresh(orgId: string): Promise<OrgHandle> {

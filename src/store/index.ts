@@ -1,5 +1,5 @@
 export { GitStore, type GitStoreOptions, type NewOrganization } from './git-store.js';
-export { parseRepositoryFile, slugify } from './layout/index.js';
+export { parseRepositoryFile, parseSourceDocument, slugify } from './layout/index.js';
 export * from './types.js';
 export {
   blameFile,

@@ -49,7 +49,11 @@ export interface FolderRecord {
   readonly createdAt: string;
 }
 
-export type ChangeVerb = 'create' | 'edit' | 'revert' | 'restore';
+/**
+ * What a commit did to an artifact. `restore` is both "restore this version" of a live artifact
+ * and the return of a deleted one; `move` gave it another parent (its file path stays).
+ */
+export type ChangeVerb = 'create' | 'edit' | 'revert' | 'restore' | 'delete' | 'move';
 
 export interface CommitResult {
   readonly commit: string;
@@ -57,6 +61,8 @@ export interface CommitResult {
   /** Lines added and removed in the body by this commit. */
   readonly added: number;
   readonly removed: number;
+  /** The commit removed the artifact's file: `artifact` is what it was (its body empty). */
+  readonly deleted?: true;
 }
 
 export interface HistoryEntry {
@@ -82,6 +88,8 @@ export interface NewArtifact {
   readonly title: string;
   readonly body: string;
   readonly requirementType?: RequirementType;
+  /** For an import: the file it came from, relative to the directory imported (the `Specbase-Import` trailer). */
+  readonly importedFrom?: string;
 }
 
 export interface NewFolder {
@@ -100,7 +108,7 @@ export type NextBody = string | ((current: ArtifactRecord) => string | Promise<s
 
 export interface BodyChange {
   readonly body: NextBody;
-  readonly verb: Exclude<ChangeVerb, 'create'>;
+  readonly verb: 'edit' | 'revert' | 'restore';
   /** When set, the write fails with ConflictError unless the artifact's version is still this. */
   readonly expectedVersion?: string;
   /** For revert/restore: the commit being reverted or restored, named in the message. */
@@ -138,4 +146,21 @@ export interface LayoutMigration {
 export interface StoreDocuments {
   readonly ids: readonly string[];
   readonly version: string | null;
+}
+
+/** An artifact deleted (and not restored since), as the Deleted page lists it. */
+export interface DeletedArtifact {
+  readonly id: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  readonly workspaceId: string;
+  /** The commit that deleted it. */
+  readonly commit: string;
+  readonly deletedAt: string;
+  readonly deletedBy: Author;
+  readonly client?: string;
+  /** Deleted by name (false: as a descendant of one, and it comes back with that one). */
+  readonly named: boolean;
+  /** Descendants deleted with it (they come back with it). */
+  readonly descendants: number;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { artifactType, type ArtifactTypeDef, type RequirementType } from '../artifacts/index.js';
 import type { CreateInput } from '../domain/types.js';
-import { artifactIdParam, folderIdParam, readOutputFor, requirementTypeParam, titleParam } from './schemas.js';
+import { artifactIdParam, contentParam, folderIdParam, readOutputFor, requirementTypeParam, titleParam } from './schemas.js';
 import { createdText, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
@@ -35,6 +35,7 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
       [parent.key]: parent.schema,
       ...(isRequirement ? { type: requirementTypeParam } : {}),
       title: titleParam.optional(),
+      content: contentParam.optional(),
     }),
     output: readOutputFor(def.type),
     async run({ specs, actor }, args) {
@@ -42,6 +43,7 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
       const input: CreateInput = {
         ...(parentId !== undefined ? { parentId } : {}),
         ...(typeof args.title === 'string' ? { title: args.title } : {}),
+        ...(typeof args.content === 'string' ? { content: args.content } : {}),
         ...(isRequirement ? { requirementType: args.type as RequirementType } : {}),
       };
       const view = await specs.create(actor, def.type, input);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArtifactTypeDef } from '../artifacts/index.js';
 import type { ReadMode } from '../domain/types.js';
-import { artifactIdParam, artifactViewOutput, modeParam, readOutputFor } from './schemas.js';
+import { artifactIdParam, modeParam, readWithLinksOutputFor } from './schemas.js';
 import { artifactText, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
@@ -14,7 +14,7 @@ function productReadTool(def: ArtifactTypeDef): AnyToolDef {
       `Read the ${def.name}, ${def.summary}. ` +
       'Start here: its id is the productId.',
     input: z.object({ mode: modeParam }),
-    output: artifactViewOutput,
+    output: readWithLinksOutputFor(def.type),
     async run({ specs, actor }, args) {
       const view = await specs.readProduct(actor, args.mode as ReadMode);
       return { structured: view, text: artifactText(view), artifactId: view.id };
@@ -30,7 +30,7 @@ export function readTool(def: ArtifactTypeDef): AnyToolDef {
     kind: 'read',
     description: `Read ${withArticle(def.name)}: ${def.summary}.`,
     input: z.object({ [def.idParam]: artifactIdParam(def), mode: modeParam }),
-    output: readOutputFor(def.type),
+    output: readWithLinksOutputFor(def.type),
     async run({ specs, actor }, args) {
       const id = String(args[def.idParam]);
       const view = await specs.read(actor, def.type, id, args.mode as ReadMode);

@@ -34,6 +34,8 @@ export const requirementTypeParam = z
 
 export const titleParam = z.string().max(DEFAULT_LIMITS.maxTitleChars).describe('One line');
 
+export const contentParam = z.string().describe('Whole markdown document; its # heading is the title');
+
 export const patchParam = z.string().describe('Unified diff');
 
 export const baseVersionParam = z
@@ -60,6 +62,12 @@ export const requirementViewOutput = artifactViewOutput.extend({ requirementType
 
 /** Only requirements carry a requirement type; other read shapes stay without it. */
 export const readOutputFor = (type: string) => (type === 'requirement' ? requirementViewOutput : artifactViewOutput);
+
+const artifactRef = z.object({ id: z.string(), type: artifactTypeValue, title: z.string() });
+const links = { links: z.array(artifactRef.extend({ deleted: z.boolean().optional() })), referencedBy: z.array(artifactRef) };
+
+/** What a read returns: the artifact, the ones its body links to and the ones linking to it. */
+export const readWithLinksOutputFor = (type: string) => readOutputFor(type).extend(links);
 
 export const listOutput = z.object({
   items: z.array(

@@ -17,9 +17,12 @@ export function artifactText(view: ArtifactView): string {
   const name = artifactType(view.type).name;
   const kind = view.requirementType ? `${name} (${view.requirementType})` : name;
   const document = view.content.endsWith('\n') ? view.content : `${view.content}\n`;
+  const ref = (r: { type: string; id: string; title: string; deleted?: true }) => `${r.type} ${r.id} "${r.title}"${r.deleted ? ' (deleted)' : ''}`;
+  const links = view.links?.length ? `\nLinks to: ${view.links.map(ref).join('; ')}` : '';
+  const referenced = view.referencedBy?.length ? `\nReferenced by: ${view.referencedBy.map(ref).join('; ')}` : '';
   return (
     `${kind} ${view.id}, version ${view.version}, ${view.url}\n` +
-    `The markdown document is between the tags (the tags are not part of it):\n<document>\n${document}</document>`
+    `The markdown document is between the tags (the tags are not part of it):\n<document>\n${document}</document>${links}${referenced}`
   );
 }
 

@@ -11,6 +11,8 @@ import { artifactRoutes } from './routes/artifact.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
+import { deleteRoutes } from './routes/delete.js';
+import { moveRoutes } from './routes/move.js';
 import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
@@ -40,6 +42,8 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(rollbackRoutes(deps));
   router.use(editRoutes(deps));
   router.use(createRoutes(deps));
+  router.use(deleteRoutes(deps));
+  router.use(moveRoutes(deps));
   router.use(connectRoutes(deps));
   router.use(auditRoutes(deps));
   router.use(webhookRoutes(deps));

@@ -3,5 +3,9 @@
  * move is recorded in it.
  */
 export { OrgState, type DirListing } from './org-state.js';
-export { artifactMeta, isoSeconds, recordArtifactChange, type ArtifactChange } from './record-change.js';
+export {
+  artifactMeta, isoSeconds, recordArtifactChange, recordArtifactRemoval, type ArtifactChange, type ArtifactRemoval,
+} from './record-change.js';
 export { recordMove, renamesIn } from './record-move.js';
+export { LinkIndex } from './link-index.js';
+export { deletedArtifacts, importedPaths } from './deleted.js';

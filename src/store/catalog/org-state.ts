@@ -57,6 +57,8 @@ export class OrgState implements CatalogView {
   private readonly entriesByWorkspace = new Map<string, number[]>();
   /** Workspace of each entry, by position, as the saved state keeps it. */
   private readonly entryWorkspaces: string[] = [];
+  /** Each artifact whose last change is its delete: that change and the artifact's workspace then. */
+  readonly deletes = new Map<string, { readonly entry: HistoryEntry; readonly workspaceId: string }>();
   /** What changed since the saved state last took it (see saved-state.ts). */
   readonly unsaved = { artifacts: new Set<string>(), folders: new Set<string>(), entriesFrom: 0 };
 
@@ -189,6 +191,8 @@ export class OrgState implements CatalogView {
     const list = this.byArtifact.get(entry.artifactId);
     if (list) list.push(frozen);
     else this.byArtifact.set(entry.artifactId, [frozen]);
+    if (entry.verb === 'delete') this.deletes.set(entry.artifactId, { entry: frozen, workspaceId });
+    else this.deletes.delete(entry.artifactId);
     const positions = this.entriesByWorkspace.get(workspaceId);
     if (positions) positions.push(this.entries.length - 1);
     else this.entriesByWorkspace.set(workspaceId, [this.entries.length - 1]);

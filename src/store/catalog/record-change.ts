@@ -66,3 +66,39 @@ export function artifactMeta(
 }
 
 export const isoSeconds = (timestamp: number): string => new Date(timestamp * 1000).toISOString();
+
+/** A commit that removed an artifact's file: who, when, and how many lines went with it. */
+export interface ArtifactRemoval {
+  readonly commit: string;
+  readonly parent: string | null;
+  readonly author: Author;
+  readonly authoredAt: string;
+  readonly message: string;
+  readonly client?: string;
+  readonly removed: number;
+}
+
+/**
+ * Takes an artifact out of the catalog for a commit that removed its file, and records a
+ * `delete` change in its history, which stays: a restore continues it.
+ */
+export function recordArtifactRemoval(state: OrgState, id: string, removal: ArtifactRemoval): CommitResult | undefined {
+  const meta = state.metas.get(id);
+  if (!meta) return undefined;
+  state.removeArtifact(id);
+  state.addEntry({
+    commit: removal.commit,
+    parent: removal.parent,
+    verb: 'delete',
+    artifactId: id,
+    artifactType: meta.type,
+    title: meta.title,
+    message: removal.message.trimEnd(),
+    author: headerSafe(removal.author),
+    authoredAt: removal.authoredAt,
+    ...(removal.client ? { client: removal.client } : {}),
+    added: 0,
+    removed: removal.removed,
+  }, meta.workspaceId);
+  return { commit: removal.commit, artifact: { ...meta, body: '' }, added: 0, removed: removal.removed, deleted: true };
+}

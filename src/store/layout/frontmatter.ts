@@ -166,3 +166,19 @@ function bodyAfter(content: string, close: number): string {
   if (content[start] === '\n') start++;
   return content.slice(start);
 }
+
+/**
+ * A markdown file from outside (an import): its YAML frontmatter fields when it opens with a
+ * block (never evaluated: other languages are refused), and the body after it.
+ */
+export function parseSourceDocument(content: string, path: string): { fields: Record<string, unknown>; body: string } {
+  if (!/^---[ \t]*(?:[^\s-][^\r\n]*)?\r?\n/.test(content)) return { fields: {}, body: content };
+  const language = OPENING_LANGUAGE.exec(content)?.[1]?.trim().toLowerCase();
+  if (language && language !== 'yaml' && language !== 'yml') refuseCode(language);
+  const close = closingDelimiterAt(content);
+  try {
+    return { fields: parseBlock(content, close), body: bodyAfter(content, close) };
+  } catch (error) {
+    throw new InvalidInputError(`${path}: unreadable frontmatter (${(error as Error).message.split('\n')[0]})`);
+  }
+}

@@ -4,6 +4,7 @@
  */
 export {
   parseRepositoryFile,
+  parseSourceDocument,
   renderArtifactFile,
   renderFolderFile,
   type ArtifactFrontmatter,
@@ -14,6 +15,7 @@ export {
   checkedSummary,
   folderCommitMessage,
   headerSafe,
+  IMPORT_TRAILER,
   parseCommitMessage,
   type ParsedMessage,
 } from './message.js';
@@ -30,3 +32,4 @@ export {
   slugify,
 } from './paths.js';
 export { checkedTitle, headingTitle } from './title.js';
+export { linkedIds } from './links.js';

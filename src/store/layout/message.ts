@@ -2,7 +2,9 @@ import { type ArtifactType, artifactType } from '../../artifacts/index.js';
 import { InvalidInputError } from '../../errors.js';
 import type { Author, ChangeVerb } from '../types.js';
 
-const VERB_WORD: Record<ChangeVerb, string> = { create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore' };
+const VERB_WORD: Record<ChangeVerb, string> = {
+  create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore', delete: 'Delete', move: 'Move',
+};
 const WORD_VERB = new Map(Object.entries(VERB_WORD).map(([verb, word]) => [word, verb as ChangeVerb]));
 
 /** One line, no control characters: safe inside a commit header or trailer. */
@@ -37,6 +39,9 @@ export function checkedSummary(summary: string | undefined): string | undefined 
   return text;
 }
 
+/** The trailer naming the file an imported artifact came from, relative to the directory imported. */
+export const IMPORT_TRAILER = 'Specbase-Import';
+
 export function artifactCommitMessage(input: {
   verb: ChangeVerb;
   type: ArtifactType;
@@ -45,6 +50,7 @@ export function artifactCommitMessage(input: {
   client?: string;
   sourceCommit?: string;
   summary?: string;
+  importedFrom?: string;
 }): string {
   const subject = `${VERB_WORD[input.verb]} ${artifactType(input.type).name.toLowerCase()}: ${oneLine(input.title)}`;
   const source =
@@ -59,12 +65,14 @@ export function artifactCommitMessage(input: {
     ['Artifact-Id', input.id],
     ['Artifact-Type', input.type],
     ['Client', input.client],
+    [IMPORT_TRAILER, input.importedFrom],
   ]);
   return `${subject}\n\n${described}${source}${trailers}\n`;
 }
 
-export function folderCommitMessage(input: { id: string; name: string; client?: string }): string {
-  return `Create folder: ${oneLine(input.name)}\n\n${trailerBlock([
+/** `Create folder: name`, and the later changes of a folder record: moved, renamed, deleted. */
+export function folderCommitMessage(input: { id: string; name: string; client?: string; verb?: 'Create' | 'Move' | 'Rename' | 'Delete' }): string {
+  return `${input.verb ?? 'Create'} folder: ${oneLine(input.name)}\n\n${trailerBlock([
     ['Folder-Id', input.id],
     ['Client', input.client],
   ])}\n`;

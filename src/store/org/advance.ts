@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../../errors.js';
 import { countLineChangesOffLoop } from '../../patch/index.js';
 import { parseCommitMessage, parseRepositoryFile, type ParsedMessage, type RepositoryFile } from '../layout/index.js';
-import { isoSeconds, recordArtifactChange, recordMove, renamesIn, type OrgState } from '../catalog/index.js';
+import { isoSeconds, recordArtifactChange, recordArtifactRemoval, recordMove, renamesIn, type OrgState } from '../catalog/index.js';
 import {
   BlobBatch,
   changedFiles,
@@ -15,7 +15,7 @@ import {
   type HistoryStep,
   type Repo,
 } from '../git/index.js';
-import type { CommitResult } from '../types.js';
+import type { ChangeVerb, CommitResult } from '../types.js';
 import type { BodyCache } from './org-handle.js';
 import type { ColdFeed } from './cold-feed.js';
 
@@ -107,6 +107,32 @@ function messageOf(commit: CommitObject): ParsedMessage {
   return parsed;
 }
 
+/** Verbs of commits that change a whole subtree: each of its files changed that way, not only the one the trailer names. */
+const SUBTREE_VERBS: ReadonlySet<ChangeVerb> = new Set(['restore', 'move']);
+
+/** A known artifact's file removed: a delete, whoever made it (see recordArtifactRemoval). */
+async function removeArtifact(
+  files: FileReader,
+  state: OrgState,
+  id: string,
+  oid: string,
+  commit: CommitObject,
+  change: FileChange,
+): Promise<CommitResult | undefined> {
+  const before = change.before ? await files.body(change.before, change.path) : '';
+  const { removed } = await countLineChangesOffLoop(before, '', false);
+  const client = messageOf(commit).trailers.get('Client');
+  return recordArtifactRemoval(state, id, {
+    commit: oid,
+    parent: commit.parent[0] ?? null,
+    author: commit.author,
+    authoredAt: isoSeconds(commit.author.timestamp),
+    message: commit.message,
+    ...(client ? { client } : {}),
+    removed,
+  });
+}
+
 async function applyFileChange(
   files: FileReader,
   state: OrgState,
@@ -118,7 +144,7 @@ async function applyFileChange(
   const knownId = state.idOfPath.get(change.path);
   if (!change.after) {
     // A record that moved in this commit no longer has this path and stays.
-    if (knownId && state.metas.get(knownId)?.path === change.path) state.removeArtifact(knownId);
+    if (knownId && state.metas.get(knownId)?.path === change.path) return removeArtifact(files, state, knownId, oid, commit, change);
     else if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
     else state.idOfPath.delete(change.path);
     return undefined;
@@ -145,7 +171,9 @@ async function applyFileChange(
   const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
   const lines = await countLineChangesOffLoop(before, file.body, false);
   const message = messageOf(commit);
-  const verb = message.trailers.get('Artifact-Id') === fm.id && message.verb ? message.verb : previous ? 'edit' : 'create';
+  const verb = message.verb && (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
+    ? message.verb
+    : previous ? 'edit' : 'create';
   const client = message.trailers.get('Client');
   return recordArtifactChange(state, {
     commit: oid,

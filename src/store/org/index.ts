@@ -6,3 +6,4 @@ export { BodyCache, checkDocumentSize, readBodyAt, readRecord, type OrgHandle, t
 export { OrgKeeper } from './org-keeper.js';
 export { readDocuments, readMany } from './read-many.js';
 export { VersionReaders } from './version-readers.js';
+export { LinkIndexes, type OrgLinks } from './link-indexes.js';

@@ -113,6 +113,14 @@ export class OrgKeeper {
     }
   }
 
+  /** As write(), for a commit that changes several artifacts: listeners hear of each. */
+  async writeMany(orgId: string, work: (handle: OrgHandle) => Promise<CommitResult[]>): Promise<CommitResult[]> {
+    const handle = await this.handle(orgId);
+    const results = await this.#exclusive(handle, () => this.#locked(handle, () => work(handle)));
+    this.#afterWrite(handle, results);
+    return results;
+  }
+
   /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
   async create(orgId: string, work: (handle: OrgHandle) => Promise<CommitResult>): Promise<CommitResult> {
     const gitdir = this.#options.gitdir(orgId);

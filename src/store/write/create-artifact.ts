@@ -4,6 +4,7 @@ import { isUuid, newId } from '../../ids.js';
 import { checkDocumentSize, type OrgHandle, type WriteEnv } from '../org/index.js';
 import { artifactPath, checkedTitle, headingTitle } from '../layout/index.js';
 import type { ChangeContext, CommitResult, NewArtifact } from '../types.js';
+import { requirementTypeOfBody } from './requirement-type.js';
 import { writeArtifactFile } from './write-artifact.js';
 
 /** Checks that need no repository: run before taking the lock. */
@@ -51,10 +52,11 @@ export async function createArtifact(
   const parentId = checkedParentId(handle, input);
   const path = artifactPath(def, id, title);
   if (handle.state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
-  const requirementType = def.type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
+  const requirementType = def.type === 'requirement' ? requirementTypeOfBody(input.body, input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
   return writeArtifactFile(handle, env, ctx, {
     verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
     ...(requirementType ? { requirementType } : {}),
     path, createdAt: new Date().toISOString(), before: '', body: input.body,
+    ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
   });
 }

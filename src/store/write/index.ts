@@ -1,4 +1,7 @@
-/** Writes, each one commit: create or update an artifact, create a folder. */
+/** Writes, each one commit: create, update, delete or restore an artifact, create a folder. */
 export { createArtifact, validateNewArtifact } from './create-artifact.js';
 export { createFolder, validateNewFolder } from './create-folder.js';
 export { updateArtifact, validateBodyChange } from './update-artifact.js';
+export { deleteArtifact, subtreeOf } from './delete-artifact.js';
+export { restoreDeleted } from './restore-deleted.js';
+export { deleteFolder, folderSubtree, moveArtifact, moveFolder, renameFolder, type Destination } from './move-artifact.js';

@@ -20,33 +20,56 @@ async function listing(repo: Repo, state: OrgState, dir: string): Promise<DirLis
   return result;
 }
 
-const withEntry = (entries: readonly TreeEntry[], entry: TreeEntry): TreeEntry[] => {
-  const next = entries.slice();
-  const at = next.findIndex((e) => e.path === entry.path);
-  if (at >= 0) next[at] = entry;
-  else next.push(entry);
-  return next;
-};
+/** A file's new blob, or null: the file goes (and a directory it leaves empty goes too). */
+export interface FileEdit {
+  readonly path: string;
+  readonly blob: string | null;
+}
+
+const depth = (dir: string): number => (dir === '' ? 0 : dir.split('/').length);
 
 /**
- * Writes the trees of `state.head` with one file set to `blob`, bottom-up, and returns the new
- * root tree with the listings it wrote (for the state once the ref has moved).
+ * Writes the trees of `state.head` with `edits` applied, deepest directories first, each
+ * directory written once however many of its files change. Returns the new root tree with the
+ * listings it wrote (for the state once the ref has moved).
  */
-export async function treeWithFile(
+export async function treeWithFiles(
   repo: Repo,
   state: OrgState,
-  path: string,
-  blob: string,
+  edits: readonly FileEdit[],
 ): Promise<{ rootTree: string; dirs: Map<string, DirListing> }> {
   const dirs = new Map(state.dirs);
-  let dir = dirnameOf(path);
-  let child: TreeEntry = { mode: '100644', path: basename(path), oid: blob, type: 'blob' };
+  /** Directory -> its entries that change: name -> new entry, or null when it goes. */
+  const pending = new Map<string, Map<string, TreeEntry | null>>();
+  const change = (dir: string, name: string, entry: TreeEntry | null) => {
+    const changes = pending.get(dir) ?? new Map<string, TreeEntry | null>();
+    changes.set(name, entry);
+    pending.set(dir, changes);
+  };
+  for (const edit of edits) {
+    change(dirnameOf(edit.path), basename(edit.path), edit.blob === null ? null : { mode: '100644', path: basename(edit.path), oid: edit.blob, type: 'blob' });
+  }
   for (;;) {
-    const entries = withEntry((await listing(repo, state, dir)).entries, child);
+    const dir = [...pending.keys()].sort((a, b) => depth(b) - depth(a))[0]!;
+    const changes = pending.get(dir)!;
+    pending.delete(dir);
+    const entries = (await listing(repo, state, dir)).entries.filter((e) => !changes.has(e.path));
+    for (const entry of changes.values()) if (entry) entries.push(entry);
+    if (dir === '') {
+      const oid = await writeTreeEntries(repo, entries);
+      dirs.set(dir, { oid, entries });
+      return { rootTree: oid, dirs };
+    }
+    if (entries.length === 0) {
+      dirs.set(dir, { oid: null, entries: [] });
+      change(dirnameOf(dir), basename(dir), null);
+      continue;
+    }
     const oid = await writeTreeEntries(repo, entries);
     dirs.set(dir, { oid, entries });
-    if (dir === '') return { rootTree: oid, dirs };
-    child = { mode: '040000', path: basename(dir), oid, type: 'tree' };
-    dir = dirnameOf(dir);
+    change(dirnameOf(dir), basename(dir), { mode: '040000', path: basename(dir), oid, type: 'tree' });
   }
 }
+
+/** The trees of `state.head` with one file set to `blob`. */
+export const treeWithFile = (repo: Repo, state: OrgState, path: string, blob: string) => treeWithFiles(repo, state, [{ path, blob }]);

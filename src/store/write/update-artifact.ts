@@ -1,9 +1,10 @@
-import { REQUIREMENT_TYPES, statedRequirementType, type RequirementType } from '../../artifacts/index.js';
+import type { RequirementType } from '../../artifacts/index.js';
 import { ConflictError, InvalidInputError } from '../../errors.js';
 import { isObjectId } from '../../ids.js';
 import { checkedSummary, checkedTitle, headingTitle } from '../layout/index.js';
 import { checkDocumentSize, readRecord, type OrgHandle, type WriteEnv } from '../org/index.js';
 import type { ArtifactRecord, BodyChange, ChangeContext, CommitResult } from '../types.js';
+import { requirementTypeOfBody } from './requirement-type.js';
 import { writeArtifactFile } from './write-artifact.js';
 
 const VERBS: readonly string[] = ['edit', 'revert', 'restore'];
@@ -56,19 +57,8 @@ export async function updateArtifact(
   });
 }
 
-/**
- * A requirement's type has one source of truth: the `**Requirement type:**` line of its
- * document. A change that states another type changes the stored type (and so the listings
- * and the web badge); a document without the line keeps the stored type.
- */
 function requirementTypeOf(current: ArtifactRecord, body: string): { requirementType?: RequirementType } {
   if (current.type !== 'requirement') return {};
-  const stated = statedRequirementType(body);
-  if (stated.stated && 'unknown' in stated) {
-    throw new InvalidInputError(
-      `the **Requirement type:** line names ${JSON.stringify(stated.unknown)}; use one of ${REQUIREMENT_TYPES.join(', ')}`,
-    );
-  }
-  const requirementType = stated.stated ? stated.type : current.requirementType;
+  const requirementType = requirementTypeOfBody(body, current.requirementType);
   return requirementType ? { requirementType } : {};
 }

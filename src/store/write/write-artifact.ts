@@ -10,6 +10,7 @@ export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob
   readonly before: string;
   readonly sourceCommit?: string;
   readonly summary?: string;
+  readonly importedFrom?: string;
 };
 
 /**
@@ -35,6 +36,7 @@ export async function writeArtifactFile(
     verb: file.verb, type: file.type, id: file.id, title: file.title, ...client,
     ...(file.sourceCommit ? { sourceCommit: file.sourceCommit } : {}),
     ...(file.summary ? { summary: file.summary } : {}),
+    ...(file.importedFrom ? { importedFrom: file.importedFrom } : {}),
   });
   // Counted before the commit, so that catalog and history follow it in the same turn.
   const lines = await countLineChangesOffLoop(file.before, file.body, false);

@@ -184,6 +184,10 @@ dl.urls code { word-break: break-all; }
 .snippet { border: 1px solid var(--border); border-radius: 8px; overflow: hidden; margin: .5rem 0 1rem; }
 .snippet-head { display: flex; justify-content: space-between; align-items: center; background: var(--bg); padding: .35rem .6rem .35rem .9rem; font-size: .82rem; color: var(--muted); border-bottom: 1px solid var(--border); }
 .snippet pre { margin: 0; padding: .9rem 1rem; overflow-x: auto; background: var(--code-bg); }
+table.listing { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; }
+table.listing th, table.listing td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--border); }
+table.listing form { margin: 0; text-align: right; }
+.button.danger-text { color: var(--danger); }
 table.tokens { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; }
 table.tokens th, table.tokens td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--border); }
 table.tokens form { margin: 0; text-align: right; }

@@ -17,6 +17,8 @@ const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
   restore: 'The version was restored. The restore is a new change in the history.',
   edit: 'Your changes were saved as a new change in the history.',
+  move: 'Moved. The move is a new change in the history.',
+  undelete: 'Restored, with what was deleted with it. The restore is a new change in the history.',
 };
 
 /** The artifact, its raw markdown, its history, each change's diff and comparisons. */

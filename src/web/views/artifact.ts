@@ -42,6 +42,21 @@ function childrenSection(orgId: string, artifact: ArtifactView, children: readon
   })}</section>`;
 }
 
+/** Where the document links to (a deleted target said so) and which readable artifacts link here. */
+function linksSection(orgId: string, artifact: ArtifactView): SafeHtml {
+  const links = artifact.links ?? [];
+  const referencedBy = artifact.referencedBy ?? [];
+  if (links.length === 0 && referencedBy.length === 0) return html``;
+  const item = (r: { id: string; type: ArtifactView['type']; title: string; deleted?: true }) =>
+    r.deleted
+      ? html`<li class="deleted-link">${typeBadge(r.type)} <del>${r.title}</del> <span class="small muted">(deleted)</span></li>`
+      : html`<li>${typeBadge(r.type)} <a href="/o/${orgId}/a/${r.id}">${r.title}</a></li>`;
+  return html`<section class="links" aria-label="Links">
+  ${links.length ? html`<div class="child-group"><h2 id="h-links-to">Links to <span class="count">${links.length}</span></h2><ul class="child-list" aria-labelledby="h-links-to">${links.map(item)}</ul></div>` : ''}
+  ${referencedBy.length ? html`<div class="child-group"><h2 id="h-referenced-by">Referenced by <span class="count">${referencedBy.length}</span></h2><ul class="child-list" aria-labelledby="h-referenced-by">${referencedBy.map(item)}</ul></div>` : ''}
+</section>`;
+}
+
 export interface ArtifactPageInput {
   readonly artifact: ArtifactView;
   readonly crumbs: readonly Crumb[];
@@ -71,10 +86,12 @@ ${breadcrumb(orgId, input.crumbs)}
       <a class="button secondary" href="${base}/blame">Blame</a>
       <a class="button secondary" href="${base}/raw">Raw markdown</a>
       <button type="button" class="button secondary" data-copy="${artifact.id}" title="Copy the artifact id">Copy id</button>
+      ${editable && artifact.type !== 'product' ? html`<a class="button secondary" href="${base}/move">Move</a> <a class="button secondary danger-text" href="${base}/delete">Delete</a>` : ''}
     </nav>
   </header>
   <div class="doc markdown">${renderMarkdown(withoutTitleHeading(artifact.content, artifact.title))}</div>
   ${childrenSection(orgId, artifact, input.children, canWrite)}
+  ${linksSection(orgId, artifact)}
   <footer class="artifact-foot"><p class="small mono">id ${artifact.id} · version ${artifact.version.slice(0, 7)}</p></footer>
 </article>
 </div>

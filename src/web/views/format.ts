@@ -35,7 +35,9 @@ export function clientLabel(client: string | undefined): SafeHtml {
   return html`<span class="client" title="Client">${client ?? 'unknown client'}</span>`;
 }
 
-const VERB: Record<HistoryEntry['verb'], string> = { create: 'created', edit: 'edited', revert: 'reverted a change to', restore: 'restored a version of' };
+const VERB: Record<HistoryEntry['verb'], string> = {
+  create: 'created', edit: 'edited', revert: 'reverted a change to', restore: 'restored a version of', delete: 'deleted', move: 'moved',
+};
 export const verbText = (verb: HistoryEntry['verb']): string => VERB[verb];
 
 export function lineCounts(entry: { added: number; removed: number }): SafeHtml {

@@ -22,7 +22,7 @@ export function historyPage(
   const newest = entries[0]?.commit ?? '';
   const oldest = entries.at(-1)?.commit ?? '';
   const versionOptions = (selected: string) =>
-    entries.map((e) => html`<option value="${e.commit}"${e.commit === selected ? html` selected` : ''}>${shortCommit(e.commit)} · ${messageSubject(e.message)}</option>`);
+    entries.filter((e) => e.verb !== 'delete').map((e) => html`<option value="${e.commit}"${e.commit === selected ? html` selected` : ''}>${shortCommit(e.commit)} · ${messageSubject(e.message)}</option>`);
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
 <div class="page-head"><h1>History</h1><p class="lede">Changes to “${artifact.title}”, newest first. <a href="${b}/blame">Who wrote each line</a></p></div>
 ${filterForm(`${b}/history`, filters)}
@@ -40,7 +40,9 @@ ${entries.length > 1
 
 export function changePage(orgId: string, artifact: Title, crumbs: readonly Crumb[], change: ChangeView, canWrite: boolean, layout: DiffLayout): SafeHtml {
   const b = base(orgId, artifact.id);
-  const revertable = change.verb !== 'create' && change.parent !== null;
+  const revertable = change.verb !== 'create' && change.verb !== 'delete' && change.parent !== null;
+  // A delete left no version to view or restore; the Deleted page brings the artifact back.
+  const hasVersion = change.verb !== 'delete';
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
 <div class="page-head">
   <p class="eyebrow"><a href="${b}/history">← History</a></p>
@@ -49,8 +51,8 @@ export function changePage(orgId: string, artifact: Title, crumbs: readonly Crum
   ${undoLink(orgId, artifact.id, change.undoes)}
   <p class="meta"><strong class="author">${change.author.name}</strong> &lt;${change.author.email}&gt; · ${when(change.authoredAt)} · ${clientLabel(change.client)} · <span class="mono">${change.commit}</span> ${lineCounts(change)}</p>
   <nav class="actions" aria-label="Change">
-    <a class="button secondary" href="${b}/versions/${change.commit}">View this version</a>
-    ${canWrite
+    ${hasVersion ? html`<a class="button secondary" href="${b}/versions/${change.commit}">View this version</a>` : ''}
+    ${canWrite && hasVersion
       ? html`${revertable ? html`<a class="button danger" href="${b}/revert?commit=${change.commit}">Revert this change</a>` : ''}
     <a class="button" href="${b}/restore?commit=${change.commit}">Restore this version</a>`
       : ''}

@@ -17,7 +17,7 @@ function treeList(orgId: string, nodes: readonly TreeNode[]): SafeHtml {
 
 function folderList(orgId: string, folder: FolderTreeNode, root: boolean): SafeHtml {
   const pages = folder.pages.map((p) => html`<li class="node node-page"><a href="${link(orgId, p.id)}">${typeBadge('page')} <span class="title">${p.title}</span></a></li>`);
-  const folders = folder.folders.map((f) => html`<li class="folder"><span class="folder-name"><span class="folder-icon" aria-hidden="true"></span>${f.name}</span>${folderList(orgId, f, false)}</li>`);
+  const folders = folder.folders.map((f) => html`<li class="folder"><a class="folder-name" href="/o/${orgId}/folders/${f.id}"><span class="folder-icon" aria-hidden="true"></span>${f.name}</a>${folderList(orgId, f, false)}</li>`);
   if (pages.length === 0 && folders.length === 0) return root ? html`<p class="empty">No pages yet.</p>` : html`<p class="empty small">Empty folder</p>`;
   return html`<ul class="tree">${folders}${pages}</ul>`;
 }

@@ -8,7 +8,7 @@ export interface PageChrome {
   readonly org?: {
     readonly id: string;
     readonly name: string;
-    readonly section?: 'home' | 'activity' | 'connect' | 'search' | 'audit' | 'webhooks';
+    readonly section?: 'home' | 'activity' | 'deleted' | 'connect' | 'search' | 'audit' | 'webhooks';
     readonly query?: string;
     /** An organization admin: the navigation links the audit log and webhooks. */
     readonly admin?: boolean;
@@ -38,6 +38,7 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       ? html`<nav aria-label="Organization">
       <a href="/o/${org.id}"${current('home')}>Product</a>
       <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
+      <a href="/o/${org.id}/deleted"${current('deleted')}>Deleted</a>
       <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
       ${org.admin ? html`<a href="/o/${org.id}/audit"${current('audit')}>Audit</a><a href="/o/${org.id}/webhooks"${current('webhooks')}>Webhooks</a>` : ''}
     </nav>

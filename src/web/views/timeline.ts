@@ -33,7 +33,7 @@ export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boo
   return html`<li class="change verb-${e.verb}">
   <div class="change-main">
     ${withArtifact
-      ? html`<p><strong class="author">${e.author.name}</strong> ${verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
+      ? html`<p><strong class="author">${e.author.name}</strong> ${e.verb === 'restore' && !e.undoes ? 'restored' : verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
       : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`}
     ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
     ${undoLink(orgId, e.artifactId, e.undoes)}

@@ -83,7 +83,7 @@ describe('errors that teach', () => {
       'unknown argument `id`; specbase_read_feature takes `featureId`',
     );
     expect(await callError(editor, 'specbase_create_feature', { capabilityId, title: 'X', titel: 'Y' })).toBe(
-      'unknown argument `titel`; specbase_create_feature takes `capabilityId`, `title`',
+      'unknown argument `titel`; specbase_create_feature takes `capabilityId`, `title`, `content`',
     );
     expect(head()).toBe(before);
   });

@@ -22,12 +22,13 @@ const EXPECTED: Record<string, { params: Record<string, object>; required: strin
   specbase_read_product: { params: { mode: MODE }, required: [] },
   specbase_list_pages: { params: { folderId: ID }, required: [] },
   specbase_list_folders: { params: { parentFolderId: ID }, required: [] },
-  specbase_create_page: { params: { folderId: ID, title: { type: 'string' } }, required: [] },
+  specbase_create_page: { params: { folderId: ID, title: { type: 'string' }, content: { type: 'string' } }, required: [] },
   specbase_create_requirement: {
     params: {
       featureId: ID,
       type: { type: 'string', enum: ['FUNCTIONAL', 'NON_FUNCTIONAL', 'CONSTRAINT', 'BUSINESS_RULE'], default: 'FUNCTIONAL' },
       title: { type: 'string' },
+      content: { type: 'string' },
     },
     required: ['featureId'],
   },
@@ -53,7 +54,7 @@ const creates: [string, string][] = [
   ['user_type', 'productId'], ['core_entity', 'productId'],
 ];
 for (const [singular, parentId] of creates) {
-  EXPECTED[`specbase_create_${singular}`] = { params: { [parentId]: ID, title: { type: 'string' } }, required: [parentId] };
+  EXPECTED[`specbase_create_${singular}`] = { params: { [parentId]: ID, title: { type: 'string' }, content: { type: 'string' } }, required: [parentId] };
 }
 
 describe('the tool table', () => {
@@ -134,9 +135,10 @@ describe('the tool table', () => {
     }
   });
 
-  it('keeps the whole tools/list answer under 25 KB (25,000 bytes)', () => {
+  // 25 KB until issue 35: create tools took `content`, and reads declare `links` and `referencedBy`.
+  it('keeps the whole tools/list answer under 28.5 KB (28,500 bytes)', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools: catalog.listed }), 'utf8');
-    expect(bytes).toBeLessThan(25_000);
+    expect(bytes).toBeLessThan(28_500);
   });
 
   it('builds the tools/list answer once and hands out the same definitions', () => {

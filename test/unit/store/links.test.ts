@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { LinkIndex } from '../../../src/store/catalog/index.js';
+import { linkedIds } from '../../../src/store/layout/index.js';
+
+const ORG = '11111111-1111-4111-8111-111111111111';
+const A = '22222222-2222-4222-8222-222222222222';
+const B = '33333333-3333-4333-8333-333333333333';
+const C = '44444444-4444-4444-8444-444444444444';
+
+describe('linkedIds', () => {
+  it('finds markdown links, autolinks, reference definitions and bare addresses to artifacts of the organization', () => {
+    const body = [
+      `See [the feature](https://specs.example.com/o/${ORG}/a/${A}).`,
+      `Also <http://localhost:3000/o/${ORG}/a/${B}#history>, and [again](/o/${ORG}/a/${A}/history).`,
+      `[ref]: /o/${ORG}/a/${C}`,
+      `Plain https://specs.example.com/o/${ORG}/a/${B.toUpperCase()}.`,
+    ].join('\n');
+    expect(linkedIds(body, ORG)).toEqual([A, B, C]);
+  });
+
+  it('leaves out other organizations, ids that are not links, and partial ids', () => {
+    const other = '99999999-1111-4111-8111-111111111111';
+    expect(linkedIds(`[x](/o/${other}/a/${A}) text/o/${ORG}/a/${A} [y](/o/${ORG}/a/${A.slice(0, 30)})`, ORG)).toEqual([]);
+  });
+});
+
+describe('LinkIndex', () => {
+  it('answers both ways and follows a body that changes its links', () => {
+    const index = new LinkIndex();
+    index.set(A, [B, C]);
+    index.set(B, [C]);
+    expect([...index.linksTo(C)].sort()).toEqual([A, B]);
+    index.set(A, [B]);
+    expect(index.linksTo(C)).toEqual([B]);
+    expect(index.linksFrom(A)).toEqual([B]);
+    index.set(B, []);
+    expect(index.linksTo(C)).toEqual([]);
+    expect(index.linksFrom(B)).toEqual([]);
+  });
+});
