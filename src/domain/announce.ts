@@ -22,3 +22,8 @@ export async function announceChange(deps: DomainDeps, scope: Scope, kind: Webho
     at: artifact.updatedAt,
   });
 }
+
+/** One event per artifact a commit changed (a delete, restore or move carries its subtree along). */
+export async function announceChanges(deps: DomainDeps, scope: Scope, kind: WebhookEventKind, results: readonly CommitResult[]): Promise<void> {
+  for (const result of results) await announceChange(deps, scope, kind, result);
+}

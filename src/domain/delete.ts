@@ -1,5 +1,6 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { linksOf } from './links.js';
+import { announceChanges } from './announce.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactRef, DeletedView, DeletePreview, RemovalView } from './types.js';
@@ -37,6 +38,7 @@ export async function deletePreview(deps: DomainDeps, scope: Scope, id: string):
 export async function deleteArtifact(deps: DomainDeps, scope: Scope, id: string, options: { recursive: boolean }): Promise<RemovalView> {
   const subtree = await writableSubtree(deps, scope, id);
   const results = await deps.store.delete(scope.orgId, subtree[0]!.id, options, scope.changeContext);
+  await announceChanges(deps, scope, 'delete', results);
   return { commit: results[0]!.commit, artifact: refOf(results[0]!.artifact), descendants: results.slice(1).map((r) => refOf(r.artifact)) };
 }
 
@@ -60,6 +62,7 @@ export async function restoreDeleted(deps: DomainDeps, scope: Scope, id: string)
   scope.assertWrite(deleted.workspaceId);
   const rootWorkspaceId = await scope.defaultWorkspaceId();
   const results = await deps.store.restoreDeleted(scope.orgId, deleted.id, { rootWorkspaceId }, scope.changeContext);
+  await announceChanges(deps, scope, 'restore', results);
   return {
     commit: results[0]!.commit,
     artifact: refOf(results[0]!.artifact),

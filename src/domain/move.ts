@@ -1,5 +1,6 @@
 import { artifactType } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
+import { announceChanges } from './announce.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactRef, FolderChangeView, MoveView } from './types.js';
@@ -32,6 +33,7 @@ export async function moveArtifact(deps: DomainDeps, scope: Scope, id: string, t
   }
   scope.assertWrite(workspaceId);
   const results = await deps.store.move(scope.orgId, meta.id, { parentId: to?.toLowerCase() ?? null, workspaceId }, scope.changeContext);
+  await announceChanges(deps, scope, 'move', results);
   return {
     commit: results[0]!.commit,
     artifact: refOf(results[0]!.artifact),

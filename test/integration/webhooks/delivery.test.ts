@@ -88,6 +88,35 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(receiver.rejected).toEqual([]);
   });
 
+  it('a move, a delete and a restore are events too, one per artifact the commit changed', async () => {
+    await addHook('restructure', 'move,delete,restore', 'all');
+    const created = await callTool(assistant, 'specbase_create_requirement', { featureId, title: 'Gift wrapping' });
+    const criterion = await callTool(assistant, 'specbase_create_acceptance_criterion', { requirementId: created.id, title: 'Wrapped at checkout' });
+    const capabilityId = ((await callTool(assistant, 'specbase_list_capabilities', { productId: h.productId })).items as { id: string }[])[0]!.id;
+    const features = (await callTool(assistant, 'specbase_list_features', { capabilityId })).items as { id: string }[];
+    const otherFeatureId = features.find((f) => f.id !== featureId)!.id;
+    const moved = await h.services.specs.move(owner, created.id as string, otherFeatureId);
+    const deleted = await h.services.specs.delete(owner, created.id as string, { recursive: true });
+    const restored = await h.services.specs.restoreDeleted(owner, created.id as string);
+    await waitUntil(async () => receiver.of('restructure').length >= 5, 15_000, () => `received ${JSON.stringify(receiver.of('restructure'))}`);
+    await settle();
+    const events = receiver.of('restructure');
+    expect(events.map((e) => [e.type, e.data.artifact.id, e.data.commit])).toEqual([
+      // Within one workspace a move rewrites only the moved artifact's file (its parent).
+      ['artifact.move', created.id, moved.commit],
+      ['artifact.delete', created.id, deleted.commit],
+      ['artifact.delete', criterion.id, deleted.commit],
+      ['artifact.restore', created.id, restored.commit],
+      ['artifact.restore', criterion.id, restored.commit],
+    ]);
+    expect(git(h.gitdir, 'log', '-3', '--format=%s', 'main').trim().split('\n')).toEqual([
+      'Restore requirement: Gift wrapping',
+      'Delete requirement: Gift wrapping',
+      'Move requirement: Gift wrapping',
+    ]);
+    expect(receiver.rejected).toEqual([]);
+  });
+
   it('a receiver that is down gets the event after a retry, once, with the same webhook-id; every attempt is logged', async () => {
     const hookId = (await h.services.control.webhooks.list(h.orgId)).find((w) => w.url === receiver.url('all'))!.id;
     await receiver.stop();
