@@ -9,6 +9,7 @@ import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { deleteConfirmPage, deletedPage } from '../views/delete.js';
 import { layout } from '../views/layout.js';
+import { audited } from '../audit-trail.js';
 import { writableArtifactContext } from './artifact-context.js';
 
 const form = express.urlencoded({ extended: false, limit: '4kb' });
@@ -39,7 +40,7 @@ export function deleteRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const confirmed = Number((req.body as Record<string, unknown>).descendants ?? 0);
     const preview = await specs.deletePreview(ctx.actor, ctx.id);
     if (preview.descendants.length !== confirmed) return res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}/delete`);
-    await specs.delete(ctx.actor, ctx.id, { recursive: confirmed > 0 });
+    await audited(control, ctx, 'web.delete', ctx.id, () => specs.delete(ctx.actor, ctx.id, { recursive: confirmed > 0 }), (done) => ({ commit: done.commit }));
     res.redirect(303, `/o/${ctx.org.id}/deleted`);
   });
 
@@ -53,7 +54,8 @@ export function deleteRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const ctx = await orgContext(control, req);
     const id = String(req.params.id ?? '').toLowerCase();
     try {
-      await specs.restoreDeleted(ctx.actor, isUuid(id) ? id : '');
+      const restore = () => specs.restoreDeleted(ctx.actor, isUuid(id) ? id : '');
+      await audited(control, ctx, 'web.restore_deleted', isUuid(id) ? id : null, restore, (done) => ({ commit: done.commit }));
     } catch (error) {
       if (error instanceof InvalidInputError) return showDeleted(req, res, ctx, error.message);
       throw error;

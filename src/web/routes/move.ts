@@ -6,6 +6,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../e
 import { orgContext, sendHtml, type OrgContext } from '../context.js';
 import { errorPageFor } from '../errors.js';
 import { csrfProblem, csrfToken } from '../security.js';
+import { audited } from '../audit-trail.js';
 import { layout } from '../views/layout.js';
 import { folderPage, moveArtifactPage, moveTargetParam } from '../views/move.js';
 import { writableArtifactContext, type ArtifactContext } from './artifact-context.js';
@@ -33,7 +34,8 @@ export function moveRoutes(deps: { specs: SpecService; control: ControlPlane; co
     if (problem) return sendHtml(res, errorPageFor(403, 'Request refused', problem, req.user), 403);
     const ctx = await writableArtifactContext(specs, control, req);
     try {
-      await specs.move(ctx.actor, ctx.id, moveTargetParam(field(req, 'to')));
+      const move = () => specs.move(ctx.actor, ctx.id, moveTargetParam(field(req, 'to')));
+      await audited(control, ctx, 'web.move', ctx.id, move, (done) => ({ commit: done.commit }));
     } catch (error) {
       if (error instanceof InvalidInputError) return showMove(req, res, ctx, error.message);
       throw error;
@@ -68,9 +70,13 @@ export function moveRoutes(deps: { specs: SpecService; control: ControlPlane; co
       const ctx = await orgContext(control, req);
       const id = String(req.params.id);
       try {
-        if (verb === 'rename') await specs.renameFolder(ctx.actor, id, String(field(req, 'name') ?? ''));
-        else if (verb === 'move') await specs.moveFolder(ctx.actor, id, moveTargetParam(field(req, 'to')));
-        else await specs.deleteFolder(ctx.actor, id);
+        const change = () =>
+          verb === 'rename'
+            ? specs.renameFolder(ctx.actor, id, String(field(req, 'name') ?? ''))
+            : verb === 'move'
+              ? specs.moveFolder(ctx.actor, id, moveTargetParam(field(req, 'to')))
+              : specs.deleteFolder(ctx.actor, id);
+        await audited(control, ctx, `web.folder.${verb}`, null, change, (done) => ({ commit: done.commit }));
       } catch (error) {
         if (error instanceof InvalidInputError) return showFolder(req, res, ctx, id, error.message);
         throw error;

@@ -119,6 +119,10 @@ describe('artifact delete and restore', () => {
     const principal = (await h.services.control.members.principal(h.orgId, h.users.editor.user.id))!;
     const history = await h.services.specs.history({ principal }, featureId);
     expect(history.map((e) => e.verb)).toEqual(['restore', 'delete', 'create']);
+    // Both command-line changes are in the audit log, each with its commit.
+    const audited = await h.services.control.audit.list({ orgId: h.orgId, userId: h.users.editor.user.id, limit: 20 });
+    const changes = audited.filter((e) => e.kind === 'cli' && e.artifactId === featureId).map((e) => [e.action, e.commit]);
+    expect(changes).toEqual([['cli.restore_deleted', done.out.commit], ['cli.delete', before]]);
     expect(await call(editor, 'specbase_edit_feature', { featureId, patch: '@@\n-Shoppers earn zebracorn points.\n+Shoppers earn points.\n' })).toBeTruthy();
   });
 
