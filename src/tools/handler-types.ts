@@ -72,6 +72,6 @@ export interface McpHandler {
  * A JSON-RPC error whose message is the bare sentence: the SDKs' own error classes prefix
  * "MCP error -32602: " to their message, which is sent as is and the client prefixes again.
  */
-export function protocolError(message: string, code = INVALID_PARAMS): Error {
-  return Object.assign(new Error(message), { code });
+export function protocolError(message: string, code = INVALID_PARAMS, data?: Record<string, unknown>): Error {
+  return Object.assign(new Error(message), { code }, data ? { data } : {});
 }

@@ -37,18 +37,25 @@ function offsetOf(cursor: unknown): number {
   return offset;
 }
 
+/**
+ * The specification's "resource not found", naming the URI in `data` as both revisions ask: the
+ * v2 client recognizes the error by it, and the 2026-07-28 server maps the code to -32602.
+ */
+function resourceNotFound(uri: unknown): Error {
+  const named = String(uri).slice(0, 200);
+  return protocolError(`resource not found: ${JSON.stringify(named)}`, RESOURCE_NOT_FOUND, { uri: named });
+}
+
 /** The artifact a URI of the caller's organization names; the specification's "not found" for anything else. */
 function artifactIdOf(uri: unknown, request: RequestContext): string {
   const parsed = typeof uri === 'string' ? parseArtifactUri(uri) : undefined;
-  if (!parsed || parsed.orgId !== request.scope.orgId) {
-    throw protocolError(`resource not found: ${JSON.stringify(String(uri).slice(0, 200))}`, RESOURCE_NOT_FOUND);
-  }
+  if (!parsed || parsed.orgId !== request.scope.orgId) throw resourceNotFound(uri);
   return parsed.id;
 }
 
 function notFound(uri: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof NotFoundError) throw protocolError(`resource not found: ${JSON.stringify(uri.slice(0, 200))}`, RESOURCE_NOT_FOUND);
+    if (error instanceof NotFoundError) throw resourceNotFound(uri);
     throw error;
   };
 }

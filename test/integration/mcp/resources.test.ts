@@ -76,9 +76,15 @@ describe.each(ERAS)('resources in the %s era', (_era, open) => {
       const uris = (await allResources(client)).map((r) => r.uri);
       expect(uris).not.toContain(uriOf(hiddenId));
       // "Resource not found" is -32002 in 2025-11-25; the 2026-07-28 revision answers it as invalid params.
+      // Both name the URI in the error's data.
       const code = 'getProtocolEra' in client ? -32602 : -32002;
-      await expect(client.readResource({ uri: uriOf(hiddenId) })).rejects.toMatchObject({ code, message: expect.stringContaining('resource not found') });
-      await expect(client.readResource({ uri: 'specbase://o/00000000-0000-4000-8000-000000000000/artifact/x' })).rejects.toMatchObject({ code });
+      await expect(client.readResource({ uri: uriOf(hiddenId) })).rejects.toMatchObject({
+        code,
+        message: expect.stringContaining('resource not found'),
+        data: { uri: uriOf(hiddenId) },
+      });
+      const foreign = 'specbase://o/00000000-0000-4000-8000-000000000000/artifact/x';
+      await expect(client.readResource({ uri: foreign })).rejects.toMatchObject({ code, data: { uri: foreign } });
     } finally {
       await client.close();
     }
