@@ -3,12 +3,12 @@ import { ARTIFACT_TYPES, REQUIREMENT_TYPES, type ArtifactTypeDef } from '../arti
 import { DEFAULT_LIMITS } from '../config/index.js';
 
 /**
- * Ids are declared UUIDs (`format: "uuid"`) but validated as plain strings on purpose: the
- * specification answers a malformed id "artifact not found", exactly like an unknown one. The
- * description names the artifact and the tool that hands out such ids.
+ * Ids are plain strings on purpose: the specification answers a malformed id "artifact not
+ * found", exactly like an unknown one. The description names the artifact and the tool that
+ * hands out such ids (no `format: "uuid"`: the 29 of them did not fit tools/list's budget once
+ * the MCP Apps metadata came, and the description already says what to pass).
  */
-export const idParam = (what: string, source: string) =>
-  z.string().meta({ format: 'uuid', description: `${what} id (${source})` });
+export const idParam = (what: string, source: string) => z.string().describe(`${what} id (${source})`);
 
 /** The id parameter of an artifact type, pointing at the tool that lists such artifacts. */
 export const artifactIdParam = (def: ArtifactTypeDef) =>
@@ -19,7 +19,7 @@ export const folderIdParam = () => idParam('Folder', 'specbase_list_folders');
 export const modeParam = z
   .enum(['concise', 'full'])
   .default('concise')
-  .describe('concise (~500 chars) or full');
+  .describe('concise: ~500 chars');
 
 export const limitParam = z.number().int().min(1).max(50).default(10).describe('Maximum results (1-50)');
 
@@ -38,7 +38,7 @@ export const patchParam = z.string().describe('Unified diff');
 
 export const baseVersionParam = z
   .string()
-  .describe('Version you read; refused if changed since and the patch conflicts');
+  .describe('Version you read (conflicts refuse the edit)');
 
 /** Output schemas name types as plain strings: the enum would repeat in 23 schemas of tools/list. */
 const artifactTypeValue = z.string();
