@@ -49,6 +49,7 @@ window.mountApp = async (html, toolResult, theme) => {
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.title = 'MCP App';
   old.replaceWith(frame);
+  document.body.style.background = theme === 'dark' ? '#111318' : '#eef0f3';
   const bridge = new AppBridge(null, { name: 'test-host', version: '1.0.0' }, { serverTools: {}, openLinks: {} }, { hostContext: { theme, displayMode: 'inline', platform: 'web' } });
   bridge.oncalltool = (params) => window.hostCallTool(params);
   bridge.onopenlink = async (params) => { window.openedLinks.push(params.url); return {}; };
@@ -71,7 +72,7 @@ export interface AppsHost {
   close(): Promise<void>;
 }
 
-export async function openAppsHost(browser: Browser, client: Client, viewport = { width: 900, height: 900 }): Promise<AppsHost> {
+export async function openAppsHost(browser: Browser, client: Client, viewport: { width: number; height: number } = { width: 900, height: 900 }): Promise<AppsHost> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const calls: string[] = [];
@@ -81,7 +82,7 @@ export async function openAppsHost(browser: Browser, client: Client, viewport = 
   });
   const bridge = await hostBridge();
   await page.setContent(
-    `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:#888}iframe{display:block;border:0;width:100%;min-height:200px}</style></head>` +
+    `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><style>body{margin:0}iframe{display:block;border:0;width:100%;min-height:200px}</style></head>` +
       `<body><div id="app"></div><script>${bridge.replace(/<\/script/gi, '<\\/script')}</script><script>${HOST_SCRIPT}</script></body></html>`,
   );
   return {

@@ -61,7 +61,7 @@ table.diff tr.hunk td { color: var(--muted); background: var(--soft); }
 table.diff ins { background: color-mix(in srgb, var(--add-mark) 28%, transparent); text-decoration: none; border-radius: 3px; }
 table.diff del { background: color-mix(in srgb, var(--del-mark) 26%, transparent); text-decoration: none; border-radius: 3px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.add { color: var(--add-mark); } .del { color: var(--del-mark); }
+.meta .added { color: var(--add-mark); } .meta .removed { color: var(--del-mark); }
 .actions { margin-top: 1rem; }
 .confirm { border: 1px solid var(--border); border-radius: 10px; padding: .8rem 1rem; background: var(--soft); }
 .confirm p { margin: 0 0 .75rem; color: var(--muted); }

@@ -29,7 +29,7 @@ function sanitized(html) {
 }
 
 function show(...nodes) {
-  root.replaceChildren(...nodes);
+  root.replaceChildren(...nodes.filter((node) => node !== null && node !== undefined && node !== false));
 }
 
 function short(commit) {
@@ -125,7 +125,7 @@ async function showChange(id, commit) {
         el('p', { class: 'eyebrow' }, 'Change ', el('code', {}, short(c.commit))),
         el('h1', {}, c.message || c.title),
         el('p', { class: 'meta' }, 'By ', el('strong', {}, c.author), ', ' + when(c.authoredAt), c.client ? ' via ' + c.client : '', ' · ',
-          el('span', { class: 'add' }, '+' + c.added), ' ', el('span', { class: 'del' }, '−' + c.removed), ' lines · ', link(c.url, 'Open in Specbase'))),
+          el('span', { class: 'added' }, '+' + c.added), ' ', el('span', { class: 'removed' }, '−' + c.removed), ' lines · ', link(c.url, 'Open in Specbase'))),
       el('section', { class: 'diff-panel' }, sanitized(c.html)),
       revertControls(c),
     );

@@ -163,6 +163,7 @@ describe('the apps in a host', () => {
       const frame = await host.mount('ui://specbase/artifact', read);
       await frame.getByRole('heading', { level: 1, name: 'Apps artifact view' }).waitFor();
       const text = await frame.locator('main').innerText();
+      expect(text).toMatch(/^Pages\b/);
       expect(text).toContain('PAGE');
       expect(text).toContain(`Version ${(read.structuredContent as { version: string }).version.slice(0, 7)}`);
       expect(text).toContain(`last changed by ${h.users.owner.user.name}`);
