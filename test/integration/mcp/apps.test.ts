@@ -170,6 +170,13 @@ describe('the apps in a host', () => {
       expect(await frame.locator('.markdown strong').innerText()).toBe('card');
       expect(await frame.locator('.markdown script, .markdown [onerror], .markdown a[href^="javascript"]').count()).toBe(0);
       expect(await frame.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
+      // Past the sanitizer, the app's own policy: an inline handler that got into the page never runs.
+      await frame.evaluate(() => {
+        const doc = (globalThis as any).document;
+        doc.querySelector('.markdown').insertAdjacentHTML('beforeend', '<img src="x" onerror="window.pwned = \'past the sanitizer\'">');
+      });
+      await host.page.waitForTimeout(200);
+      expect(await frame.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
       await frame.getByRole('link', { name: 'Open in Specbase' }).click();
       expect(await host.page.evaluate(() => (globalThis as any).openedLinks)).toEqual([(read.structuredContent as { url: string }).url]);
       expect(host.calls).toEqual(['specbase_app_artifact']);
@@ -246,6 +253,26 @@ describe('the apps in a host', () => {
       await alert.waitFor();
       expect(await alert.innerText()).toMatch(/^Nothing was written\. cannot revert/);
       expect(await commits()).toEqual(before);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('follows the host\'s theme, also when it changes, and reads at 390 px without sideways scrolling', async () => {
+    const { edited } = await pageWithEdit('Apps on a phone');
+    const host = await openAppsHost(browser, owner, { width: 390, height: 844 });
+    try {
+      const frame = await host.mount('ui://specbase/change', edited, 'dark');
+      await frame.locator('table.diff').waitFor();
+      const look = () =>
+        frame.evaluate(() => {
+          const doc = (globalThis as any).document;
+          return { theme: doc.documentElement.dataset.theme, background: (globalThis as any).getComputedStyle(doc.body).backgroundColor, wide: doc.documentElement.scrollWidth };
+        });
+      expect(await look()).toEqual({ theme: 'dark', background: 'rgb(28, 31, 38)', wide: 390 });
+      await host.page.evaluate(() => (globalThis as any).bridge.setHostContext({ theme: 'light', displayMode: 'inline', platform: 'web' }));
+      await frame.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === 'light');
+      expect(await look()).toEqual({ theme: 'light', background: 'rgb(255, 255, 255)', wide: 390 });
     } finally {
       await host.close();
     }

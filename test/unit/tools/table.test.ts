@@ -160,6 +160,15 @@ describe('the tool table', () => {
     expect(catalog.listed.every((tool) => tool._meta === undefined)).toBe(true);
   });
 
+  it('offers the app-only tools as a connection allows: no revert when read-only, the apps of the chosen tools only', () => {
+    const appTools = (connection: Parameters<typeof catalog.listedFor>[0]) =>
+      catalog.listedFor(connection, true).map((tool) => tool.name).filter((name) => name.startsWith('specbase_app_'));
+    expect(appTools({ readOnly: 'header' })).toEqual(['specbase_app_artifact', 'specbase_app_change', 'specbase_app_places']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_search']) })).toEqual(['specbase_app_artifact', 'specbase_app_places']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_edit_page']) })).toEqual(['specbase_app_change', 'specbase_app_revert']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_list_folders']) })).toEqual([]);
+  });
+
   it('builds the tools/list answer once and hands out the same definitions', () => {
     expect(catalog.listed).toBe(catalog.listed);
     expect(Object.isFrozen(catalog.listed)).toBe(true);
