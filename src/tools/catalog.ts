@@ -67,12 +67,12 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSch
  * host needs, and tools/list stays within its budget.
  */
 export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
-  const readOnly = isReadOnly(tool.kind);
-  // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
-  const hints = readOnly ? { readOnlyHint: true } : { destructiveHint: false };
   if (tool.appOnly) {
     return { name: tool.name, inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } };
   }
+  const readOnly = isReadOnly(tool.kind);
+  // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
+  const hints = readOnly ? { readOnlyHint: true } : { destructiveHint: false };
   return {
     name: tool.name,
     description: tool.description,
