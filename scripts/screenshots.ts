@@ -1,13 +1,15 @@
 /**
  * `npm run screenshots`: the whole service with the demo organization on a loopback port,
  * Debian's Chromium driven through each page of the web application at desktop (1280 px) and
- * phone (390 px) widths, one full-page PNG per page and width in test-output/screenshots/.
+ * phone (390 px) widths, one full-page PNG per page and width in test-output/screenshots/; then
+ * the MCP Apps in a test host page, in light and dark too (app-screenshots.ts).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Actor } from '../src/domain/types.js';
 import { launchBrowser, signIn } from '../test/integration/web/support.js';
+import { shootApps } from './app-screenshots.js';
 import { auth, discoverFrom401, MemoryClientProvider } from '../test/integration/auth/sdk-client.js';
 import { startHarness, type Harness, type Persona } from '../test/support/harness.js';
 
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     await shoot(page, 'search', `${org}/search?q=typo+search`);
     await shoot(page, 'revert-change', `${a(requirementId)}/changes/${revert!.commit}`);
     await shoot(page, 'consent', await consentUrl(harness));
+    await shootApps(browser, harness, requirementId, OUT);
     console.log(`screenshots written to ${OUT}`);
   } finally {
     await browser.close();

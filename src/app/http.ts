@@ -6,6 +6,7 @@ import { droppedLogLines, type Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
 import type { McpTuning } from '../mcp/types.js';
 import { createWebRouter } from '../web/index.js';
+import { appRendering } from '../web/app-rendering.js';
 import type { Services } from './services.js';
 
 export interface HttpApp {
@@ -52,6 +53,7 @@ export async function createHttpApp(
     control,
     config,
     log,
+    render: appRendering,
     commits: (listener) =>
       store.onCommit((orgId, result) => listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId })),
     follow: (orgId) => store.head(orgId).then(() => undefined),

@@ -62,6 +62,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     specs,
     audit: control.audit,
     log: toolLog,
+    ...(deps.render ? { render: deps.render } : {}),
   });
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });

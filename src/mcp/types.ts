@@ -3,7 +3,7 @@ import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
 import type { Logger } from '../log.js';
-import type { AnyToolDef, Connection } from '../tools/index.js';
+import type { AnyToolDef, AppRendering, Connection } from '../tools/index.js';
 import type { ResourceUpdatesDeps } from './resource-updates.js';
 
 export type { AuthenticatedUser };
@@ -25,6 +25,8 @@ export interface McpRouterDeps {
   readonly answerGatherMs?: number;
   /** The tool table (default: Specbase's 31 tools); tests add a fixture of the conformance suite. */
   readonly tools?: readonly AnyToolDef[];
+  /** How the MCP Apps show documents and diffs (the web application's renderers); no apps without it. */
+  readonly render?: AppRendering;
   /** Every commit this process makes or notices (resource subscriptions); none when absent. */
   readonly commits?: ResourceUpdatesDeps['commits'];
   /** Looks at an organization's `main` for commits of other processes (resource subscriptions). */

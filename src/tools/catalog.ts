@@ -1,18 +1,31 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { boundedMemo } from '../bounded-memo.js';
+import { APP_TOOLS } from './apps/tools.js';
+import { APP_URIS } from './apps/uris.js';
 import { offers, type Connection } from './connection.js';
 import { TOOLS } from './table.js';
 import { isReadOnly, type AnyToolDef } from './types.js';
 
 /** The tool table with its tools/list answer computed once, at start-up. */
 export interface ToolCatalog {
+  /** The model's tools. */
   readonly tools: readonly AnyToolDef[];
+  /** The model's tools and the app-only tools. */
   readonly byName: ReadonlyMap<string, AnyToolDef>;
   readonly listed: readonly Tool[];
-  /** The tools/list answer of a read-only or filtered connection, computed once per kind of connection. */
-  listedFor(connection: Connection): readonly Tool[];
+  /**
+   * The tools/list answer of a connection, computed once per kind of connection. A client that
+   * renders MCP Apps (`apps`) gets each tool's app in `_meta.ui` and the app-only tools after them.
+   */
+  listedFor(connection: Connection, apps?: boolean): readonly Tool[];
 }
+
+/**
+ * tools/list is read by the model on every conversation: the whole answer, with the MCP Apps
+ * metadata and on the wire, stays under 25 KB.
+ */
+export const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
 
 /** Distinct tool selections remembered (each is a short array of shared definitions). */
 const MAX_SELECTIONS = 256;
@@ -39,6 +52,7 @@ function compact(node: unknown, io: 'input' | 'output'): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema' || (io === 'output' && (key === 'required' || key === 'additionalProperties'))) continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'properties' && Object.keys(value as JsonSchema).length === 0) continue;
     out[key] = key === 'properties' ? compactProperties(value as JsonSchema, io) : compact(value, io);
   }
   return out;
@@ -53,28 +67,44 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSch
   return compact(z.toJSONSchema(schema, { io, target: 'draft-7' }), io) as Tool['inputSchema'];
 }
 
-export function toolDefinition(tool: AnyToolDef): Tool {
+/**
+ * A tool as tools/list shows it. With `apps`, the tool names the app that shows its result. An
+ * app-only tool is kept from the model by its hosts (`visibility: ["app"]`) and called only by
+ * Specbase's own apps, which know its arguments (checked here as any tool's): its name is all a
+ * host needs, and tools/list stays within its budget.
+ */
+export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
+  if (tool.appOnly) {
+    return { name: tool.name, inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } };
+  }
   const readOnly = isReadOnly(tool.kind);
+  // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
+  const hints = readOnly ? { readOnlyHint: true } : { destructiveHint: false };
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'],
-    // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
-    annotations: { title: tool.title, ...(readOnly ? { readOnlyHint: true } : { destructiveHint: false }) },
+    annotations: { title: tool.title, ...hints },
+    ...(apps && tool.app ? { _meta: { ui: { resourceUri: APP_URIS[tool.app] } } } : {}),
   };
 }
 
-export function buildCatalog(tools: readonly AnyToolDef[] = TOOLS): ToolCatalog {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  if (byName.size !== tools.length) throw new Error('tool names must be unique');
-  const listed = Object.freeze(tools.map(toolDefinition));
+export function buildCatalog(tools: readonly AnyToolDef[] = TOOLS, appTools: readonly AnyToolDef[] = APP_TOOLS): ToolCatalog {
+  const all = [...tools, ...appTools];
+  const byName = new Map(all.map((tool) => [tool.name, tool]));
+  if (byName.size !== all.length) throw new Error('tool names must be unique');
+  const listed = Object.freeze(tools.map((tool) => toolDefinition(tool)));
+  const withApps = Object.freeze(all.map((tool) => toolDefinition(tool, true)));
   const selected = boundedMemo(MAX_SELECTIONS, (key: string) => {
-    const [readOnly, names] = key.split('|');
+    const [readOnly, apps, names] = key.split('|');
     const connection: Connection = { readOnly: readOnly === '1' ? 'header' : false, ...(names ? { tools: new Set(names.split(',')) } : {}) };
-    return Object.freeze(listed.filter((_, i) => offers(connection, tools[i]!)));
+    if (apps !== '1') return Object.freeze(listed.filter((_, i) => offers(connection, tools[i]!)));
+    return Object.freeze(withApps.filter((_, i) => offers(connection, all[i]!)));
   });
-  const listedFor = (connection: Connection) =>
-    !connection.readOnly && !connection.tools ? listed : selected(`${connection.readOnly ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`);
+  const listedFor = (connection: Connection, apps = false) =>
+    !connection.readOnly && !connection.tools
+      ? (apps ? withApps : listed)
+      : selected(`${connection.readOnly ? 1 : 0}|${apps ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`);
   return Object.freeze({ tools, byName, listed, listedFor });
 }

@@ -1,5 +1,10 @@
 import { InvalidInputError } from '../errors.js';
+import type { AppName } from './apps/uris.js';
+import { TOOLS } from './table.js';
 import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
+
+/** The app each model tool's result is shown in. */
+const APP_OF: ReadonlyMap<string, AppName> = new Map(TOOLS.flatMap((tool) => (tool.app ? [[tool.name, tool.app] as const] : [])));
 
 /** Why a connection may only read: what the client asked for, or what its credential allows. */
 export type ReadOnlyReason = 'header' | 'url' | 'credential';
@@ -66,10 +71,20 @@ export function refusalOf(connection: Connection, tool: AnyToolDef): string | un
     return `${tool.name} changes the specification, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
       'tools/list names what it can do';
   }
-  if (connection.tools && !connection.tools.has(tool.name)) {
+  if (connection.tools && !selects(connection.tools, tool)) {
     return `${tool.name} is not among the tools this connection asked for (X-Specbase-Tools: ${connection.toolsAsked ?? ''}); tools/list names what it can do`;
   }
   return undefined;
+}
+
+/** An app-only tool comes with the chosen tools whose results its apps show. */
+function selects(chosen: ReadonlySet<string>, tool: AnyToolDef): boolean {
+  if (!tool.appOnly) return chosen.has(tool.name);
+  const serves = tool.appOnly.serves;
+  return [...chosen].some((name) => {
+    const app = APP_OF.get(name);
+    return app !== undefined && serves.includes(app);
+  });
 }
 
 /** Whether a connection offers the tool at all (tools/list). */

@@ -18,7 +18,7 @@ function parentParam(def: ArtifactTypeDef): { key: string; schema: z.ZodType; wh
 /** What the new document holds before the first edit. */
 function startsAs(def: ArtifactTypeDef): string {
   if (def.type === 'page') return 'empty, or with title as its heading';
-  return `headed by title, from ${def.type === 'acceptance_criterion' ? 'a Given-When-Then' : `the ${def.name.toLowerCase()}`} template`;
+  return `headed by title, from ${def.type === 'acceptance_criterion' ? 'a Given-When-Then' : 'its'} template`;
 }
 
 export function createTool(def: ArtifactTypeDef): AnyToolDef {
@@ -30,7 +30,7 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
     kind: 'create',
     description:
       `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` +
-      `returns it in full for specbase_edit_${def.singular}.`,
+      'returns it in full.',
     input: z.object({
       [parent.key]: parent.schema,
       ...(isRequirement ? { type: requirementTypeParam } : {}),
@@ -38,6 +38,7 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
       content: contentParam.optional(),
     }),
     output: readOutputFor(def.type),
+    app: 'artifact',
     async run({ specs, actor }, args) {
       const parentId = args[parent.key] as string | undefined;
       const input: CreateInput = {

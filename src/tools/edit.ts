@@ -10,12 +10,12 @@ export function editTool(def: ArtifactTypeDef): AnyToolDef {
     title: `Edit ${def.name}`,
     kind: 'edit',
     description:
-      `Edit ${withArticle(def.name)} by a unified diff of the document specbase_read_${def.singular} returns with mode "full": ` +
-      '"@@", " " context (1-3 lines), "-" removed, "+" added lines; line numbers optional:\n' +
+      `Edit ${withArticle(def.name)} by a unified diff of its full text (mode "full"), e.g.\n` +
       '@@\n # Checkout\n-TBD\n+Pay by card.\n' +
       'All hunks apply or none.',
     input: z.object({ [def.idParam]: artifactIdParam(def), patch: patchParam, baseVersion: baseVersionParam.optional() }),
     output: editOutput,
+    app: 'change',
     async run({ specs, actor }, args) {
       const id = String(args[def.idParam]);
       const view = await specs.edit(actor, def.type, id, {

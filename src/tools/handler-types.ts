@@ -4,6 +4,7 @@ import type { SpecService } from '../domain/types.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Connection } from './connection.js';
 import type { ToolLog } from './error-result.js';
+import type { AppRendering } from './types.js';
 
 /** JSON-RPC "invalid params", the code both SDK lines send for an error that carries it. */
 const INVALID_PARAMS = -32602;
@@ -19,6 +20,8 @@ export interface ToolServerDeps {
    * resume; the legacy transport offers `closeSSEStream` to no others.
    */
   readonly pollAfterMs?: number;
+  /** How the MCP Apps show documents and diffs; without it no app is offered. */
+  readonly render?: AppRendering;
 }
 
 /** Who a request acts for, whichever protocol era carried it. */
@@ -36,6 +39,8 @@ export interface RequestContext {
   readonly client: string | undefined;
   /** What the connection may use: read-only, a subset of the tools. */
   readonly connection: Connection;
+  /** The client renders MCP Apps (it declared the ext-apps extension). */
+  readonly apps: boolean;
   /** Runs a tool call, so that the transport layer can wait for calls under way (shutdown, idle sessions). */
   readonly track: <T>(work: () => Promise<T>) => Promise<T>;
   /** The session's resource subscriptions (2025 era; 2026-07-28 subscribes with subscriptions/listen). */

@@ -46,7 +46,8 @@ function requestedId(raw: unknown): string | null {
  * place that runs tools: argument parsing, actor, audit and error translation happen here.
  */
 export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
-  const { catalog, specs, audit, log } = deps;
+  const { catalog, specs, audit, log, render } = deps;
+  const apps = (request: RequestContext): boolean => request.apps && render !== undefined;
   const runTool = async (name: string, rawArgs: unknown, request: RequestContext): Promise<Record<string, unknown>> => {
     const tool = catalog.byName.get(name);
     if (!tool) throw protocolError(`unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list names this server's tools`);
@@ -69,11 +70,14 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         .catch((error: unknown) => log('error', 'audit record failed', { tool: tool.name, error: String(error) }));
 
     try {
+      if (tool.appOnly && !apps(request)) {
+        throw new ToolNotOfferedError(`${tool.name} is called by Specbase's MCP Apps, and this client did not declare that it renders them; tools/list names what it can do`);
+      }
       const refusal = refusalOf(request.connection, tool);
       if (refusal) throw new ToolNotOfferedError(refusal);
       const args = parseArgs(tool, rawArgs);
       const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
-      const outcome = await tool.run({ specs, actor }, args);
+      const outcome = await tool.run({ specs, actor, ...(render ? { render } : {}) }, args);
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
       // Not awaited: the row is written with others shortly after (see control/audit-batch.ts).
       void record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
@@ -116,7 +120,7 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         return { completion: completion ?? { values: [], total: 0, hasMore: false } };
       },
     },
-    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection)] }) },
+    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection, apps(request))] }) },
     { method: 'tools/call', handle: (params, request) => request.track(() => callTool(params, request)) },
   ];
 }

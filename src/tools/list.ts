@@ -30,7 +30,7 @@ export function listPagesTool(def: ArtifactTypeDef): AnyToolDef {
     title: `List ${def.pluralName}`,
     kind: 'list',
     description:
-      `List the ${def.pluralName} you can access: all, or with folderId those directly in that folder.`,
+      `List the ${def.pluralName} you can access: all, or those directly in folderId.`,
     input: z.object({ folderId: folderIdParam().optional() }),
     output: listOutput,
     async run({ specs, actor }, args) {
@@ -46,8 +46,7 @@ export const listFoldersTool: AnyToolDef = {
   title: 'List page folders',
   kind: 'list',
   description:
-    'List the folders of pages: all, or the direct subfolders of parentFolderId. ' +
-    'Their ids are the folderId of the page tools.',
+    'List the folders of pages: all, or the subfolders of parentFolderId; ids are the page tools\' folderId.',
   input: z.object({ parentFolderId: folderIdParam().optional() }),
   output: foldersOutput,
   async run({ specs, actor }, args) {

@@ -1,4 +1,5 @@
 import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { rendersApps } from './apps/uris.js';
 import type { Connection } from './connection.js';
 import type { McpHandler, RequestContext, ToolScope } from './handler-types.js';
 import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
@@ -21,7 +22,12 @@ export function createModernToolServer(
   for (const handler of handlers) {
     if (handler.legacyOnly) continue;
     register(handler.method, (request, ctx) =>
-      handler.handle(request.params, { ...requestOf(ctx.http?.authInfo), client: server.getClientVersion()?.name, track }),
+      handler.handle(request.params, {
+        ...requestOf(ctx.http?.authInfo),
+        client: server.getClientVersion()?.name,
+        apps: rendersApps(server.getClientCapabilities()),
+        track,
+      }),
     );
   }
   return server;

@@ -15,6 +15,7 @@ function productReadTool(def: ArtifactTypeDef): AnyToolDef {
       'Start here: its id is the productId.',
     input: z.object({ mode: modeParam }),
     output: readWithLinksOutputFor(def.type),
+    app: 'artifact',
     async run({ specs, actor }, args) {
       const view = await specs.readProduct(actor, args.mode as ReadMode);
       return { structured: view, text: artifactText(view), artifactId: view.id };
@@ -31,6 +32,7 @@ export function readTool(def: ArtifactTypeDef): AnyToolDef {
     description: `Read ${withArticle(def.name)}: ${def.summary}.`,
     input: z.object({ [def.idParam]: artifactIdParam(def), mode: modeParam }),
     output: readWithLinksOutputFor(def.type),
+    app: 'artifact',
     async run({ specs, actor }, args) {
       const id = String(args[def.idParam]);
       const view = await specs.read(actor, def.type, id, args.mode as ReadMode);

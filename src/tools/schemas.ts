@@ -3,12 +3,12 @@ import { ARTIFACT_TYPES, REQUIREMENT_TYPES, type ArtifactTypeDef } from '../arti
 import { DEFAULT_LIMITS } from '../config/index.js';
 
 /**
- * Ids are declared UUIDs (`format: "uuid"`) but validated as plain strings on purpose: the
- * specification answers a malformed id "artifact not found", exactly like an unknown one. The
- * description names the artifact and the tool that hands out such ids.
+ * Ids are plain strings on purpose: the specification answers a malformed id "artifact not
+ * found", exactly like an unknown one. The description names the artifact and the tool that
+ * hands out such ids (no `format: "uuid"`: the 29 of them did not fit tools/list's budget once
+ * the MCP Apps metadata came, and the description already says what to pass).
  */
-export const idParam = (what: string, source: string) =>
-  z.string().meta({ format: 'uuid', description: `${what} id (${source})` });
+export const idParam = (what: string, source: string) => z.string().describe(`${what} id (${source})`);
 
 /** The id parameter of an artifact type, pointing at the tool that lists such artifacts. */
 export const artifactIdParam = (def: ArtifactTypeDef) =>
@@ -19,7 +19,7 @@ export const folderIdParam = () => idParam('Folder', 'specbase_list_folders');
 export const modeParam = z
   .enum(['concise', 'full'])
   .default('concise')
-  .describe('concise (~500 chars) or full');
+  .describe('concise: ~500 chars');
 
 export const limitParam = z.number().int().min(1).max(50).default(10).describe('Maximum results (1-50)');
 
@@ -34,13 +34,11 @@ export const requirementTypeParam = z
 
 export const titleParam = z.string().max(DEFAULT_LIMITS.maxTitleChars).describe('One line');
 
-export const contentParam = z.string().describe('Whole markdown document; its # heading is the title');
+export const contentParam = z.string().describe('Whole markdown; its # heading is the title');
 
 export const patchParam = z.string().describe('Unified diff');
 
-export const baseVersionParam = z
-  .string()
-  .describe('Version you read; refused if changed since and the patch conflicts');
+export const baseVersionParam = z.string().describe('Version read; a conflict refuses the edit');
 
 /** Output schemas name types as plain strings: the enum would repeat in 23 schemas of tools/list. */
 const artifactTypeValue = z.string();
@@ -63,17 +61,19 @@ export const requirementViewOutput = artifactViewOutput.extend({ requirementType
 /** Only requirements carry a requirement type; other read shapes stay without it. */
 export const readOutputFor = (type: string) => (type === 'requirement' ? requirementViewOutput : artifactViewOutput);
 
-const artifactRef = z.object({ id: z.string(), type: artifactTypeValue, title: z.string() });
-const links = { links: z.array(artifactRef.extend({ deleted: z.boolean().optional() })), referencedBy: z.array(artifactRef) };
+/**
+ * Artifacts a read or a list names: `{id, type, title}` (a list's with `url` and `updatedAt`, a
+ * link's with `deleted` when its target is). Declared as objects only: their fields, repeated in
+ * sixteen schemas, cost tools/list three kilobytes of its 25, and the answer's text names them for
+ * the model anyway. The domain's typed views still build every item.
+ */
+const artifactRefs = z.array(z.looseObject({}));
+const links = { links: artifactRefs, referencedBy: artifactRefs };
 
 /** What a read returns: the artifact, the ones its body links to and the ones linking to it. */
 export const readWithLinksOutputFor = (type: string) => readOutputFor(type).extend(links);
 
-export const listOutput = z.object({
-  items: z.array(
-    z.object({ id: z.string(), type: artifactTypeValue, title: z.string(), url: z.string(), updatedAt: z.string() }),
-  ),
-});
+export const listOutput = z.object({ items: artifactRefs });
 
 export const searchOutput = z.object({
   results: z.array(
@@ -99,8 +99,5 @@ export const editOutput = z.object({
   diff: z.string(),
 });
 
-export const foldersOutput = z.object({
-  folders: z.array(
-    z.object({ id: z.string(), name: z.string(), parentFolderId: z.string().nullable(), pageCount: z.number().int() }),
-  ),
-});
+/** Each `{id, name, parentFolderId, pageCount}`, declared as objects as artifactRefs are. */
+export const foldersOutput = z.object({ folders: z.array(z.looseObject({})) });

@@ -14,10 +14,11 @@ export const searchTool: ToolDef<typeof input, typeof searchOutput> = {
   title: 'Search',
   kind: 'search',
   description:
-    'Find artifacts by words in titles and content when you lack an id; read one with its specbase_read_* tool. ' +
+    'Find artifacts by words in titles and content when you lack an id. ' +
     'Best first, scored in (0,1], with a preview.',
   input,
   output: searchOutput,
+  app: 'search',
   async run({ specs, actor }, args) {
     const answer = await specs.search(actor, args);
     return { structured: answer, text: searchText(answer), links: answer.results };

@@ -13,6 +13,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../access/principal.js';
+import { rendersApps } from './apps/uris.js';
 import type { Connection } from './connection.js';
 import type { McpHandler, McpMethod, RequestContext } from './handler-types.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
@@ -66,6 +67,7 @@ export function createToolServer(handlers: readonly McpHandler[], scope: ToolSes
         scope: { userId: scope.userId, orgId: scope.orgId, principal: () => scope.principal(extra.authInfo) },
         client: server.getClientVersion()?.name,
         connection: scope.connection(extra.authInfo),
+        apps: rendersApps(server.getClientCapabilities()),
         track: (work) => scope.track(work),
         closeStream: extra.closeSSEStream,
         ...(scope.subscriptions ? { subscriptions: scope.subscriptions } : {}),

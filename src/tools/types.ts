@@ -1,10 +1,21 @@
 import type { z } from 'zod';
 import type { Actor, SpecService } from '../domain/types.js';
+import type { AppName } from './apps/uris.js';
+
+/** How the app tools show documents and diffs: as the web application does (supplied by the composition root). */
+export interface AppRendering {
+  /** Sanitized HTML of an artifact's markdown body, its title heading left to the view. */
+  markdown(body: string, title: string): string;
+  /** A diff with its changed words highlighted. */
+  diff(diff: string, caption: string): string;
+}
 
 /** What a tool handler works with: the domain, and who acts (resolved per request). */
 export interface ToolContext {
   readonly specs: SpecService;
   readonly actor: Actor;
+  /** Present where the MCP Apps are served (app tools need it). */
+  readonly render?: AppRendering;
 }
 
 /** search, read and list never change anything; create and edit add a commit. */
@@ -30,6 +41,13 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   readonly description: string;
   readonly input: I;
   readonly output: O;
+  /** The MCP App that shows this tool's result to clients that render apps. */
+  readonly app?: AppName;
+  /**
+   * A tool only apps call (`_meta.ui.visibility: ["app"]`): listed to clients that render apps,
+   * whose hosts keep it from the model, and offered with the apps named here.
+   */
+  readonly appOnly?: { readonly serves: readonly AppName[] };
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolOutcome>;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildCatalog } from '../../../src/tools/index.js';
+import { buildCatalog, TOOLS_LIST_BUDGET_BYTES } from '../../../src/tools/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { connect } from './clients.js';
 import { connectModern, modernRaw } from './modern-clients.js';
@@ -12,8 +12,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** tools/list is read by the model on every conversation: it stays small. */
-const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
 
 it('tools/list carries the cache hints on the 2026-07-28 era, stays under 25 KB, and keeps the table order', async () => {
   const answer = await modernRaw(h, 'tools/list');

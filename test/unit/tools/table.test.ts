@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, isReadOnly } from '../../../src/tools/index.js';
+import { APP_URIS, buildCatalog, FULL_CONNECTION, isReadOnly, TOOLS_LIST_BUDGET_BYTES } from '../../../src/tools/index.js';
 
 const catalog = buildCatalog();
 const byName = new Map(catalog.listed.map((tool) => [tool.name, tool]));
 
 const TYPES = ['product', 'capability', 'feature', 'requirement', 'acceptance_criterion', 'user_type', 'core_entity', 'page'];
 const MODE = { type: 'string', enum: ['concise', 'full'], default: 'concise' };
-const ID = { type: 'string', format: 'uuid' };
+const ID = { type: 'string' };
 
 /** The specification's parameter tables, written out by hand so the generator is checked against them. */
 const required = (extra: Record<string, object> = {}) => extra;
@@ -101,7 +101,7 @@ describe('the tool table', () => {
         expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
         if (!name.endsWith('Id')) continue;
         ids++;
-        expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'string', format: 'uuid' });
+        expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'string' });
         const [, typeName, source] = /^(.+) id \((specbase_\w+)\)$/.exec(schema.description!) ?? [];
         expect(typeNames, `${tool.name}.${name}: ${schema.description}`).toContain(typeName);
         expect(byName.has(source!), `${tool.name}.${name} names ${source}`).toBe(true);
@@ -123,22 +123,51 @@ describe('the tool table', () => {
     expect(all).not.toMatch(/\ban (User|[BCDFGHJKLMNPQRSTVWXYZ])/);
     expect(all).not.toMatch(/\ba (Acceptance|[AEIO][a-z])/);
     expect(byName.get('specbase_create_page')!.description).toBe(
-      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full for specbase_edit_page.',
+      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full.',
     );
   });
 
   it('teaches the model how to write a patch on every edit tool', () => {
     for (const tool of catalog.listed.filter((t) => t.name.startsWith('specbase_edit_'))) {
-      const singular = tool.name.replace('specbase_edit_', '');
-      expect(tool.description).toContain(`of the document specbase_read_${singular} returns with mode "full"`);
+      expect(tool.description).toContain('by a unified diff of its full text (mode "full")');
       expect(tool.description).toMatch(/@@\n .*\n-.*\n\+.*\n/);
     }
   });
 
-  // 25 KB until issue 35: create tools took `content`, and reads declare `links` and `referencedBy`.
-  it('keeps the whole tools/list answer under 28.5 KB (28,500 bytes)', () => {
+  it('keeps the whole tools/list answer under 25 KB, with the MCP Apps metadata too', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools: catalog.listed }), 'utf8');
-    expect(bytes).toBeLessThan(28_500);
+    expect(bytes).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
+    const withApps = Buffer.byteLength(JSON.stringify({ tools: catalog.listedFor(FULL_CONNECTION, true) }), 'utf8');
+    expect(withApps).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
+  });
+
+  it('names the app of every read, create, edit and search result for clients that render apps, and lists the app-only tools last', () => {
+    const withApps = catalog.listedFor(FULL_CONNECTION, true);
+    const appOf = (name: string) => /^specbase_(read|create)_/.test(name) ? APP_URIS.artifact
+      : name.startsWith('specbase_edit_') ? APP_URIS.change
+      : name === 'specbase_search' ? APP_URIS.search
+      : undefined;
+    for (const tool of withApps.slice(0, catalog.listed.length)) {
+      const uri = appOf(tool.name);
+      expect(tool._meta, tool.name).toEqual(uri ? { ui: { resourceUri: uri } } : undefined);
+    }
+    expect(withApps.slice(catalog.listed.length)).toEqual(
+      ['specbase_app_artifact', 'specbase_app_change', 'specbase_app_places', 'specbase_app_revert'].map((name) => ({
+        name,
+        inputSchema: { type: 'object' },
+        _meta: { ui: { visibility: ['app'] } },
+      })),
+    );
+    expect(catalog.listed.every((tool) => tool._meta === undefined)).toBe(true);
+  });
+
+  it('offers the app-only tools as a connection allows: no revert when read-only, the apps of the chosen tools only', () => {
+    const appTools = (connection: Parameters<typeof catalog.listedFor>[0]) =>
+      catalog.listedFor(connection, true).map((tool) => tool.name).filter((name) => name.startsWith('specbase_app_'));
+    expect(appTools({ readOnly: 'header' })).toEqual(['specbase_app_artifact', 'specbase_app_change', 'specbase_app_places']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_search']) })).toEqual(['specbase_app_artifact', 'specbase_app_places']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_edit_page']) })).toEqual(['specbase_app_change', 'specbase_app_revert']);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_list_folders']) })).toEqual([]);
   });
 
   it('builds the tools/list answer once and hands out the same definitions', () => {
