@@ -87,6 +87,19 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/**
+ * The index of the replica HAProxy sends an organization's MCP requests to (organization
+ * affinity): any answer through the proxy names its replica (`X-Specbase-Replica: replicaN`).
+ */
+export async function replicaServing(cluster: Pick<Cluster, 'proxy'>, orgId: string): Promise<number> {
+  const response = await fetch(`${cluster.proxy.url}/api/mcp/o/${orgId}/mcp`, { method: 'POST' });
+  await response.body?.cancel();
+  const name = response.headers.get('x-specbase-replica') ?? '';
+  const match = /^replica(\d+)$/.exec(name);
+  if (!match) throw new Error(`no replica named in the answer: ${JSON.stringify(name)}`);
+  return Number(match[1]) - 1;
+}
+
 const BANNER = 'Specbase is running at';
 
 export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {

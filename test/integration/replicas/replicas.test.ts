@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeInBrowser, HttpBrowser } from '../auth/browser.js';
 import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.js';
 import { call } from '../mcp/clients.js';
-import { connectMcp, startCluster, waitUntil, type Cluster } from './cluster.js';
+import { connectMcp, replicaServing, startCluster, waitUntil, type Cluster } from './cluster.js';
 
 const git = promisify(execFile);
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -204,7 +204,9 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
       }),
     );
     await waitUntil(async () => writers.reduce((sum, w) => sum + w.acked.length, 0) >= 30, 60_000, () => 'the storm never got going');
-    await cluster.kill(1);
+    // The replica the organization's sessions are on: HAProxy places them by organization.
+    const serving = await replicaServing(cluster, cluster.demo.orgId);
+    await cluster.kill(serving);
     killed = true;
     await storm;
     await Promise.all(writers.map((writer) => writer.close()));
@@ -220,11 +222,11 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
     }
     await fsck();
 
-    await cluster.restart(1);
-    const rejoined = cluster.replicas[1]!;
+    await cluster.restart(serving);
+    const rejoined = cluster.replicas[serving]!;
     expect((await fetch(`${rejoined.url}/healthz`)).status).toBe(200);
     const direct = await connectMcp(rejoined.url, cluster.demo, 'rejoined');
-    const elsewhere = await connectMcp(cluster.replicas[0]!.url, cluster.demo, 'elsewhere');
+    const elsewhere = await connectMcp(cluster.replicas[(serving + 1) % cluster.replicas.length]!.url, cluster.demo, 'elsewhere');
     try {
       const word = `rejoinword${Date.now().toString(36)}`;
       await call(elsewhere, 'specbase_edit_capability', { capabilityId: hot!.id, patch: `@@\n ${hot!.anchor}\n+${word}\n` });
