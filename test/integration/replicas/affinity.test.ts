@@ -86,7 +86,10 @@ class Writer {
     for (let attempt = 1; ; attempt++) {
       try {
         this.#client ??= await connectTo(this.orgId, `writer-${this.orgId}`);
-        const result = await this.#client.callTool({ name: 'specbase_edit_capability', arguments: { capabilityId: targets.get(this.orgId)!, patch: `@@\n # Checkout\n+${marker}\n` } });
+        const edit = { name: 'specbase_edit_capability', arguments: { capabilityId: targets.get(this.orgId)!, patch: `@@\n # Checkout\n+${marker}\n` } };
+        // A call whose replica dies mid-answer is resumed on a replica that does not know its
+        // stream: it would wait out the SDK's 60 s request timeout.
+        const result = await this.#client.callTool(edit, undefined, { timeout: 10_000 });
         if (result.isError) throw new Error(`refused: ${JSON.stringify(result.content)}`);
         this.acked.push(marker);
         return;

@@ -13,6 +13,12 @@ import { connectMcp, replicaServing, startCluster, waitUntil, type Cluster } fro
 const git = promisify(execFile);
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
+/**
+ * A call whose replica dies while it streams the answer is resumed by the client on another
+ * replica, which does not know its stream: it would wait out the SDK's 60 s request timeout.
+ */
+const CALL_OPTIONS = { timeout: 10_000 };
+
 /** One writer: edits through HAProxy, and on a lost session (its replica died) starts a new one. */
 class Writer {
   readonly acked: string[] = [];
@@ -30,7 +36,7 @@ class Writer {
     for (let attempt = 1; ; attempt++) {
       try {
         this.#client ??= await connectMcp(this.cluster.proxy.url, this.cluster.demo, this.name);
-        const result = await this.#client.callTool({ name: 'specbase_edit_capability', arguments: { capabilityId, patch } });
+        const result = await this.#client.callTool({ name: 'specbase_edit_capability', arguments: { capabilityId, patch } }, undefined, CALL_OPTIONS);
         if (result.isError) {
           this.refused.push(`${marker}: ${JSON.stringify(result.content)}`);
           return;
