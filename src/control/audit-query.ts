@@ -2,12 +2,11 @@ import { InvalidInputError } from '../errors.js';
 import type { SqlQueries, SqlValue } from './sql/types.js';
 import type { AuditPage, AuditQuery, AuditRecord } from './types.js';
 
-interface AuditPageRow {
+/** An audit_log row as the database returns it. */
+export interface AuditRow {
   id: number;
   at: string;
   user_id: string | null;
-  user_email: string | null;
-  user_name: string | null;
   org_id: string | null;
   kind: string;
   action: string;
@@ -17,6 +16,12 @@ interface AuditPageRow {
   duration_ms: number | null;
   outcome: 'ok' | 'error';
   detail: string | null;
+}
+
+/** A row of an organization's page: with the user's email and name when known. */
+interface AuditPageRow extends AuditRow {
+  user_email: string | null;
+  user_name: string | null;
 }
 
 const MAX_PAGE = 1000;

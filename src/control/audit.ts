@@ -1,25 +1,10 @@
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
-import { auditPage, pruneAudit } from './audit-query.js';
+import { auditPage, pruneAudit, type AuditRow } from './audit-query.js';
 import { AuditBatches, type AuditBatchOptions, type AuditHealth } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
 import type { AuditEntry, ControlPlane } from './types.js';
-
-interface AuditRow {
-  id: number;
-  at: string;
-  user_id: string | null;
-  org_id: string | null;
-  kind: string;
-  action: string;
-  artifact_id: string | null;
-  commit_sha: string | null;
-  client: string | null;
-  duration_ms: number | null;
-  outcome: 'ok' | 'error';
-  detail: string | null;
-}
 
 const MAX_LIST = 1000;
 const MAX_DETAIL = 4000;

@@ -7,7 +7,7 @@ import { git } from '../../support/git.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { launchBrowser } from '../web/support.js';
 import { connect } from './clients.js';
-import { connectModern, MODERN_ENVELOPE } from './modern-clients.js';
+import { connectModern, modernRaw } from './modern-clients.js';
 
 let h: Harness;
 let browser: Browser;
@@ -98,25 +98,12 @@ describe('what clients see', () => {
   });
 
   it('keeps tools/list under 25 KB for a client that renders apps', async () => {
-    const envelope = { ...MODERN_ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': APPS_CAPABILITIES };
-    const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        Authorization: `Bearer ${h.users.owner.token}`,
-        'X-Organization-Id': h.orgId,
-        'MCP-Protocol-Version': '2026-07-28',
-        'Mcp-Method': 'tools/list',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } }),
-    });
-    const text = await response.text();
-    expect(response.status).toBe(200);
-    const tools = (JSON.parse(text) as { result: { tools: { name: string }[] } }).result.tools;
+    const answer = await modernRaw(h, 'tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': APPS_CAPABILITIES } });
+    expect(answer.status).toBe(200);
+    const tools = (answer.json as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.some((tool) => tool.name === 'specbase_app_revert')).toBe(true);
-    console.log(`tools/list for a client that renders apps: ${Buffer.byteLength(text)} bytes`);
-    expect(Buffer.byteLength(text)).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
+    console.log(`tools/list for a client that renders apps: ${answer.bytes} bytes`);
+    expect(answer.bytes).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
   });
 
   it('serves each app as a ui:// resource: HTML of the app MIME type, no outside loads, its own strict policy', async () => {

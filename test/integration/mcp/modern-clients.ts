@@ -64,7 +64,8 @@ export async function modernRaw(h: Harness, method: string, params: Record<strin
       ...(name !== undefined ? { 'Mcp-Name': name } : {}),
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_ENVELOPE } }),
+    // A request's own `_meta` entries (a client's capabilities) replace the envelope's.
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...MODERN_ENVELOPE, ...(params._meta as object | undefined) } } }),
   });
   const text = await response.text();
   return { status: response.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Record<string, any> };
