@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { SqlQueries, SqlValue } from './sql/types.js';
-import type { AuditPage, AuditQuery, AuditRecord } from './types.js';
+import type { AuditEntry, AuditPage, AuditQuery, AuditRecord } from './types.js';
 
 /** An audit_log row as the database returns it. */
 export interface AuditRow {
@@ -17,6 +17,22 @@ export interface AuditRow {
   outcome: 'ok' | 'error';
   detail: string | null;
 }
+
+/** A row as the rest of the service reads it. */
+export const auditEntryOf = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  at: row.at,
+  userId: row.user_id,
+  orgId: row.org_id,
+  kind: row.kind,
+  action: row.action,
+  artifactId: row.artifact_id,
+  commit: row.commit_sha,
+  client: row.client,
+  durationMs: row.duration_ms,
+  outcome: row.outcome,
+  detail: row.detail,
+});
 
 /** A row of an organization's page: with the user's email and name when known. */
 interface AuditPageRow extends AuditRow {
@@ -83,22 +99,10 @@ export async function auditPage(db: SqlQueries, query: AuditQuery): Promise<Audi
       ORDER BY a.at DESC, a.id DESC LIMIT ?`,
     [query.orgId, ...params, limit + 1, query.orgId, ...params, limit + 1, limit + 1],
   );
-  const entries: AuditRecord[] = rows.slice(0, limit).map((row) => ({
-    id: row.id,
-    at: row.at,
-    userId: row.user_id,
-    userEmail: row.user_email,
-    userName: row.user_name,
-    orgId: row.org_id,
-    kind: row.kind,
-    action: row.action,
-    artifactId: row.artifact_id,
-    commit: row.commit_sha,
-    client: row.client,
-    durationMs: row.duration_ms,
-    outcome: row.outcome,
-    detail: row.detail,
-  }));
+  const entries: AuditRecord[] = rows.slice(0, limit).map((row) => {
+    const { id, at, userId, ...rest } = auditEntryOf(row);
+    return { id, at, userId, userEmail: row.user_email, userName: row.user_name, ...rest };
+  });
   const last = entries.at(-1);
   return { entries, ...(rows.length > limit && last ? { next: auditCursor(last) } : {}) };
 }

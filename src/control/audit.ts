@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import type { Clock } from './clock.js';
-import { auditPage, pruneAudit, type AuditRow } from './audit-query.js';
+import { auditEntryOf, auditPage, pruneAudit, type AuditRow } from './audit-query.js';
 import { AuditBatches, type AuditBatchOptions, type AuditHealth } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
@@ -8,21 +8,6 @@ import type { AuditEntry, ControlPlane } from './types.js';
 
 const MAX_LIST = 1000;
 const MAX_DETAIL = 4000;
-
-const toEntry = (row: AuditRow): AuditEntry => ({
-  id: row.id,
-  at: row.at,
-  userId: row.user_id,
-  orgId: row.org_id,
-  kind: row.kind,
-  action: row.action,
-  artifactId: row.artifact_id,
-  commit: row.commit_sha,
-  client: row.client,
-  durationMs: row.duration_ms,
-  outcome: row.outcome,
-  detail: row.detail,
-});
 
 function timestamp(value: string | undefined, clock: Clock): string {
   if (value === undefined) return clock().toISOString();
@@ -75,7 +60,7 @@ export function sqlAudit(
       const bounded = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST) : MAX_LIST;
       const [statement, params] =
         orgId && userId ? [LISTS.both, [orgId, userId]] : orgId ? [LISTS.org, [orgId]] : userId ? [LISTS.user, [userId]] : [LISTS.all, []];
-      return (await db.all<AuditRow>(statement, [...params, bounded])).map(toEntry);
+      return (await db.all<AuditRow>(statement, [...params, bounded])).map(auditEntryOf);
     },
     async page(query) {
       await batches.drain();
