@@ -81,24 +81,24 @@ function asServer(proc: BenchProcess, mcpPath: string): ServerProcess {
   };
 }
 
-/** SPECBASE_BENCH_CPU_PROF=dir writes a V8 CPU profile of every Specbase server process into dir. */
+/** SPECBASE_BENCH_CPU_PROF=dir writes a V8 CPU profile of every server process (Specbase and the baselines) into dir. */
 const PROFILE_DIR = process.env.SPECBASE_BENCH_CPU_PROF;
+const PROFILE = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
 
 /** Specbase (compiled, as `npm start` runs it) over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
 export async function startSpecbase(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   ensureBuilt();
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, profile), '/api/mcp/mcp');
+  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, PROFILE), '/api/mcp/mcp');
 }
 
 /** The bare SDK server (bare-server.ts), through express as the SDK's examples serve it, or on node's http alone. */
 export async function startBareServer(routing: 'express' | 'node' = 'express'): Promise<ServerProcess> {
-  return asServer(await startChild('bare-server.ts', { BARE_ROUTING: routing }), '/mcp');
+  return asServer(await startChild('bare-server.ts', { BARE_ROUTING: routing }, PROFILE), '/mcp');
 }
 
 /** The bare v2 SDK server of the 2026-07-28 era (bare-modern-server.ts): createMcpHandler on node's http. */
 export async function startBareModernServer(): Promise<ServerProcess> {
-  return asServer(await startChild('bare-modern-server.ts'), '/mcp');
+  return asServer(await startChild('bare-modern-server.ts', {}, PROFILE), '/mcp');
 }
 
 export interface LoadGenerator {
