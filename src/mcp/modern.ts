@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, PROTOCOL_VERSION_META_KEY, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Principal } from '../access/principal.js';
 import { NotOrganizationMemberError } from '../errors.js';
 import { createModernToolServer, FULL_CONNECTION, type Connection, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
@@ -80,6 +80,30 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
+/** The revision that begins the stateless era: a version header naming it or a later one is modern. */
+const FIRST_MODERN_REVISION = '2026-07-28';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A well-formed JSON-RPC request that names no 2026 revision, neither in MCP-Protocol-Version
+ * nor in a `_meta` envelope claim: every call of a 2025 client. classifyInboundRequest calls it
+ * legacy too, but only after zod has failed to parse it as a result and as an error response,
+ * about 10 µs of every 2025 call on the event loop.
+ */
+function plainLegacyRequest(req: IncomingMessage, body: unknown): boolean {
+  const version = header(req, 'mcp-protocol-version')?.trim();
+  if (version !== undefined && version >= FIRST_MODERN_REVISION) return false;
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || 'result' in body || 'error' in body) return false;
+  if (typeof body.id !== 'string' && !Number.isSafeInteger(body.id)) return false;
+  const { params } = body;
+  if (params === undefined) return true;
+  if (!isPlainObject(params)) return false;
+  const meta = params._meta;
+  return meta === undefined || (isPlainObject(meta) && !(PROTOCOL_VERSION_META_KEY in meta));
+}
+
 /**
  * Exactly what the SDK's isLegacyRequest decides for a body already read: a request that is not
  * JSON is legacy (the 2025 transport answers it), any other is classified by the SDK's
@@ -87,7 +111,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  * building one for every 2025 call cost 65 µs, a tenth of a read's server time.
  */
 export function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  if (body === undefined) return true;
+  if (body === undefined || plainLegacyRequest(req, body)) return true;
   const versionHeader = header(req, 'mcp-protocol-version');
   const methodHeader = header(req, 'mcp-method');
   const nameHeader = header(req, 'mcp-name');
@@ -100,6 +124,10 @@ export function isLegacy(req: IncomingMessage, body: unknown): boolean {
   });
   return outcome.kind === 'legacy';
 }
+
+/** A `subscriptions/listen` request: the one kind whose answer subscribes to the event bus. */
+export const opensListenStream = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 
 export function modernEra(deps: ModernEraDeps): ModernEra {
   const handler = createMcpHandler(() => createModernToolServer(deps.handlers, requestOf, deps.track), {
@@ -123,7 +151,8 @@ export function modernEra(deps: ModernEraDeps): ModernEra {
       const authInfo = req.auth as AuthInfo | undefined;
       const principal = authInfo?.extra?.principal as Principal | undefined;
       const fetched = () => handler.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) });
-      const response = principal ? await deps.updates.as({ orgId: principal.orgId, userId: principal.userId }, fetched) : await fetched();
+      const response =
+        principal && opensListenStream(body) ? await deps.updates.as({ orgId: principal.orgId, userId: principal.userId }, fetched) : await fetched();
       await writeResponse(response, res);
     },
     close: () => handler.close(),

@@ -47,6 +47,8 @@ export class ResourceUpdates {
   readonly #holds = new Map<string, { count: number; release: () => void }>();
   /** Who is serving the request under way: the listen stream the SDK opens inside it is theirs. */
   readonly #requestScope = new AsyncLocalStorage<{ orgId: string; userId: string }>();
+  /** Listen requests under way, until their stream is subscribed (see as()). */
+  #opening = 0;
   readonly #unsubscribe: () => void;
   readonly #timer: NodeJS.Timeout;
 
@@ -78,9 +80,19 @@ export class ResourceUpdates {
     };
   }
 
-  /** Runs a 2026-07-28 request as `scope`'s, so that a listen stream it opens is bound to them. */
-  as<T>(scope: { orgId: string; userId: string }, work: () => Promise<T>): Promise<T> {
-    return this.#requestScope.run(scope, work);
+  /**
+   * Runs a 2026-07-28 `subscriptions/listen` request as `scope`'s, so that the stream it opens is
+   * bound to them. Only those, and the storage is disabled again once none is being opened: on
+   * Node 20 and 22 an enabled AsyncLocalStorage puts a hook on every promise of the process,
+   * which cost every tool call of both eras about a tenth of its time on the event loop.
+   */
+  async as<T>(scope: { orgId: string; userId: string }, work: () => Promise<T>): Promise<T> {
+    this.#opening++;
+    try {
+      return await this.#requestScope.run(scope, work);
+    } finally {
+      if (--this.#opening === 0) this.#requestScope.disable();
+    }
   }
 
   /**

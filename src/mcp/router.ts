@@ -10,7 +10,7 @@ import { jsonBodyReader } from './body.js';
 import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
 import { sendJson } from './http-error.js';
 import { InFlight } from './in-flight.js';
-import { modernEra } from './modern.js';
+import { modernEra, opensListenStream } from './modern.js';
 import { ResourceUpdates } from './resource-updates.js';
 import { ANSWER_GATHER_MS } from './one-write.js';
 import { resolveOrganization, type AuthenticatedRequest } from './org-scope.js';
@@ -185,7 +185,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     // classification then picks the era, so that the two can never disagree.
     if (modern.isLegacy(req, parsed.body)) return streamablePost(streamable, scope, req, parsed.body, res);
     // A listen stream lasts as long as its client wants: shutdown ends it instead of waiting for it.
-    if (isListen(parsed.body)) untrack?.();
+    if (opensListenStream(parsed.body)) untrack?.();
     return modern.serve(modern.webRequest(req, res), req, parsed.body, res);
   }
 
@@ -209,6 +209,3 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     },
   };
 }
-
-const isListen = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';

@@ -23,6 +23,13 @@ const CASES: [string, string, Record<string, string>, unknown][] = [
   ['a discover probe', 'POST', { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: ENVELOPE } }],
   ['not JSON-RPC', 'POST', {}, { hello: 'world' }],
   ['GET', 'GET', {}, undefined],
+  ['a 2025 call with a progress token and a string id', 'POST', { 'mcp-protocol-version': '2025-06-18' }, { ...call({ progressToken: 7 }), id: 'x' }],
+  ['a modern header padded with spaces', 'POST', { 'mcp-protocol-version': ' 2026-07-28 ' }, call()],
+  ['a future revision in the header', 'POST', { 'mcp-protocol-version': '2027-01-01' }, call(ENVELOPE)],
+  ['a fractional id', 'POST', {}, { ...call(), id: 1.5 }],
+  ['params that are not an object', 'POST', {}, { ...call(), params: [1] }],
+  ['a method beside a result', 'POST', {}, { ...call(), result: {} }],
+  ['a _meta that is not an object', 'POST', {}, call('claim' as unknown as object)],
 ];
 
 describe('the era of a request', () => {
