@@ -86,22 +86,39 @@ const FIRST_MODERN_REVISION = '2026-07-28';
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+interface PlainRequest {
+  readonly method: string;
+  /** Whether its `_meta` claims a protocol version (the 2026-07-28 per-request envelope). */
+  readonly claimsVersion: boolean;
+}
+
 /**
- * A well-formed JSON-RPC request that names no 2026 revision, neither in MCP-Protocol-Version
- * nor in a `_meta` envelope claim: every call of a 2025 client. classifyInboundRequest calls it
- * legacy too, but only after zod has failed to parse it as a result and as an error response,
- * about 10 µs of every 2025 call on the event loop.
+ * A well-formed JSON-RPC request, read without zod: classifyInboundRequest first tries to parse
+ * every body as a result and as an error response, and those failed parses were about 10 µs of
+ * every call on the event loop. Undefined for anything else, which the SDK classifies.
  */
-function plainLegacyRequest(req: IncomingMessage, body: unknown): boolean {
-  const version = header(req, 'mcp-protocol-version')?.trim();
-  if (version !== undefined && version >= FIRST_MODERN_REVISION) return false;
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || 'result' in body || 'error' in body) return false;
-  if (typeof body.id !== 'string' && !Number.isSafeInteger(body.id)) return false;
+function plainRequest(body: unknown): PlainRequest | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || 'result' in body || 'error' in body) return undefined;
+  if (typeof body.id !== 'string' && !Number.isSafeInteger(body.id)) return undefined;
   const { params } = body;
-  if (params === undefined) return true;
-  if (!isPlainObject(params)) return false;
+  if (params === undefined) return { method: body.method, claimsVersion: false };
+  if (!isPlainObject(params)) return undefined;
   const meta = params._meta;
-  return meta === undefined || (isPlainObject(meta) && !(PROTOCOL_VERSION_META_KEY in meta));
+  if (meta === undefined) return { method: body.method, claimsVersion: false };
+  return isPlainObject(meta) ? { method: body.method, claimsVersion: PROTOCOL_VERSION_META_KEY in meta } : undefined;
+}
+
+/**
+ * The SDK's answer where a plain request makes it certain: one naming no 2026 revision (neither
+ * in MCP-Protocol-Version nor in an envelope claim) is legacy, every call of a 2025 client; one
+ * claiming a version is modern or refused, never legacy, unless it is an initialize.
+ */
+function eraOfPlainRequest(req: IncomingMessage, body: unknown): boolean | undefined {
+  const request = plainRequest(body);
+  if (!request) return undefined;
+  if (request.claimsVersion) return request.method === 'initialize' ? undefined : false;
+  const version = header(req, 'mcp-protocol-version')?.trim();
+  return version === undefined || version < FIRST_MODERN_REVISION ? true : undefined;
 }
 
 /**
@@ -111,7 +128,9 @@ function plainLegacyRequest(req: IncomingMessage, body: unknown): boolean {
  * building one for every 2025 call cost 65 µs, a tenth of a read's server time.
  */
 export function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  if (body === undefined || plainLegacyRequest(req, body)) return true;
+  if (body === undefined) return true;
+  const plain = eraOfPlainRequest(req, body);
+  if (plain !== undefined) return plain;
   const versionHeader = header(req, 'mcp-protocol-version');
   const methodHeader = header(req, 'mcp-method');
   const nameHeader = header(req, 'mcp-name');

@@ -30,6 +30,9 @@ const CASES: [string, string, Record<string, string>, unknown][] = [
   ['params that are not an object', 'POST', {}, { ...call(), params: [1] }],
   ['a method beside a result', 'POST', {}, { ...call(), result: {} }],
   ['a _meta that is not an object', 'POST', {}, call('claim' as unknown as object)],
+  ['an initialize with an envelope claim', 'POST', {}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' }, _meta: ENVELOPE } }],
+  ['an envelope beside a 2025 header', 'POST', { 'mcp-protocol-version': '2025-11-25' }, call(ENVELOPE)],
+  ['an envelope with another method header', 'POST', { 'mcp-method': 'tools/list' }, call(ENVELOPE)],
 ];
 
 describe('the era of a request', () => {
