@@ -85,7 +85,7 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
-  private readonly linkIndexes = new LinkIndexes((orgId) => this.readMany(orgId));
+  private readonly linkIndexes = new LinkIndexes(async (orgId, take) => readMany(await this.fresh(orgId), undefined, take));
   /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
     if (!isUuid(orgId)) throw new NotFoundError('organization');
