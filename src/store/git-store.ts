@@ -85,7 +85,7 @@ export class GitStore {
   private readonly env: WriteEnv;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
-  private readonly linkIndexes = new LinkIndexes(async (orgId, take) => readMany(await this.fresh(orgId), undefined, take));
+  private readonly linkIndexes = new LinkIndexes(async (orgId) => (await this.fresh(orgId)).state.metas.values());
   /** Asked several times by every call: kept per id, not joined and normalized again each time. */
   private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
     if (!isUuid(orgId)) throw new NotFoundError('organization');
@@ -108,8 +108,11 @@ export class GitStore {
       ...(options.log ? { log: options.log } : {}),
       limits: { maxOpen: options.maxOpenOrgs ?? 0, idleMs: options.orgIdleMs ?? 0 },
     });
-    // A closed organization's reader of older versions is a git process: it goes with it.
-    this.orgs.onClose((orgId) => this.versions.stop(this.gitdir(orgId)));
+    // A closed organization's reader of older versions (a git process) and its link index go with it.
+    this.orgs.onClose((orgId) => {
+      this.versions.stop(this.gitdir(orgId));
+      this.linkIndexes.forget(orgId);
+    });
     this.orgs.onCommit((orgId, result) => this.linkIndexes.follow(orgId, result));
     // Git is started from the launcher; it is started now, while this process is small.
     launcher.prepare();

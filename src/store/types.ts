@@ -33,6 +33,8 @@ export interface ArtifactMeta {
   readonly version: string;
   readonly updatedAt: string;
   readonly updatedBy: Author;
+  /** The artifact addresses its body links to, `<org id>/<artifact id>` (see layout/links.ts); absent when none. */
+  readonly linkTargets?: readonly string[];
 }
 
 export interface ArtifactRecord extends ArtifactMeta {

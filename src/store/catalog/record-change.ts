@@ -1,4 +1,4 @@
-import { headerSafe } from '../layout/index.js';
+import { headerSafe, linkTargets } from '../layout/index.js';
 import type { ArtifactMeta, Author, ChangeVerb, CommitResult } from '../types.js';
 import type { OrgState } from './org-state.js';
 
@@ -22,7 +22,8 @@ export interface ArtifactChange extends Omit<ArtifactMeta, 'version' | 'updatedA
 export function recordArtifactChange(state: OrgState, change: ArtifactChange): CommitResult {
   const { added, removed } = change;
   const author = headerSafe(change.author);
-  const meta = artifactMeta(change, state.metas.get(change.id)?.formerPaths);
+  const targets = linkTargets(change.body);
+  const meta = { ...artifactMeta(change, state.metas.get(change.id)?.formerPaths), ...(targets.length > 0 ? { linkTargets: targets } : {}) };
   state.setArtifact(meta, change.blob);
   state.addEntry({
     commit: change.commit,

@@ -9,14 +9,23 @@ const TARGET = new RegExp(
 );
 
 /**
- * The ids of the artifacts of `orgId` a markdown body links to, each once, in order: a markdown
- * link, an autolink or a reference definition whose target is an artifact's `url` (any host: a
- * document keeps its links when the service's address changes).
+ * Every artifact address a markdown body links to, as `<org id>/<artifact id>` in lower case,
+ * each once, in order: a markdown link, an autolink or a reference definition whose target is an
+ * artifact's `url` (any host: a document keeps its links when the service's address changes).
+ * Kept in the catalog per artifact, so that the links of a whole organization are known without
+ * reading its bodies.
  */
-export function linkedIds(body: string, orgId: string): string[] {
+export function linkTargets(body: string): string[] {
   const found = new Set<string>();
-  for (const match of body.matchAll(TARGET)) {
-    if (match[1]!.toLowerCase() === orgId.toLowerCase()) found.add(match[2]!.toLowerCase());
-  }
+  for (const match of body.matchAll(TARGET)) found.add(`${match[1]!.toLowerCase()}/${match[2]!.toLowerCase()}`);
   return [...found];
 }
+
+/** The ids among `targets` (see linkTargets) of artifacts of `orgId`. */
+export function idsInOrg(targets: readonly string[], orgId: string): string[] {
+  const prefix = `${orgId.toLowerCase()}/`;
+  return targets.filter((target) => target.startsWith(prefix)).map((target) => target.slice(prefix.length));
+}
+
+/** The ids of the artifacts of `orgId` a markdown body links to, each once, in order. */
+export const linkedIds = (body: string, orgId: string): string[] => idsInOrg(linkTargets(body), orgId);

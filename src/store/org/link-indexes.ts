@@ -1,6 +1,6 @@
 import { LinkIndex } from '../catalog/index.js';
-import { linkedIds } from '../layout/index.js';
-import type { ArtifactRecord, CommitResult } from '../types.js';
+import { idsInOrg } from '../layout/index.js';
+import type { ArtifactMeta, CommitResult } from '../types.js';
 
 /** What readers ask of an organization's links. */
 export type OrgLinks = Pick<LinkIndex, 'linksFrom' | 'linksTo'>;
@@ -8,22 +8,23 @@ export type OrgLinks = Pick<LinkIndex, 'linksFrom' | 'linksTo'>;
 interface Entry {
   readonly index: LinkIndex;
   ready: Promise<LinkIndex>;
-  /** Changes seen while the index is built from the bodies, applied once it is. */
+  /** Changes seen while the index is built, applied once it is. */
   pending?: CommitResult[];
 }
 
 const apply = (index: LinkIndex, orgId: string, result: CommitResult): void =>
-  index.set(result.artifact.id, result.deleted ? [] : linkedIds(result.artifact.body, orgId));
+  index.set(result.artifact.id, result.deleted ? [] : idsInOrg(result.artifact.linkTargets ?? [], orgId));
 
 /**
- * Each organization's link index, built from all bodies on first use and then kept current by
- * every commit the store reports (its own and other processes'), so it never walks history.
+ * Each organization's link index, built on first use from the catalog (each entry keeps the
+ * links of its body) and then kept current by every commit the store reports (its own and
+ * other processes'), so it never reads a body or walks history.
  */
 export class LinkIndexes {
   readonly #entries = new Map<string, Entry>();
 
-  /** `readAll` hands every artifact to `take`, a window at a time, yielding to the event loop between windows. */
-  constructor(private readonly readAll: (orgId: string, take: (records: readonly ArtifactRecord[]) => Promise<void>) => Promise<unknown>) {}
+  /** `metasOf` answers the organization's catalog at `main`, whose entries carry their links. */
+  constructor(private readonly metasOf: (orgId: string) => Promise<Iterable<ArtifactMeta>>) {}
 
   get(orgId: string): Promise<OrgLinks> {
     const key = orgId.toLowerCase();
@@ -31,12 +32,8 @@ export class LinkIndexes {
     if (found) return found.ready;
     const index = new LinkIndex();
     const entry: Entry = { index, pending: [], ready: Promise.resolve(index) };
-    // A window at a time: at 100,000 artifacts, reading every body's links in one go held the
-    // event loop for about half a second on the first read after a start.
-    const take = async (records: readonly ArtifactRecord[]) => {
-      for (const record of records) index.set(record.id, linkedIds(record.body, key));
-    };
-    entry.ready = this.readAll(key, take).then(() => {
+    entry.ready = this.metasOf(key).then((metas) => {
+      for (const meta of metas) if (meta.linkTargets) index.set(meta.id, idsInOrg(meta.linkTargets, key));
       for (const result of entry.pending ?? []) apply(index, key, result);
       delete entry.pending;
       return index;
@@ -44,6 +41,11 @@ export class LinkIndexes {
     entry.ready.catch(() => this.#entries.delete(key));
     this.#entries.set(key, entry);
     return entry.ready;
+  }
+
+  /** The organization closed: its index goes with it, and is built again from the catalog when it reopens. */
+  forget(orgId: string): void {
+    this.#entries.delete(orgId.toLowerCase());
   }
 
   /** A commit changed (or removed) an artifact. */

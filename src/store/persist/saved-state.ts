@@ -6,8 +6,8 @@ import { openSqlite, ThreadConnection, type SqliteConnection, type Statement } f
 import { OrgState } from '../catalog/index.js';
 import type { ArtifactMeta, FolderRecord, HistoryEntry } from '../types.js';
 
-/** Bumped whenever rows change shape: an older file is then simply rebuilt. */
-const FORMAT = 2;
+/** Bumped whenever rows change shape: an older file is then simply rebuilt (3: entries keep their links). */
+const FORMAT = 3;
 /** Rows per read: a few milliseconds each, so the event loop keeps turning. */
 const CHUNK = 500;
 /**

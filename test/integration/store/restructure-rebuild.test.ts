@@ -41,6 +41,9 @@ describe('restructuring, replayed', () => {
       const inner = await f.store.createFolder(ORG, { name: 'Inner', parentId: null, workspaceId: OTHER_WORKSPACE }, alice);
       const page = (await f.store.create(ORG, { type: 'page', parentId: folder.id, workspaceId: WORKSPACE, title: 'Page', body: `# Page\n\n<http://x/o/${ORG}/a/${feature.id}>\n` }, alice)).artifact;
 
+      // An edit gives the requirement a link to Alpha, and one to another organization's artifact that counts for nobody here.
+      const foreign = `/o/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/a/${a.id}`;
+      await f.store.update(ORG, requirement.id, { body: `# Req\n\nText, see [alpha](/o/${ORG}/a/${a.id}) and [theirs](${foreign}).\n`, verb: 'edit' }, alice);
       await f.store.move(ORG, feature.id, { parentId: b.id, workspaceId: WORKSPACE }, bob);
       await f.store.delete(ORG, feature.id, { recursive: true }, bob);
       await f.store.delete(ORG, page.id, { recursive: false }, bob);
@@ -63,6 +66,7 @@ describe('restructuring, replayed', () => {
       expect(written.histories[feature.id]!.map((e) => e.split(' ')[0])).toEqual(['restore', 'delete', 'move', 'create']);
       expect(written.catalog.find((m) => m.id === requirement.id)!.parentId).toBe(feature.id);
       expect(written.backlinks[b.id]).toEqual([feature.id]);
+      expect(written.backlinks[a.id]).toEqual([requirement.id]);
       expect(written.folders.find((x) => x.id === folder.id)).toMatchObject({ parentId: inner.id, workspaceId: OTHER_WORKSPACE });
 
       expect(await snapshot(follower)).toEqual(written);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../../../src/store/catalog/index.js';
-import { linkedIds } from '../../../src/store/layout/index.js';
+import { idsInOrg, linkedIds, linkTargets } from '../../../src/store/layout/index.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const A = '22222222-2222-4222-8222-222222222222';
@@ -36,5 +36,17 @@ describe('LinkIndex', () => {
     index.set(B, []);
     expect(index.linksTo(C)).toEqual([]);
     expect(index.linksFrom(B)).toEqual([]);
+  });
+});
+
+describe('linkTargets', () => {
+  it('keeps every organization\'s artifact addresses, once each, and idsInOrg picks one organization\'s', () => {
+    const other = '99999999-1111-4111-8111-111111111111';
+    const body = `[a](/o/${ORG}/a/${A}) [b](https://x/o/${other}/a/${B}) <http://y/o/${ORG.toUpperCase()}/a/${A}> [c](/o/${ORG}/a/${C})`;
+    const targets = linkTargets(body);
+    expect(targets).toEqual([`${ORG}/${A}`, `${other}/${B}`, `${ORG}/${C}`]);
+    expect(idsInOrg(targets, ORG)).toEqual([A, C]);
+    expect(idsInOrg(targets, other)).toEqual([B]);
+    expect(linkedIds(body, ORG)).toEqual(idsInOrg(targets, ORG));
   });
 });
