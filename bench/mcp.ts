@@ -54,7 +54,7 @@ export function readCalls(m: SeedManifest): ToolCall[] {
 
 export const searchCalls = (limit?: number): ToolCall[] => QUERIES.map((query) => ({ tool: 'specbase_search', args: { query, ...(limit ? { limit } : {}) } }));
 /** Twenty-word questions, as an assistant asks them. */
-const questionCalls = (): ToolCall[] => QUESTIONS.map((query) => ({ tool: 'specbase_search', args: { query } }));
+export const questionCalls = (): ToolCall[] => QUESTIONS.map((query) => ({ tool: 'specbase_search', args: { query } }));
 
 const ECHO: ToolCall[] = [{ tool: 'echo', args: { text: 'hello' } }];
 

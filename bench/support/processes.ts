@@ -85,10 +85,16 @@ function asServer(proc: BenchProcess, mcpPath: string): ServerProcess {
 const PROFILE_DIR = process.env.SPECBASE_BENCH_CPU_PROF;
 const PROFILE = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
 
-/** Specbase (compiled, as `npm start` runs it) over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
+/** The node options `npm start` gives the service (package.json's start script): the bench runs it with the same. */
+function serviceNodeOptions(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  return start.slice(start.indexOf('node') + 1, start.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
+}
+
+/** Specbase (compiled, as `npm start` runs it, node options too) over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
 export async function startSpecbase(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   ensureBuilt();
-  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, PROFILE), '/api/mcp/mcp');
+  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, [...serviceNodeOptions(), ...PROFILE]), '/api/mcp/mcp');
 }
 
 /** The bare SDK server (bare-server.ts), through express as the SDK's examples serve it, or on node's http alone. */
