@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
+import providerContext from 'oidc-provider/lib/helpers/als.js';
 import { DEFAULT_USER_LIMITS } from '../../config/index.js';
 import type { SqlDatabase } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
@@ -23,6 +25,24 @@ function asPublicUrl(baseUrl: string): express.RequestHandler {
     req.headers['x-forwarded-proto'] = protocol.slice(0, -1);
     req.headers['x-forwarded-host'] = host;
     next();
+  };
+}
+
+/**
+ * oidc-provider runs each of its requests in an AsyncLocalStorage. On Node 20 and 22 an enabled
+ * one hooks every promise of the process, so from the first sign-in on every MCP call paid for
+ * it (about a tenth of a call's time on the event loop). It is disabled again whenever none of
+ * the provider's requests is under way; the next one enables it.
+ */
+function releasingContext(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  let underWay = 0;
+  return (req, res) => {
+    underWay += 1;
+    res.once('close', () => {
+      underWay -= 1;
+      if (underWay === 0) providerContext.disable();
+    });
+    handler(req, res);
   };
 }
 
@@ -56,6 +76,6 @@ export async function embeddedIdentityProvider(deps: {
   const router = express.Router();
   const throttle = new SigninThrottle(deps.signinLimits ?? DEFAULT_USER_LIMITS);
   router.use(interactionRouter({ baseUrl: deps.baseUrl, provider, control: deps.control, throttle }));
-  router.use(IDP_MOUNT_PATH, asPublicUrl(deps.baseUrl), provider.callback());
+  router.use(IDP_MOUNT_PATH, asPublicUrl(deps.baseUrl), releasingContext(provider.callback()));
   return { router, issuer, ownClient };
 }

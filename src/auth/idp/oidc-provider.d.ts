@@ -45,3 +45,11 @@ declare module 'oidc-provider' {
 
   export { Provider };
 }
+
+// The AsyncLocalStorage each of the provider's requests runs in (see releasingContext in index.ts).
+declare module 'oidc-provider/lib/helpers/als.js' {
+  import type { AsyncLocalStorage } from 'node:async_hooks';
+
+  const providerContext: AsyncLocalStorage<unknown>;
+  export default providerContext;
+}
