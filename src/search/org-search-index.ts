@@ -1,7 +1,7 @@
 import { analyzeDocument, documentTerms, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
 import { termCounts } from './analyzer.js';
 import { idf, termImpact } from './bm25f.js';
-import { buildPreview } from './build-preview.js';
+import { buildPreview, type QueryWord } from './build-preview.js';
 import { ImpactIndex } from './impact-index.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { proximityScore } from './proximity.js';
@@ -170,10 +170,10 @@ export class OrgSearchIndex {
       const proximity = terms.length > 1 ? proximityScore(this.#positions(slot, terms), idfs) : 0;
       ranked.add({ slot, score: score((this.#exactScore(slot, terms) + PROXIMITY_WEIGHT * proximity) / totalIdf) });
     }
-    const queryOf = queryTermOf(terms);
+    const queryWords = queryWordsOf(terms);
     const hits = ranked.items.map(({ slot, score }): SearchHit => {
       const { doc } = this.#entries[slot]!;
-      return { id: doc.id, type: doc.type, title: doc.title, workspaceId: doc.workspaceId, preview: buildPreview(this.#analysis(slot), queryOf), score };
+      return { id: doc.id, type: doc.type, title: doc.title, workspaceId: doc.workspaceId, preview: buildPreview(this.#analysis(slot), queryWords), score };
     });
     return { hits, ...(notice ? { notice } : {}) };
   }
@@ -250,13 +250,14 @@ export class OrgSearchIndex {
   }
 }
 
-/** Which query term a document term belongs to (its index), -1 for none. */
-function queryTermOf(terms: readonly QueryTerm[]): (word: string) => number {
+/** The query's words, each with the term it belongs to (its index among `terms`). */
+function queryWordsOf(terms: readonly QueryTerm[]): QueryWord[] {
+  // A word in two terms' groups (a prefix's longer words may hold another term) counts for the later one.
   const owner = new Map<string, number>();
   terms.forEach((term, index) => {
     for (const { word } of term.words) owner.set(word, index);
   });
-  return (word) => owner.get(word) ?? -1;
+  return [...owner].map(([word, query]) => ({ word, query }));
 }
 
 /** In (0, 1], to six decimals: stable across platforms, so equal matches tie and the tie-break decides. */
