@@ -145,8 +145,7 @@ export function isLegacy(req: IncomingMessage, body: unknown): boolean {
 }
 
 /** A `subscriptions/listen` request: the one kind whose answer subscribes to the event bus. */
-export const opensListenStream = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
+export const opensListenStream = (body: unknown): boolean => isPlainObject(body) && body.method === 'subscriptions/listen';
 
 export function modernEra(deps: ModernEraDeps): ModernEra {
   const handler = createMcpHandler(() => createModernToolServer(deps.handlers, requestOf, deps.track), {

@@ -49,6 +49,10 @@ export interface RequestContext {
   readonly closeStream?: (() => void) | undefined;
 }
 
+/** Whether the MCP Apps reach a request: its client renders them and this server serves them. */
+export const appsReach = (deps: Pick<ToolServerDeps, 'render'>, request: RequestContext): boolean =>
+  request.apps && deps.render !== undefined;
+
 /** The JSON-RPC methods this server answers besides the protocol's own. */
 export type McpMethod =
   | 'tools/list'

@@ -1,7 +1,7 @@
 import { InvalidInputError, SpecbaseError, ToolNotOfferedError } from '../errors.js';
 import { refusalOf } from './connection.js';
 import { toolErrorResult } from './error-result.js';
-import { protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
+import { appsReach, protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
 import { completePrompt, promptHandlers } from './prompts.js';
 import { completeResource, resourceHandlers } from './resources.js';
 import { artifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
@@ -47,7 +47,6 @@ function requestedId(raw: unknown): string | null {
  */
 export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
   const { catalog, specs, audit, log, render } = deps;
-  const apps = (request: RequestContext): boolean => request.apps && render !== undefined;
   const runTool = async (name: string, rawArgs: unknown, request: RequestContext): Promise<Record<string, unknown>> => {
     const tool = catalog.byName.get(name);
     if (!tool) throw protocolError(`unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list names this server's tools`);
@@ -70,7 +69,7 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         .catch((error: unknown) => log('error', 'audit record failed', { tool: tool.name, error: String(error) }));
 
     try {
-      if (tool.appOnly && !apps(request)) {
+      if (tool.appOnly && !appsReach(deps, request)) {
         throw new ToolNotOfferedError(`${tool.name} is called by Specbase's MCP Apps, and this client did not declare that it renders them; tools/list names what it can do`);
       }
       const refusal = refusalOf(request.connection, tool);
@@ -120,7 +119,7 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         return { completion: completion ?? { values: [], total: 0, hasMore: false } };
       },
     },
-    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection, apps(request))] }) },
+    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection, appsReach(deps, request))] }) },
     { method: 'tools/call', handle: (params, request) => request.track(() => callTool(params, request)) },
   ];
 }

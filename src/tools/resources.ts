@@ -2,7 +2,7 @@ import { artifactType } from '../artifacts/index.js';
 import { NotFoundError } from '../errors.js';
 import type { Actor, ListItemView } from '../domain/types.js';
 import type { McpHandler, RequestContext, ToolServerDeps } from './handler-types.js';
-import { protocolError } from './handler-types.js';
+import { appsReach, protocolError } from './handler-types.js';
 import { APP_RESOURCES, readAppResource } from './apps/resources.js';
 import { artifactTemplate, ARTIFACT_TEMPLATE, artifactUri, parseArtifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
 
@@ -81,7 +81,6 @@ export function completeIds(items: readonly ListItemView[], typed: string): { va
 /** The resource methods of the MCP surface: artifacts as markdown resources. */
 export function resourceHandlers(deps: Pick<ToolServerDeps, 'specs' | 'render'>): McpHandler[] {
   const { specs } = deps;
-  const served = deps.render !== undefined;
   return [
     {
       method: 'resources/list',
@@ -91,7 +90,7 @@ export function resourceHandlers(deps: Pick<ToolServerDeps, 'specs' | 'render'>)
         const page = items.slice(offset, offset + RESOURCE_PAGE_SIZE);
         const next = offset + RESOURCE_PAGE_SIZE;
         // The apps come first, outside the paging: only clients that render them see them.
-        const apps = served && request.apps && offset === 0 ? APP_RESOURCES : [];
+        const apps = appsReach(deps, request) && offset === 0 ? APP_RESOURCES : [];
         return {
           resources: [...apps, ...page.map((item) => resourceOf(request.scope.orgId, item))],
           ...(next < items.length ? { nextCursor: cursorOf(next) } : {}),
@@ -118,7 +117,7 @@ export function resourceHandlers(deps: Pick<ToolServerDeps, 'specs' | 'render'>)
       method: 'resources/read',
       async handle(params, request) {
         const uri = String(params?.uri ?? '');
-        const app = served ? readAppResource(uri) : undefined;
+        const app = deps.render !== undefined ? readAppResource(uri) : undefined;
         if (app) return app;
         const id = artifactIdOf(uri, request);
         const view = await specs.readAny(await actorOf(request), id, 'full').catch(notFound(uri));
