@@ -51,6 +51,24 @@ async function pageWithEdit(title: string): Promise<{ id: string; created: CallT
   return { id, created, edited };
 }
 
+/** `client` presses Revert in the change view of `edited`: the view's alert matches `said`, and no commit is made. */
+async function expectRevertRefused(client: ModernClient, edited: CallToolResult, said: RegExp): Promise<void> {
+  const host = await openAppsHost(browser, client);
+  try {
+    const frame = await host.mount('ui://specbase/change', edited);
+    await frame.locator('table.diff').waitFor();
+    const before = await commits();
+    await frame.getByRole('button', { name: 'Revert this change' }).click();
+    await frame.getByRole('button', { name: 'Revert', exact: true }).click();
+    const alert = frame.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(said);
+    expect(await commits()).toEqual(before);
+  } finally {
+    await host.close();
+  }
+}
+
 describe('what clients see', () => {
   it('offers the apps, in tools/list and resources, only to clients that render them, in both eras', async () => {
     const plain = await connectModern(h, 'owner');
@@ -211,39 +229,13 @@ describe('the apps in a host', () => {
 
   it('edit review: a viewer\'s Revert is refused and nothing is written', async () => {
     const { edited } = await pageWithEdit('Apps viewer review');
-    const host = await openAppsHost(browser, viewer);
-    try {
-      const frame = await host.mount('ui://specbase/change', edited);
-      await frame.locator('table.diff').waitFor();
-      const before = await commits();
-      await frame.getByRole('button', { name: 'Revert this change' }).click();
-      await frame.getByRole('button', { name: 'Revert', exact: true }).click();
-      const alert = frame.getByRole('alert');
-      await alert.waitFor();
-      expect(await alert.innerText()).toMatch(/^Nothing was written\. .*(permission|role|viewer|cannot|may not)/i);
-      expect(await commits()).toEqual(before);
-    } finally {
-      await host.close();
-    }
+    await expectRevertRefused(viewer, edited, /^Nothing was written\. .*(permission|role|viewer|cannot|may not)/i);
   });
 
   it('edit review: a revert that conflicts with a later change is reported and nothing is written', async () => {
     const { id, edited } = await pageWithEdit('Apps conflicting review');
     await ok(owner, 'specbase_edit_page', { pageId: id, patch: '@@\n-Pay by **card**.\n+Pay by **invoice**.\n' });
-    const host = await openAppsHost(browser, owner);
-    try {
-      const frame = await host.mount('ui://specbase/change', edited);
-      await frame.locator('table.diff').waitFor();
-      const before = await commits();
-      await frame.getByRole('button', { name: 'Revert this change' }).click();
-      await frame.getByRole('button', { name: 'Revert', exact: true }).click();
-      const alert = frame.getByRole('alert');
-      await alert.waitFor();
-      expect(await alert.innerText()).toMatch(/^Nothing was written\. cannot revert/);
-      expect(await commits()).toEqual(before);
-    } finally {
-      await host.close();
-    }
+    await expectRevertRefused(owner, edited, /^Nothing was written\. cannot revert/);
   });
 
   it('follows the host\'s theme, also when it changes, and reads at 390 px without sideways scrolling', async () => {
