@@ -29,7 +29,8 @@ const storeFolder = (folder, below) => ({
   },
 });
 const storeFolderRules = STORE_FOLDERS.flatMap((level, i) =>
-  level.map((folder) => storeFolder(folder, STORE_FOLDERS.slice(0, i).flat())));
+  level.map((folder) => storeFolder(folder, STORE_FOLDERS.slice(0, i).flat())),
+);
 
 module.exports = {
   forbidden: [
@@ -52,7 +53,18 @@ module.exports = {
     lower('webhooks', ['control/', 'config/', 'errors\\.ts', 'ids\\.ts', 'net/']),
     lower('access', ['errors\\.ts', 'ids\\.ts']),
     lower('search', ['artifacts/', 'bounded-memo\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'threads/']),
-    lower('store', ['artifacts/', 'bounded-memo\\.ts', 'characters\\.ts', 'errors\\.ts', 'ids\\.ts', 'config/', 'launcher/', 'patch/', 'sqlite/', 'threads/']),
+    lower('store', [
+      'artifacts/',
+      'bounded-memo\\.ts',
+      'characters\\.ts',
+      'errors\\.ts',
+      'ids\\.ts',
+      'config/',
+      'launcher/',
+      'patch/',
+      'sqlite/',
+      'threads/',
+    ]),
     ...storeFolderRules,
     {
       name: 'store-top-through-folder-indexes',
@@ -69,7 +81,17 @@ module.exports = {
       to: { path: '^src/store/', pathNot: '^src/store/(index|types)\\.ts$' },
     },
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
-    lower('domain', ['access/', 'artifacts/', 'config/', 'control/types\\.ts', 'errors\\.ts', 'ids\\.ts', 'patch/', 'search/types\\.ts', 'store/types\\.ts']),
+    lower('domain', [
+      'access/',
+      'artifacts/',
+      'config/',
+      'control/types\\.ts',
+      'errors\\.ts',
+      'ids\\.ts',
+      'patch/',
+      'search/types\\.ts',
+      'store/types\\.ts',
+    ]),
     {
       name: 'tools-and-auth-below-transports',
       severity: 'error',
@@ -94,6 +116,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

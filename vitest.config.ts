@@ -25,7 +25,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...RUNS_ALONE], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...RUNS_ALONE],
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,

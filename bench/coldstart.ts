@@ -28,7 +28,10 @@ interface FirstAnswers {
 }
 
 async function firstAnswers(dataDir: string, m: SeedManifest, load: LoadGenerator): Promise<FirstAnswers> {
-  const [readMs, searchMs] = await firstCallsMs(dataDir, m, load, [readCalls(m)[0]!, { tool: 'specbase_search', args: { query: 'guest checkout' } }]);
+  const [readMs, searchMs] = await firstCallsMs(dataDir, m, load, [
+    readCalls(m)[0]!,
+    { tool: 'specbase_search', args: { query: 'guest checkout' } },
+  ]);
   return { readMs: readMs!, searchMs: searchMs! };
 }
 
@@ -54,11 +57,17 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     const reads = runs.map((r) => r.readMs / 1000);
     const searches = runs.map((r) => r.searchMs / 1000);
     // Each round's search against the raw build just before it: drift of the machine hits both alike.
-    const ratios = pairedRatios(runs.map((r) => r.searchMs), raw);
+    const ratios = pairedRatios(
+      runs.map((r) => r.searchMs),
+      raw,
+    );
     return `  ${label.padEnd(20)} first read ${fmt(median(reads), 2)} s (rounds ${spread(reads, 2)}; target <= 1 s)   first search ${fmt(median(searches), 2)} s (rounds ${spread(searches, 2)})   search/raw build ${fmt(median(ratios), 2)}x (rounds ${spread(ratios, 2)}; target <= 1.5x)`;
   };
   return [
-    `${total} artifacts, ${raw.length} round(s): raw FlexSearch build ${fmt(median(raw) / 1000, 2)} s (rounds ${spread(raw.map((r) => r / 1000), 2)})`,
+    `${total} artifacts, ${raw.length} round(s): raw FlexSearch build ${fmt(median(raw) / 1000, 2)} s (rounds ${spread(
+      raw.map((r) => r / 1000),
+      2,
+    )})`,
     line('without saved state', without),
     line('with saved state', withSaved),
   ];

@@ -23,7 +23,9 @@ export async function runEditBench(): Promise<void> {
     await interleavedEdits([small, large], WARMUP);
     const before = [objectBytes(small.gitdir), objectBytes(large.gitdir)];
     const [smallMs, largeMs] = await interleavedEdits([small, large], EDITS);
-    const perEdit = [objectBytes(small.gitdir) - before[0]!, objectBytes(large.gitdir) - before[1]!].map((b) => b / EDITS);
+    const perEdit = [objectBytes(small.gitdir) - before[0]!, objectBytes(large.gitdir) - before[1]!].map(
+      (b) => b / EDITS,
+    );
     const row = (label: string, ms: number[], bytes: number, loadMs: number) =>
       `  ${label.padEnd(18)} p50 ${fmt(median(ms), 2)} ms  p95 ${fmt(percentile(ms, 0.95), 2)} ms   new objects ${fmt(bytes / 1024, 1)} KB/edit   (store load ${fmt(loadMs / 1000, 2)} s)`;
     console.log(

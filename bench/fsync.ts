@@ -30,7 +30,8 @@ async function countFsyncs(): Promise<{ count(): number; restore(): void }> {
       return original.apply(this, args);
     };
   };
-  for (const name of ['fsync', 'fdatasync', 'fsyncSync', 'fdatasyncSync']) wrap(fs as unknown as Record<string, unknown>, name);
+  for (const name of ['fsync', 'fdatasync', 'fsyncSync', 'fdatasyncSync'])
+    wrap(fs as unknown as Record<string, unknown>, name);
   for (const name of ['sync', 'datasync']) wrap(fileHandleProto, name);
   syncBuiltinESMExports();
   return {
@@ -65,9 +66,13 @@ export async function runFsyncBench(): Promise<void> {
       row('fsync off', samples[1]!, fsyncs[1]!),
     ];
     if (fsyncs[0] === fsyncs[1]) {
-      lines.push('  skipped: the store made the same number of fsync calls with the option on and off, so it does not read `fsync` yet');
+      lines.push(
+        '  skipped: the store made the same number of fsync calls with the option on and off, so it does not read `fsync` yet',
+      );
     } else {
-      lines.push(`  fsync cost: p50 on/off ${(median(samples[0]!) / median(samples[1]!)).toFixed(2)}x, +${fmt(median(samples[0]!) - median(samples[1]!), 2)} ms per edit`);
+      lines.push(
+        `  fsync cost: p50 on/off ${(median(samples[0]!) / median(samples[1]!)).toFixed(2)}x, +${fmt(median(samples[0]!) - median(samples[1]!), 2)} ms per edit`,
+      );
     }
     console.log(lines.join('\n'));
   } finally {

@@ -24,7 +24,12 @@ const NEW_COMMITS = 100;
 const GRAPH_WRITE = ['commit-graph', 'write', '--reachable', '--changed-paths', '--split'];
 
 const git = (gitdir: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): string =>
-  execFileSync('git', ['--git-dir', gitdir, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30, ...(input === undefined ? {} : { input }) }).trim();
+  execFileSync('git', ['--git-dir', gitdir, ...args], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    ...(input === undefined ? {} : { input }),
+  }).trim();
 
 /** The store's background write, timed. */
 function graphWriteMs(gitdir: string): number {
@@ -35,9 +40,19 @@ function graphWriteMs(gitdir: string): number {
 
 /** `count` commits on main, each appending a line to one of the first files, as edits would. */
 function addEdits(gitdir: string, count: number): void {
-  const env = { ...process.env, GIT_INDEX_FILE: path.join(gitdir, 'bench-index'), GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@localhost', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@localhost' };
+  const env = {
+    ...process.env,
+    GIT_INDEX_FILE: path.join(gitdir, 'bench-index'),
+    GIT_AUTHOR_NAME: 'Bench',
+    GIT_AUTHOR_EMAIL: 'bench@localhost',
+    GIT_COMMITTER_NAME: 'Bench',
+    GIT_COMMITTER_EMAIL: 'bench@localhost',
+  };
   git(gitdir, ['read-tree', 'main'], env);
-  const files = git(gitdir, ['ls-files'], env).split('\n').filter((file) => file.endsWith('.md')).slice(0, count);
+  const files = git(gitdir, ['ls-files'], env)
+    .split('\n')
+    .filter((file) => file.endsWith('.md'))
+    .slice(0, count);
   let head = git(gitdir, ['rev-parse', 'main']);
   for (const [i, file] of files.entries()) {
     const text = `${git(gitdir, ['show', `${head}:${file}`])}\nEdit ${i}.\n`;

@@ -24,23 +24,34 @@ async function writeSources(dir: string, files: number): Promise<void> {
   for (let i = 0; i < files; i++) {
     const sub = path.join(dir, `section-${i % DIRS}`);
     await mkdir(sub, { recursive: true });
-    await writeFile(path.join(sub, `page-${i}.md`), `# Imported page ${i}\n\nSome text of page ${i}.\n\n- one\n- two\n`);
+    await writeFile(
+      path.join(sub, `page-${i}.md`),
+      `# Imported page ${i}\n\nSome text of page ${i}.\n\n- one\n- two\n`,
+    );
   }
 }
 
 /** Specbase's import of `dir` into a new organization: files per second. */
 async function specbaseImport(dir: string, work: string, fsync: boolean): Promise<number> {
   const dataDir = path.join(work, `data-${fsync ? 'fsync' : 'nofsync'}`);
-  const services = await openServices(loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_FSYNC: fsync ? 'on' : 'off' }));
+  const services = await openServices(
+    loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_FSYNC: fsync ? 'on' : 'off' }),
+  );
   try {
-    const owner = await services.control.users.upsert({ issuer: 'local', subject: newId(), email: 'bench@example.com', name: 'Bench User' });
+    const owner = await services.control.users.upsert({
+      issuer: 'local',
+      subject: newId(),
+      email: 'bench@example.com',
+      name: 'Bench User',
+    });
     const { org } = await provisionOrganization(services, { name: 'Bench', owner });
     const principal = (await services.control.members.principal(org.id, owner.id))!;
     const start = performance.now();
     const sources = await readImportSources(dir);
     const report = await services.specs.importFiles({ principal, client: 'cli' }, sources, { dryRun: false });
     const seconds = (performance.now() - start) / 1000;
-    if (report.imported.length !== sources.length) throw new Error(`imported ${report.imported.length} of ${sources.length}`);
+    if (report.imported.length !== sources.length)
+      throw new Error(`imported ${report.imported.length} of ${sources.length}`);
     return sources.length / seconds;
   } finally {
     await services.close();
@@ -52,13 +63,23 @@ async function rawLoop(dir: string, work: string): Promise<number> {
   const gitdir = path.join(work, 'raw.git');
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
   const cache = {};
-  const person = () => ({ name: 'Bench', email: 'bench@example.com', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 });
+  const person = () => ({
+    name: 'Bench',
+    email: 'bench@example.com',
+    timestamp: Math.floor(Date.now() / 1000),
+    timezoneOffset: 0,
+  });
   const writePath = async (treeOid: string | null, parts: readonly string[], blob: string): Promise<string> => {
     const tree: TreeEntry[] = treeOid ? (await git.readTree({ fs, gitdir, oid: treeOid, cache })).tree : [];
     const [name, ...rest] = parts;
     const existing = tree.find((e) => e.path === name);
     const oid = rest.length ? await writePath(existing?.oid ?? null, rest, blob) : blob;
-    const entry: TreeEntry = { mode: rest.length ? '040000' : '100644', path: name!, oid, type: rest.length ? 'tree' : 'blob' };
+    const entry: TreeEntry = {
+      mode: rest.length ? '040000' : '100644',
+      path: name!,
+      oid,
+      type: rest.length ? 'tree' : 'blob',
+    };
     return git.writeTree({ fs, gitdir, tree: [...tree.filter((e) => e.path !== name), entry] });
   };
   const start = performance.now();
@@ -69,11 +90,25 @@ async function rawLoop(dir: string, work: string): Promise<number> {
   for (const source of sources) {
     const id = newId();
     const title = `Imported ${source.path}`;
-    const content = renderArtifactFile({ id, type: 'page', parent: null, workspace: 'bench', title, created: new Date().toISOString() }, source.body ?? '');
+    const content = renderArtifactFile(
+      { id, type: 'page', parent: null, workspace: 'bench', title, created: new Date().toISOString() },
+      source.body ?? '',
+    );
     const blob = await git.writeBlob({ fs, gitdir, blob: Buffer.from(content, 'utf8') });
     tree = await writePath(tree, artifactPath(def, id, title).split('/'), blob);
-    const message = artifactCommitMessage({ verb: 'create', type: 'page', id, title, client: 'cli', importedFrom: source.path });
-    head = await git.writeCommit({ fs, gitdir, commit: { message, tree, parent: head ? [head] : [], author: person(), committer: person() } });
+    const message = artifactCommitMessage({
+      verb: 'create',
+      type: 'page',
+      id,
+      title,
+      client: 'cli',
+      importedFrom: source.path,
+    });
+    head = await git.writeCommit({
+      fs,
+      gitdir,
+      commit: { message, tree, parent: head ? [head] : [], author: person(), committer: person() },
+    });
     await git.writeRef({ fs, gitdir, ref: 'refs/heads/main', value: head, force: true });
   }
   return sources.length / ((performance.now() - start) / 1000);

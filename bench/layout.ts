@@ -29,7 +29,10 @@ function seed(n: number) {
     const id = uuid(i);
     const title = `Criterion ${i}`;
     const def = artifactType(type);
-    const content = renderArtifactFile({ id, type, parent: null, workspace: 'w', title, created: '2024-01-01T00:00:00.000Z' }, `# ${title}\n\nGiven a user.\n`);
+    const content = renderArtifactFile(
+      { id, type, parent: null, workspace: 'w', title, created: '2024-01-01T00:00:00.000Z' },
+      `# ${title}\n\nGiven a user.\n`,
+    );
     const sharded = artifactPath(def, id, title);
     const flat = type === 'product' ? sharded : `${def.pathSegment}/${slugify(title)}-${id.slice(0, 8)}.md`;
     return { flat, sharded, content };
@@ -66,8 +69,14 @@ export async function runLayoutBench(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         const sharded = path.join(work, `sharded-${n}-${round}`);
         const flat = path.join(work, `flat-${n}-${round}`);
-        importRepo(path.join(sharded, 'orgs', `${ORG}.git`), files.map((f) => ({ path: f.sharded, content: f.content })));
-        importRepo(path.join(flat, 'orgs', `${ORG}.git`), files.map((f) => ({ path: f.flat, content: f.content })));
+        importRepo(
+          path.join(sharded, 'orgs', `${ORG}.git`),
+          files.map((f) => ({ path: f.sharded, content: f.content })),
+        );
+        importRepo(
+          path.join(flat, 'orgs', `${ORG}.git`),
+          files.map((f) => ({ path: f.flat, content: f.content })),
+        );
         baseline.push((await firstOpenMs(sharded)).ms);
         const run = await firstOpenMs(flat);
         migrating.push(run.ms);
@@ -77,7 +86,9 @@ export async function runLayoutBench(): Promise<void> {
       const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} ms`;
       console.log(`first open at ${n} artifacts (${ROUNDS} rounds, ${moved} files moved by the migration)`);
       console.log(`  already sharded (baseline)   ${spread(baseline)}`);
-      console.log(`  first layout, migrated       ${spread(migrating)}   ${(mean(migrating) / mean(baseline)).toFixed(2)}x the baseline`);
+      console.log(
+        `  first layout, migrated       ${spread(migrating)}   ${(mean(migrating) / mean(baseline)).toFixed(2)}x the baseline`,
+      );
     }
   } finally {
     await rm(work, { recursive: true, force: true });

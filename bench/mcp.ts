@@ -22,7 +22,13 @@ import { artifactType, type ArtifactType } from '../src/artifacts/index.js';
 import { copyDataDir, SCRATCH, seededDataDir, type SeedManifest } from '../test/support/seed.js';
 import { QUERIES, QUESTIONS } from './search.js';
 import type { ToolCall } from './support/load-generator.js';
-import { eachSize, startBareModernServer, startBareServer, startSpecbase, type LoadGenerator } from './support/processes.js';
+import {
+  eachSize,
+  startBareModernServer,
+  startBareServer,
+  startSpecbase,
+  type LoadGenerator,
+} from './support/processes.js';
 import { cpuPerCall, processCpu, type ProcessCpu } from './support/thread-cpu.js';
 import { benchSizes, fmt, median, QUICK, ratioLine, spread } from './support/stats.js';
 import type { RunStats } from './support/load-generator.js';
@@ -52,7 +58,8 @@ export function readCalls(m: SeedManifest): ToolCall[] {
   });
 }
 
-export const searchCalls = (limit?: number): ToolCall[] => QUERIES.map((query) => ({ tool: 'specbase_search', args: { query, ...(limit ? { limit } : {}) } }));
+export const searchCalls = (limit?: number): ToolCall[] =>
+  QUERIES.map((query) => ({ tool: 'specbase_search', args: { query, ...(limit ? { limit } : {}) } }));
 /** Twenty-word questions, as an assistant asks them. */
 export const questionCalls = (): ToolCall[] => QUESTIONS.map((query) => ({ tool: 'specbase_search', args: { query } }));
 
@@ -91,7 +98,8 @@ function cpuLine(name: string, rounds: readonly CpuPerCall[]): string {
 }
 
 function failIfErrors(label: string, stats: RunStats): void {
-  if (stats.errors > 0) throw new Error(`${label}: ${stats.errors} of ${stats.calls} calls failed, first: ${stats.firstError}`);
+  if (stats.errors > 0)
+    throw new Error(`${label}: ${stats.errors} of ${stats.calls} calls failed, first: ${stats.firstError}`);
 }
 
 /**
@@ -99,7 +107,12 @@ function failIfErrors(label: string, stats: RunStats): void {
  * milliseconds from the first request to each answer. The server then shuts down, which saves
  * its catalog and search index.
  */
-export async function firstCallsMs(dataDir: string, m: SeedManifest, load: LoadGenerator, calls: ToolCall[]): Promise<number[]> {
+export async function firstCallsMs(
+  dataDir: string,
+  m: SeedManifest,
+  load: LoadGenerator,
+  calls: ToolCall[],
+): Promise<number[]> {
   const server = await startSpecbase(dataDir);
   try {
     const { ms, errors } = await load.first(server.mcpUrl, authHeaders(m), calls);
@@ -134,23 +147,46 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     await load.open('specbaseModern', specbase.mcpUrl, authHeaders(m), CLIENTS, 'modern');
     await load.open('bareModern', bareModern.mcpUrl, {}, CLIENTS, 'modern');
     // Warm-up: loads the saved catalog and search index, and lets both servers' JITs settle.
-    for (const calls of [readCalls(m), searchCalls(), questionCalls(), searchCalls(50)]) failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
-    await load.run('specbase', [...readCalls(m), ...searchCalls(), ...questionCalls(), ...searchCalls(50)], 0, WARMUP_MS * 2);
+    for (const calls of [readCalls(m), searchCalls(), questionCalls(), searchCalls(50)])
+      failIfErrors('warm-up', await load.run('specbase', calls, 0, 1));
+    await load.run(
+      'specbase',
+      [...readCalls(m), ...searchCalls(), ...questionCalls(), ...searchCalls(50)],
+      0,
+      WARMUP_MS * 2,
+    );
     await load.run('bare', ECHO, 0, WARMUP_MS * 2);
     await load.run('bareNode', ECHO, 0, WARMUP_MS * 2);
-    failIfErrors('modern warm-up', await load.run('specbaseModern', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2));
+    failIfErrors(
+      'modern warm-up',
+      await load.run('specbaseModern', [...readCalls(m), ...searchCalls()], 0, WARMUP_MS * 2),
+    );
     failIfErrors('bare modern warm-up', await load.run('bareModern', ECHO, 0, WARMUP_MS * 2));
 
     const sizes = await surfaceSizes(specbase.mcpUrl, m);
     const document: ToolCall[] = [{ tool: 'document', args: { chars: sizes.fullReadChars } }];
     await load.run('bare', document, 0, WARMUP_MS);
     const rounds = {
-      bare: [] as number[], bareNode: [] as number[], document: [] as number[], read: [] as number[], search: [] as number[],
-      question: [] as number[], search50: [] as number[],
-      readP50: [] as number[], searchP50: [] as number[], bareP50: [] as number[], bareNodeP50: [] as number[], documentP50: [] as number[],
-      questionP50: [] as number[], search50P50: [] as number[],
-      bareModern: [] as number[], modernRead: [] as number[], modernSearch: [] as number[],
-      bareModernP50: [] as number[], modernReadP50: [] as number[], modernSearchP50: [] as number[],
+      bare: [] as number[],
+      bareNode: [] as number[],
+      document: [] as number[],
+      read: [] as number[],
+      search: [] as number[],
+      question: [] as number[],
+      search50: [] as number[],
+      readP50: [] as number[],
+      searchP50: [] as number[],
+      bareP50: [] as number[],
+      bareNodeP50: [] as number[],
+      documentP50: [] as number[],
+      questionP50: [] as number[],
+      search50P50: [] as number[],
+      bareModern: [] as number[],
+      modernRead: [] as number[],
+      modernSearch: [] as number[],
+      bareModernP50: [] as number[],
+      modernReadP50: [] as number[],
+      modernSearchP50: [] as number[],
     };
     const segments: [keyof typeof cpu, string, ToolCall[], keyof typeof rounds][] = [
       ['bare', 'bare', ECHO, 'bareP50'],
@@ -165,9 +201,16 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       ['modernSearch', 'specbaseModern', searchCalls(), 'modernSearchP50'],
     ];
     const cpu = {
-      bare: [] as CpuPerCall[], bareNode: [] as CpuPerCall[], document: [] as CpuPerCall[], read: [] as CpuPerCall[], search: [] as CpuPerCall[],
-      question: [] as CpuPerCall[], search50: [] as CpuPerCall[],
-      bareModern: [] as CpuPerCall[], modernRead: [] as CpuPerCall[], modernSearch: [] as CpuPerCall[],
+      bare: [] as CpuPerCall[],
+      bareNode: [] as CpuPerCall[],
+      document: [] as CpuPerCall[],
+      read: [] as CpuPerCall[],
+      search: [] as CpuPerCall[],
+      question: [] as CpuPerCall[],
+      search50: [] as CpuPerCall[],
+      bareModern: [] as CpuPerCall[],
+      modernRead: [] as CpuPerCall[],
+      modernSearch: [] as CpuPerCall[],
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (let s = 0; s < segments.length; s++) {
@@ -190,7 +233,10 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
     // the queueing of ten clients (where a larger answer's CPU shows as throughput instead).
     const single = { limit10: [] as number[], limit50: [] as number[] };
     for (let round = 0; round < SINGLE_ROUNDS; round++) {
-      for (const [limit, into] of [[10, single.limit10], [50, single.limit50]] as const) {
+      for (const [limit, into] of [
+        [10, single.limit10],
+        [50, single.limit50],
+      ] as const) {
         const stats = await load.run('single', searchCalls(limit), WARMUP_MS, MEASURE_MS);
         failIfErrors(`single client, limit ${limit}`, stats);
         into.push(stats.p50Ms);
@@ -204,9 +250,23 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       `  2025 era (sessions, @modelcontextprotocol/sdk 1.x) against the bare 1.x server:`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.read, rounds.bare, '>= 0.8x', 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.search, rounds.bare, '>= 0.6x', 'paired'),
-      ratioLine('specbase_search, 20-word questions, calls/s', 'calls/s', rounds.question, rounds.bare, undefined, 'paired'),
+      ratioLine(
+        'specbase_search, 20-word questions, calls/s',
+        'calls/s',
+        rounds.question,
+        rounds.bare,
+        undefined,
+        'paired',
+      ),
       `  specbase_search, one client at a time: p50 ${fmt(single10, 2)} ms at limit 10, ${fmt(single50, 2)} ms at limit 50: ${fmt(single50 / single10, 2)}x (target <= 2x; median of ${SINGLE_ROUNDS} rounds)`,
-      ratioLine('specbase_search limit 50 / limit 10, calls/s', 'calls/s', rounds.search50, rounds.search, undefined, 'paired'),
+      ratioLine(
+        'specbase_search limit 50 / limit 10, calls/s',
+        'calls/s',
+        rounds.search50,
+        rounds.search,
+        undefined,
+        'paired',
+      ),
       `  2026-07-28 era (a server per request, @modelcontextprotocol/server 2.x) against the bare v2 server (createMcpHandler):`,
       ratioLine('specbase_read_* calls/s', 'calls/s', rounds.modernRead, rounds.bareModern, '>= 0.8x', 'paired'),
       ratioLine('specbase_search calls/s', 'calls/s', rounds.modernSearch, rounds.bareModern, '>= 0.6x', 'paired'),
@@ -226,11 +286,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
 }
 
 export const runMcpBench = (): Promise<void> =>
-  eachSize(
-    'MCP over Streamable HTTP: Specbase vs a bare SDK server (echo tool), ratios of calls/s',
-    SIZES,
-    benchSize,
-  );
+  eachSize('MCP over Streamable HTTP: Specbase vs a bare SDK server (echo tool), ratios of calls/s', SIZES, benchSize);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runMcpBench();

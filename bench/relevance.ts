@@ -32,7 +32,10 @@ const LONG_QUERY = { words: 24, chars: 256 };
 
 const METRICS = [
   { name: 'nDCG@10', of: (ranked: readonly string[], relevant: ReadonlySet<string>) => ndcgAt(ranked, relevant, 10) },
-  { name: 'MAP@50', of: (ranked: readonly string[], relevant: ReadonlySet<string>) => averagePrecisionAt(ranked, relevant, 50) },
+  {
+    name: 'MAP@50',
+    of: (ranked: readonly string[], relevant: ReadonlySet<string>) => averagePrecisionAt(ranked, relevant, 50),
+  },
   { name: 'R@10', of: (ranked: readonly string[], relevant: ReadonlySet<string>) => recallAt(ranked, relevant, 10) },
   { name: 'R@50', of: (ranked: readonly string[], relevant: ReadonlySet<string>) => recallAt(ranked, relevant, 50) },
 ];
@@ -80,7 +83,9 @@ async function benchCollection(collection: IrCollection): Promise<void> {
       const start = performance.now();
       const engine = await open(collection);
       engines.push(engine);
-      console.log(`  load ${engine.name}: ${(performance.now() - start).toFixed(0)} ms${engine.loadDetail ? ` (${engine.loadDetail})` : ''}`);
+      console.log(
+        `  load ${engine.name}: ${(performance.now() - start).toFixed(0)} ms${engine.loadDetail ? ` (${engine.loadDetail})` : ''}`,
+      );
     }
     const rows: Row[] = [];
     for (const variant of VARIANTS) {
@@ -92,7 +97,11 @@ async function benchCollection(collection: IrCollection): Promise<void> {
   }
 }
 
-async function measure(collection: IrCollection, engine: RankingEngine, variant: (typeof VARIANTS)[number]): Promise<Row> {
+async function measure(
+  collection: IrCollection,
+  engine: RankingEngine,
+  variant: (typeof VARIANTS)[number],
+): Promise<Row> {
   const known = new Set(collection.documents.map((doc) => doc.id));
   const perQuery: number[][] = METRICS.map(() => []);
   const times: number[] = [];
@@ -108,16 +117,37 @@ async function measure(collection: IrCollection, engine: RankingEngine, variant:
     const relevant = collection.relevant.get(query.id)!;
     METRICS.forEach((metric, m) => perQuery[m]!.push(metric.of(ranked, relevant)));
   }
-  return { engine: engine.name, variant: variant.name, scores: perQuery.map(mean), meanMs: mean(times), meanResults: mean(counts) };
+  return {
+    engine: engine.name,
+    variant: variant.name,
+    scores: perQuery.map(mean),
+    meanMs: mean(times),
+    meanResults: mean(counts),
+  };
 }
 
 function table(rows: readonly Row[]): string {
   const baseline = (variant: string) => rows.find((row) => row.variant === variant)!;
-  const header = ['engine'.padEnd(12), 'variant'.padEnd(14), ...METRICS.map((metric) => metric.name.padStart(15)), 'mean ms'.padStart(9), 'results'.padStart(8)];
+  const header = [
+    'engine'.padEnd(12),
+    'variant'.padEnd(14),
+    ...METRICS.map((metric) => metric.name.padStart(15)),
+    'mean ms'.padStart(9),
+    'results'.padStart(8),
+  ];
   const lines = rows.map((row) => {
     const base = baseline(row.variant);
-    const cells = row.scores.map((score, m) => `${score.toFixed(3)} (${(score / base.scores[m]!).toFixed(2)}x)`.padStart(15));
-    return ['  ', row.engine.padEnd(12), row.variant.padEnd(14), ...cells, row.meanMs.toFixed(2).padStart(9), row.meanResults.toFixed(1).padStart(8)].join(' ');
+    const cells = row.scores.map((score, m) =>
+      `${score.toFixed(3)} (${(score / base.scores[m]!).toFixed(2)}x)`.padStart(15),
+    );
+    return [
+      '  ',
+      row.engine.padEnd(12),
+      row.variant.padEnd(14),
+      ...cells,
+      row.meanMs.toFixed(2).padStart(9),
+      row.meanResults.toFixed(1).padStart(8),
+    ].join(' ');
   });
   return [`  ratios are to ${rows[0]!.engine} on the same variant`, ['  ', ...header].join(' '), ...lines].join('\n');
 }

@@ -37,14 +37,21 @@ async function clientsAt(baseUrl: string, cluster: Cluster): Promise<Client[]> {
   return Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       const client = new Client({ name: 'bench', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', baseUrl), { requestInit: { headers } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', baseUrl), { requestInit: { headers } }),
+      );
       return client;
     }),
   );
 }
 
 /** Every client calls in a closed loop; only calls started after the warm-up count. */
-async function throughput(name: string, clients: Client[], tool: string, args: Record<string, unknown>): Promise<Throughput> {
+async function throughput(
+  name: string,
+  clients: Client[],
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Throughput> {
   let calls = 0;
   const measureFrom = performance.now() + WARMUP_MS;
   const end = measureFrom + MEASURE_MS;
@@ -61,7 +68,12 @@ async function throughput(name: string, clients: Client[], tool: string, args: R
   return { name, perSecond: calls / (MEASURE_MS / 1000) };
 }
 
-async function readAndSearch(label: string, baseUrl: string, cluster: Cluster, capabilityId: string): Promise<[Throughput, Throughput]> {
+async function readAndSearch(
+  label: string,
+  baseUrl: string,
+  cluster: Cluster,
+  capabilityId: string,
+): Promise<[Throughput, Throughput]> {
   const clients = await clientsAt(baseUrl, cluster);
   try {
     return [
@@ -75,25 +87,42 @@ async function readAndSearch(label: string, baseUrl: string, cluster: Cluster, c
 
 export async function runReplicasBench(): Promise<string> {
   const cluster = await startCluster(3);
-  const lines = [`MCP through HAProxy, ${CLIENTS} concurrent clients, ${MEASURE_MS / 1000} s each after ${WARMUP_MS / 1000} s warm-up`];
+  const lines = [
+    `MCP through HAProxy, ${CLIENTS} concurrent clients, ${MEASURE_MS / 1000} s each after ${WARMUP_MS / 1000} s warm-up`,
+  ];
   try {
     const probe = (await clientsAt(cluster.replicas[0]!.url, cluster))[0]!;
-    const listed = (await probe.callTool({ name: 'specbase_list_capabilities', arguments: { productId: cluster.demo.productId } }))
-      .structuredContent as { items: { id: string }[] };
+    const listed = (
+      await probe.callTool({ name: 'specbase_list_capabilities', arguments: { productId: cluster.demo.productId } })
+    ).structuredContent as { items: { id: string }[] };
     await probe.close();
     const capabilityId = listed.items[0]!.id;
     // Every replica compiles its hot paths and builds its search index before anything counts.
     for (const replica of cluster.replicas) await readAndSearch('warm-up', replica.url, cluster, capabilityId);
-    const [baseRead, baseSearch] = await readAndSearch('1 replica, direct', cluster.replicas[0]!.url, cluster, capabilityId);
+    const [baseRead, baseSearch] = await readAndSearch(
+      '1 replica, direct',
+      cluster.replicas[0]!.url,
+      cluster,
+      capabilityId,
+    );
     const row = (m: Throughput, base: Throughput) =>
       `  ${m.name.padEnd(28)} ${m.perSecond.toFixed(0).padStart(6)} calls/s   ${(m.perSecond / base.perSecond).toFixed(2)}x`;
     lines.push(row(baseRead, baseRead), row(baseSearch, baseSearch));
     const work = await mkdtemp(path.join(os.tmpdir(), 'specbase-bench-haproxy-'));
     try {
       for (const count of [1, 2, 3]) {
-        const proxy = await startHaproxy(work, await freePort(), cluster.replicas.slice(0, count).map((r) => r.port));
+        const proxy = await startHaproxy(
+          work,
+          await freePort(),
+          cluster.replicas.slice(0, count).map((r) => r.port),
+        );
         try {
-          const [read, search] = await readAndSearch(`HAProxy, ${count} replica${count > 1 ? 's' : ''}`, proxy.url, cluster, capabilityId);
+          const [read, search] = await readAndSearch(
+            `HAProxy, ${count} replica${count > 1 ? 's' : ''}`,
+            proxy.url,
+            cluster,
+            capabilityId,
+          );
           lines.push(row(read, baseRead), row(search, baseSearch));
         } finally {
           await proxy.stop();
@@ -110,13 +139,19 @@ export async function runReplicasBench(): Promise<string> {
 
 /** Mean latency of one authenticated call's control-plane work, sequentially, after a warm-up. */
 export async function authenticatedCallMs(control: SqlControlPlane): Promise<number> {
-  const user = await control.users.upsert({ issuer: 'local', subject: 'bench', email: 'bench@example.com', name: 'Bench' });
+  const user = await control.users.upsert({
+    issuer: 'local',
+    subject: 'bench',
+    email: 'bench@example.com',
+    name: 'Bench',
+  });
   const { org } = await control.orgs.create({ name: 'Bench' });
   await control.members.setOwner(org.id, user.id, true);
   const { secret } = await control.tokens.create({ userId: user.id, name: 'bench' });
   const once = async () => {
     const verified = await control.tokens.verify(secret);
-    if (!verified || !(await control.members.principal(org.id, verified.user.id))) throw new Error('bench token refused');
+    if (!verified || !(await control.members.principal(org.id, verified.user.id)))
+      throw new Error('bench token refused');
   };
   for (let i = 0; i < 100; i++) await once();
   const began = performance.now();

@@ -73,13 +73,17 @@ async function settledStamp(
 }
 
 /** The saved state once its first save is written whole: present, then unchanged for a second. */
-const firstSave = (dir: string) => settledStamp(dir, FIRST_SAVE_MS, (stamp, _sinceStart, sinceChange) => stamp.bytes > 0 && sinceChange > 1_000);
+const firstSave = (dir: string) =>
+  settledStamp(dir, FIRST_SAVE_MS, (stamp, _sinceStart, sinceChange) => stamp.bytes > 0 && sinceChange > 1_000);
 
 export async function runSavedStateBench(): Promise<void> {
   const target = await openEditTarget(`saved-state-${SIZE}`, SIZE!);
   const { store, manifest: m } = target;
   const stateDir = store.cacheDir(m.orgId);
-  const ids = (await store.catalog(m.orgId)).filter((a) => a.type === 'acceptance_criterion').slice(0, 200).map((a) => a.id);
+  const ids = (await store.catalog(m.orgId))
+    .filter((a) => a.type === 'acceptance_criterion')
+    .slice(0, 200)
+    .map((a) => a.id);
   const rows: string[] = [];
   let commits = 0;
   try {
@@ -91,7 +95,9 @@ export async function runSavedStateBench(): Promise<void> {
     const openedStamp = await firstSave(stateDir);
     first.disable();
     const opened = openedStamp.bytes + openedStamp.journalBytes;
-    rows.push(`  after opening      ${size(openedStamp)}   longest stall while it was first saved ${fmt(first.max / 1e6, 1)} ms (target <= 20 ms)`);
+    rows.push(
+      `  after opening      ${size(openedStamp)}   longest stall while it was first saved ${fmt(first.max / 1e6, 1)} ms (target <= 20 ms)`,
+    );
     for (let step = 1; step <= STEPS; step++) {
       // A store may save as it commits or a little later: the stall is looked for in both windows.
       const during = monitorEventLoopDelay({ resolution: 1 });
@@ -99,7 +105,12 @@ export async function runSavedStateBench(): Promise<void> {
       for (let i = 0; i < EDITS_PER_STEP; i++) {
         const id = ids[commits % ids.length]!;
         const { body } = await store.read(m.orgId, id);
-        await store.update(m.orgId, id, { body: `${body.trimEnd()}\n- saved-state edit ${commits}\n`, verb: 'edit' }, CTX);
+        await store.update(
+          m.orgId,
+          id,
+          { body: `${body.trimEnd()}\n- saved-state edit ${commits}\n`, verb: 'edit' },
+          CTX,
+        );
         commits += 1;
       }
       during.disable();

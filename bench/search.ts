@@ -33,14 +33,46 @@ export const QUESTIONS = [
 ];
 
 export const QUERIES = [
-  'checkout', 'payment', 'refund', 'notifications', 'onboarding', 'invoice', 'subscription', 'search',
-  'guest checkout', 'payment method', 'refund policy', 'email notification', 'password reset',
-  'order confirmation email', 'saved card payment', 'mobile push notification opt-in',
-  'notif', 'subscr', 'pay', 'onb', 'Checkout Page', 'Payments!', '3-D Secure authentication',
-  'delivery address autocomplete', 'tax calculation for invoices', 'audit log export',
-  'single sign-on', 'role permissions admin', 'latency under two seconds', 'accessibility screen reader',
-  'warehouse', 'loyalty points balance', 'currency conversion', 'fraud detection rules',
-  'data retention', 'webhook retries', 'rate limit', 'dark mode', 'bulk import csv', 'zzzz nothing',
+  'checkout',
+  'payment',
+  'refund',
+  'notifications',
+  'onboarding',
+  'invoice',
+  'subscription',
+  'search',
+  'guest checkout',
+  'payment method',
+  'refund policy',
+  'email notification',
+  'password reset',
+  'order confirmation email',
+  'saved card payment',
+  'mobile push notification opt-in',
+  'notif',
+  'subscr',
+  'pay',
+  'onb',
+  'Checkout Page',
+  'Payments!',
+  '3-D Secure authentication',
+  'delivery address autocomplete',
+  'tax calculation for invoices',
+  'audit log export',
+  'single sign-on',
+  'role permissions admin',
+  'latency under two seconds',
+  'accessibility screen reader',
+  'warehouse',
+  'loyalty points balance',
+  'currency conversion',
+  'fraud detection rules',
+  'data retention',
+  'webhook retries',
+  'rate limit',
+  'dark mode',
+  'bulk import csv',
+  'zzzz nothing',
 ];
 
 /** Syllables of the invented words: few, so that a short prefix starts hundreds of words. */
@@ -52,8 +84,13 @@ const INVENTED_PER_BODY = 12;
 function withRichVocabulary(docs: readonly IndexedDocument[], seed = CORPUS_SEED): IndexedDocument[] {
   const random = seededRandom(seed + 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const words = Array.from({ length: INVENTED_WORDS }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''));
-  return docs.map((doc) => ({ ...doc, body: `${doc.body}\n${Array.from({ length: INVENTED_PER_BODY }, () => pick(words)).join(' ')}.\n` }));
+  const words = Array.from({ length: INVENTED_WORDS }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
+  );
+  return docs.map((doc) => ({
+    ...doc,
+    body: `${doc.body}\n${Array.from({ length: INVENTED_PER_BODY }, () => pick(words)).join(' ')}.\n`,
+  }));
 }
 
 /** Prefixes of 2-5 letters of the corpus's words, alone and followed by a whole word. */
@@ -62,7 +99,10 @@ function prefixQueries(docs: readonly IndexedDocument[], seed = CORPUS_SEED): st
   const words = [...new Set(docs.flatMap((doc) => doc.body.toLowerCase().match(/[a-z]{4,}/g) ?? []))].sort();
   const pick = (): string => words[Math.floor(random() * words.length)]!;
   const prefix = (word: string): string => word.slice(0, 2 + Math.floor(random() * 4));
-  return [...Array.from({ length: 60 }, () => prefix(pick())), ...Array.from({ length: 40 }, () => `${prefix(pick())} ${pick()}`)];
+  return [
+    ...Array.from({ length: 60 }, () => prefix(pick())),
+    ...Array.from({ length: 40 }, () => `${prefix(pick())} ${pick()}`),
+  ];
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
@@ -74,14 +114,26 @@ function timeIt(action: () => unknown): number {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-interface Timings { p50: number; p95: number; mean: number }
+interface Timings {
+  p50: number;
+  p95: number;
+  mean: number;
+}
 const summarize = (samples: number[]): Timings => {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+  };
 };
 
 /** Ours against the same index reading every posting (exhaustive BM25F over the holders, then the same exact scoring). */
-function exhaustiveAgreement(ours: OrgSearchIndex, docs: readonly IndexedDocument[], queries: readonly string[]): { same: number; overlap: number } {
+function exhaustiveAgreement(
+  ours: OrgSearchIndex,
+  docs: readonly IndexedDocument[],
+  queries: readonly string[],
+): { same: number; overlap: number } {
   const everything = new OrgSearchIndex({ postingsBudget: Infinity });
   for (const doc of docs) everything.upsert(doc);
   const workspaceIds = new Set(CORPUS_WORKSPACES);
@@ -129,7 +181,9 @@ function benchSize(size: number): void {
 function measureQueries(docs: readonly IndexedDocument[], queries: readonly string[], target: string): string[] {
   const workspaceIds = new Set(CORPUS_WORKSPACES);
   const ours = new OrgSearchIndex();
-  const oursBuildMs = timeIt(() => { for (const doc of docs) ours.upsert(doc); });
+  const oursBuildMs = timeIt(() => {
+    for (const doc of docs) ours.upsert(doc);
+  });
   const raw = rawFlexIndex();
   const rawBuildMs = timeIt(() => {
     docs.forEach((doc, slot) => raw.add({ id: slot, title: doc.title, body: doc.body } satisfies RawDocument));
@@ -145,7 +199,11 @@ function measureQueries(docs: readonly IndexedDocument[], queries: readonly stri
     });
   const runRawTop = (query: string) => raw.search(query, { limit: LIMIT, suggest: true });
 
-  for (const query of queries) { runOurs(query); runRawSame(query); runRawTop(query); }
+  for (const query of queries) {
+    runOurs(query);
+    runRawSame(query);
+    runRawTop(query);
+  }
   const samples = { ours: [] as number[], rawSame: [] as number[], rawTop: [] as number[] };
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const query of queries) {
@@ -160,7 +218,8 @@ function measureQueries(docs: readonly IndexedDocument[], queries: readonly stri
   const rawTopT = summarize(samples.rawTop);
   const agreement = exhaustiveAgreement(ours, docs, queries);
   const fmt = (t: Timings) => `p50 ${t.p50.toFixed(3)} ms  p95 ${t.p95.toFixed(3)} ms  mean ${t.mean.toFixed(3)} ms`;
-  const ratio = (a: Timings, b: Timings) => `p50 x${(a.p50 / b.p50).toFixed(2)}  p95 x${(a.p95 / b.p95).toFixed(2)}  mean x${(a.mean / b.mean).toFixed(2)}`;
+  const ratio = (a: Timings, b: Timings) =>
+    `p50 x${(a.p50 / b.p50).toFixed(2)}  p95 x${(a.p95 / b.p95).toFixed(2)}  mean x${(a.mean / b.mean).toFixed(2)}`;
   return [
     `build: ours ${oursBuildMs.toFixed(0)} ms, raw FlexSearch ${rawBuildMs.toFixed(0)} ms`,
     `ours (impact-ordered, best scored exactly, previews):           ${fmt(oursT)}`,

@@ -23,10 +23,22 @@ const EDITS = 30;
 
 /** How a product of n artifacts spreads over the types (acceptance criteria are the biggest directory). */
 const SHARE: [ArtifactType, number][] = [
-  ['capability', 0.002], ['feature', 0.02], ['requirement', 0.24], ['user_type', 0.01], ['core_entity', 0.01], ['page', 0.018],
+  ['capability', 0.002],
+  ['feature', 0.02],
+  ['requirement', 0.24],
+  ['user_type', 0.01],
+  ['core_entity', 0.01],
+  ['page', 0.018],
 ];
 
-interface SeedFile { readonly id: string; readonly path: string; readonly content: string; readonly type: ArtifactType; readonly title: string; body: string }
+interface SeedFile {
+  readonly id: string;
+  readonly path: string;
+  readonly content: string;
+  readonly type: ArtifactType;
+  readonly title: string;
+  body: string;
+}
 
 /** Deterministic ids spread like random ones, so that the sharded directories fill as they do in use. */
 const uuid = (n: number, kind: number) => {
@@ -41,11 +53,22 @@ function seedFiles(total: number): SeedFile[] {
     const title = `${artifactType(type).name} number ${n}`;
     const body = `# ${title}\n\nSome text about ${title}.\n\n- one\n- two\n- three\n`;
     const path = artifactPath(artifactType(type), id, title);
-    files.push({ id, path, type, title, body, content: renderArtifactFile({ id, type, parent, workspace: WORKSPACE, title, created: '2024-01-01T00:00:00.000Z' }, body) });
+    files.push({
+      id,
+      path,
+      type,
+      title,
+      body,
+      content: renderArtifactFile(
+        { id, type, parent, workspace: WORKSPACE, title, created: '2024-01-01T00:00:00.000Z' },
+        body,
+      ),
+    });
     return id;
   };
   const product = add('product', 0, null);
-  for (const [type, share] of SHARE) for (let i = 0; i < Math.max(1, Math.round(total * share)); i++) add(type, i, product);
+  for (const [type, share] of SHARE)
+    for (let i = 0; i < Math.max(1, Math.round(total * share)); i++) add(type, i, product);
   for (let i = 0; files.length < total; i++) add('acceptance_criterion', i, product);
   return files;
 }
@@ -55,19 +78,39 @@ function fastImport(gitdir: string, files: readonly SeedFile[], edits: { file: S
   execFileSync('git', ['init', '-q', '--bare', '--initial-branch=main', gitdir]);
   const chunks: string[] = [];
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
-  const who = (t: number) => `author Seed <seed@localhost> ${t} +0000\ncommitter Specbase <specbase@localhost> ${t} +0000\n`;
+  const who = (t: number) =>
+    `author Seed <seed@localhost> ${t} +0000\ncommitter Specbase <specbase@localhost> ${t} +0000\n`;
   chunks.push(`commit refs/heads/main\n${who(1_700_000_000)}${data('Seed')}`);
   for (const f of files) chunks.push(`M 100644 inline ${f.path}\n${data(f.content)}`);
   edits.forEach(({ file, body }, i) => {
-    const message = artifactCommitMessage({ verb: 'edit', type: file.type, id: file.id, title: file.title, client: 'bench' });
-    const content = renderArtifactFile({ id: file.id, type: file.type, parent: null, workspace: WORKSPACE, title: file.title, created: '2024-01-01T00:00:00.000Z' }, body);
-    chunks.push(`commit refs/heads/main\n${who(1_700_000_001 + i)}${data(message)}M 100644 inline ${file.path}\n${data(content)}`);
+    const message = artifactCommitMessage({
+      verb: 'edit',
+      type: file.type,
+      id: file.id,
+      title: file.title,
+      client: 'bench',
+    });
+    const content = renderArtifactFile(
+      {
+        id: file.id,
+        type: file.type,
+        parent: null,
+        workspace: WORKSPACE,
+        title: file.title,
+        created: '2024-01-01T00:00:00.000Z',
+      },
+      body,
+    );
+    chunks.push(
+      `commit refs/heads/main\n${who(1_700_000_001 + i)}${data(message)}M 100644 inline ${file.path}\n${data(content)}`,
+    );
   });
   const result = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { input: chunks.join('') });
   if (result.status !== 0) throw new Error(`fast-import failed: ${result.stderr.toString()}`);
 }
 
-const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))]!;
+const percentile = (samples: number[], p: number) =>
+  [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))]!;
 
 async function timed(runs: number, step: (i: number) => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
@@ -90,13 +133,33 @@ async function rawIsomorphicEdit(gitdir: string, file: SeedFile, body: string, c
   for (const name of names.slice(0, -1)) {
     trees.push((await git.readTree({ fs, gitdir, oid: trees.at(-1)!.find((e) => e.path === name)!.oid, cache })).tree);
   }
-  let oid = await git.writeBlob({ fs, gitdir, blob: Buffer.from(renderArtifactFile({ id: file.id, type: file.type, parent: null, workspace: WORKSPACE, title: file.title, created: '2024-01-01T00:00:00.000Z' }, body)) });
+  let oid = await git.writeBlob({
+    fs,
+    gitdir,
+    blob: Buffer.from(
+      renderArtifactFile(
+        {
+          id: file.id,
+          type: file.type,
+          parent: null,
+          workspace: WORKSPACE,
+          title: file.title,
+          created: '2024-01-01T00:00:00.000Z',
+        },
+        body,
+      ),
+    ),
+  });
   for (let depth = names.length - 1; depth >= 0; depth--) {
     const name = names[depth]!;
     oid = await git.writeTree({ fs, gitdir, tree: trees[depth]!.map((e) => (e.path === name ? { ...e, oid } : e)) });
   }
   const person = { ...CTX.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const newCommit = await git.writeCommit({ fs, gitdir, commit: { message: `Edit ${file.title}\n`, tree: oid, parent: [head], author: person, committer: person } });
+  const newCommit = await git.writeCommit({
+    fs,
+    gitdir,
+    commit: { message: `Edit ${file.title}\n`, tree: oid, parent: [head], author: person, committer: person },
+  });
   await git.writeRef({ fs, gitdir, ref: 'refs/heads/main', value: newCommit, force: true });
 }
 
@@ -105,7 +168,8 @@ function looseObjectBytes(gitdir: string): number {
   const objects = path.join(gitdir, 'objects');
   let bytes = 0;
   for (const dir of fs.readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
-    for (const file of fs.readdirSync(path.join(objects, dir))) bytes += fs.statSync(path.join(objects, dir, file)).size;
+    for (const file of fs.readdirSync(path.join(objects, dir)))
+      bytes += fs.statSync(path.join(objects, dir, file)).size;
   }
   return bytes;
 }
@@ -142,7 +206,8 @@ async function editLatency(total: number, work: string): Promise<Record<string, 
   const rawMs = await timed(EDITS, (i) => rawIsomorphicEdit(raw, target, (rawBody = edited(rawBody, i)), cache));
 
   let nativeBody = target.body;
-  const nativeGit = (...args: string[]) => execFileSync('git', ['-C', clone, '-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args]);
+  const nativeGit = (...args: string[]) =>
+    execFileSync('git', ['-C', clone, '-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args]);
   const nativeMs = await timed(EDITS + 1, async (i) => {
     nativeBody = edited(nativeBody, i);
     await writeFile(path.join(clone, target.path), nativeBody);
@@ -155,10 +220,15 @@ async function editLatency(total: number, work: string): Promise<Record<string, 
   execFileSync('git', ['--git-dir', path.join(dataDir, 'orgs', `${ORG}.git`), 'fsck', '--strict', '--no-dangling']);
   const fsckMs = performance.now() - start;
   return {
-    indexBuildMs, fsckMs, bytesPerEdit,
-    storeP50: percentile(storeMs, 0.5), storeP95: percentile(storeMs, 0.95),
-    rawP50: percentile(rawMs, 0.5), rawP95: percentile(rawMs, 0.95),
-    nativeP50: percentile(nativeMs, 0.5), nativeP95: percentile(nativeMs, 0.95),
+    indexBuildMs,
+    fsckMs,
+    bytesPerEdit,
+    storeP50: percentile(storeMs, 0.5),
+    storeP95: percentile(storeMs, 0.95),
+    rawP50: percentile(rawMs, 0.5),
+    rawP95: percentile(rawMs, 0.95),
+    nativeP50: percentile(nativeMs, 0.5),
+    nativeP95: percentile(nativeMs, 0.95),
   };
 }
 
@@ -199,16 +269,26 @@ export async function runStoreBench(): Promise<void> {
     for (const total of sizes) {
       const r = await editLatency(total, work);
       results.push(r);
-      console.log(`edit at ${total} artifacts (${EDITS} edits of one acceptance criterion; index build ${ms(r.indexBuildMs!)})`);
+      console.log(
+        `edit at ${total} artifacts (${EDITS} edits of one acceptance criterion; index build ${ms(r.indexBuildMs!)})`,
+      );
       console.log(`  GitStore.update        p50 ${ms(r.storeP50!)}  p95 ${ms(r.storeP95!)}`);
-      console.log(`  raw isomorphic-git     p50 ${ms(r.rawP50!)}  p95 ${ms(r.rawP95!)}   store/raw p50 ${(r.storeP50! / r.rawP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.rawP95!).toFixed(2)}x`);
-      console.log(`  native git add+commit  p50 ${ms(r.nativeP50!)}  p95 ${ms(r.nativeP95!)}   store/native p50 ${(r.storeP50! / r.nativeP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.nativeP95!).toFixed(2)}x`);
+      console.log(
+        `  raw isomorphic-git     p50 ${ms(r.rawP50!)}  p95 ${ms(r.rawP95!)}   store/raw p50 ${(r.storeP50! / r.rawP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.rawP95!).toFixed(2)}x`,
+      );
+      console.log(
+        `  native git add+commit  p50 ${ms(r.nativeP50!)}  p95 ${ms(r.nativeP95!)}   store/native p50 ${(r.storeP50! / r.nativeP50!).toFixed(2)}x  p95 ${(r.storeP95! / r.nativeP95!).toFixed(2)}x`,
+      );
       console.log(`  git fsck --strict after the edits: clean (${ms(r.fsckMs!)})`);
-      console.log(`  new objects per edit   ${(r.bytesPerEdit! / 1024).toFixed(1)} KB   vs ${sizes[0]} artifacts ${(r.bytesPerEdit! / results[0]!.bytesPerEdit!).toFixed(2)}x, p50 ${(r.storeP50! / results[0]!.storeP50!).toFixed(2)}x`);
+      console.log(
+        `  new objects per edit   ${(r.bytesPerEdit! / 1024).toFixed(1)} KB   vs ${sizes[0]} artifacts ${(r.bytesPerEdit! / results[0]!.bytesPerEdit!).toFixed(2)}x, p50 ${(r.storeP50! / results[0]!.storeP50!).toFixed(2)}x`,
+      );
     }
     const h = await historyLatency(work);
     console.log('history() of one artifact after 1,000 commits (1,000 artifacts)');
-    console.log(`  p50 ${ms(h.historyP50!)}  p95 ${ms(h.historyP95!)}; cold index build ${ms(h.coldBuildMs!)}, restart from sidecar ${ms(h.sidecarLoadMs!)}`);
+    console.log(
+      `  p50 ${ms(h.historyP50!)}  p95 ${ms(h.historyP95!)}; cold index build ${ms(h.coldBuildMs!)}, restart from sidecar ${ms(h.sidecarLoadMs!)}`,
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -23,7 +23,10 @@ const MIXED_MS = QUICK ? 3_000 : 8_000;
 function insertUnderHeading(m: SeedManifest): ToolCall {
   const target = m.sample['acceptance_criterion']!;
   const heading = target.body.split('\n')[0]!;
-  return { tool: 'specbase_edit_acceptance_criterion', args: { acceptanceCriterionId: target.id, patch: `@@\n ${heading}\n+- storm line\n` } };
+  return {
+    tool: 'specbase_edit_acceptance_criterion',
+    args: { acceptanceCriterionId: target.id, patch: `@@\n ${heading}\n+- storm line\n` },
+  };
 }
 
 export async function runStormBench(): Promise<void> {
@@ -53,7 +56,12 @@ export async function runStormBench(): Promise<void> {
     }
 
     await server.loopStart();
-    const mixed = await load.run('writers', [edit, ...readCalls(m).slice(0, 2), ...searchCalls().slice(0, 2)], 0, MIXED_MS);
+    const mixed = await load.run(
+      'writers',
+      [edit, ...readCalls(m).slice(0, 2), ...searchCalls().slice(0, 2)],
+      0,
+      MIXED_MS,
+    );
     const delay = await server.loopRead();
     await load.close();
     const gitdir = path.join(dataDir, 'orgs', `${m.orgId}.git`);

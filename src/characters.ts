@@ -4,8 +4,38 @@
  */
 
 const C0_NAMES = [
-  'NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'TAB', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI',
-  'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US',
+  'NUL',
+  'SOH',
+  'STX',
+  'ETX',
+  'EOT',
+  'ENQ',
+  'ACK',
+  'BEL',
+  'BS',
+  'TAB',
+  'LF',
+  'VT',
+  'FF',
+  'CR',
+  'SO',
+  'SI',
+  'DLE',
+  'DC1',
+  'DC2',
+  'DC3',
+  'DC4',
+  'NAK',
+  'SYN',
+  'ETB',
+  'CAN',
+  'EM',
+  'SUB',
+  'ESC',
+  'FS',
+  'GS',
+  'RS',
+  'US',
 ];
 
 const hex = (codePoint: number): string => `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -18,9 +48,15 @@ export const isSurrogate = (codePoint: number): boolean => codePoint >= 0xd800 &
 export const isDocumentControl = (codePoint: number): boolean => isC0Control(codePoint) && codePoint !== 0x09;
 
 const BIDI_NAMES: Readonly<Record<number, string>> = {
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE', 0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x2068: 'FIRST STRONG ISOLATE',
+  0x2069: 'POP DIRECTIONAL ISOLATE',
 };
 
 /**
@@ -40,7 +76,8 @@ export function describeCharacter(codePoint: number): string {
   if (isC0Control(codePoint)) return `a control character (${hex(codePoint)} ${C0_NAMES[codePoint]})`;
   if (codePoint === 0x7f || (codePoint >= 0x80 && codePoint <= 0x9f)) return `a control character (${hex(codePoint)})`;
   if (isSurrogate(codePoint)) return `a lone surrogate (${hex(codePoint)}, half of a UTF-16 pair)`;
-  if (isBidiControl(codePoint)) return `a bidirectional formatting character (${hex(codePoint)} ${BIDI_NAMES[codePoint]})`;
+  if (isBidiControl(codePoint))
+    return `a bidirectional formatting character (${hex(codePoint)} ${BIDI_NAMES[codePoint]})`;
   return `the character ${hex(codePoint)}`;
 }
 

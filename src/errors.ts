@@ -4,7 +4,10 @@
  */
 export abstract class SpecbaseError extends Error {
   abstract readonly code: string;
-  constructor(message: string, readonly data: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -101,7 +104,15 @@ export class PatchError extends SpecbaseError {
     message: string,
     readonly details: {
       hunk?: number;
-      reason: 'not_a_diff' | 'multiple_files' | 'too_many_hunks' | 'too_costly' | 'no_change' | 'no_match' | 'ambiguous' | 'overlap';
+      reason:
+        | 'not_a_diff'
+        | 'multiple_files'
+        | 'too_many_hunks'
+        | 'too_costly'
+        | 'no_change'
+        | 'no_match'
+        | 'ambiguous'
+        | 'overlap';
       nearest?: { line: number; text: string }[];
     },
   ) {
@@ -157,10 +168,21 @@ export class StorageUnavailableError extends SpecbaseError {
  * SQLITE_IOERR_WRITE "disk I/O error" (only writes are matched: a failed read is no such thing).
  */
 const STORAGE_FAILURES: readonly { codes: readonly string[]; pattern?: RegExp; why: string }[] = [
-  { codes: ['EROFS', 'SQLITE_READONLY'], pattern: /read-only file system|attempt to write a readonly database/i, why: 'read-only file system' },
-  { codes: ['ENOSPC', 'SQLITE_FULL', '53100'], pattern: /no space left on device|database or disk is full/i, why: 'disk full' },
+  {
+    codes: ['EROFS', 'SQLITE_READONLY'],
+    pattern: /read-only file system|attempt to write a readonly database/i,
+    why: 'read-only file system',
+  },
+  {
+    codes: ['ENOSPC', 'SQLITE_FULL', '53100'],
+    pattern: /no space left on device|database or disk is full/i,
+    why: 'disk full',
+  },
   { codes: ['EDQUOT'], pattern: /disk quota exceeded/i, why: 'disk quota exceeded' },
-  { codes: ['SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_DIR_FSYNC', 'SQLITE_IOERR_TRUNCATE'], why: 'disk I/O error' },
+  {
+    codes: ['SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_DIR_FSYNC', 'SQLITE_IOERR_TRUNCATE'],
+    why: 'disk I/O error',
+  },
   { codes: ['25006'], why: 'read-only database' },
 ];
 
@@ -174,11 +196,16 @@ export function storageFailureOf(error: unknown): StorageUnavailableError | unde
     if (cause instanceof StorageUnavailableError) return cause;
     const code = (cause as NodeJS.ErrnoException).code;
     const message = cause instanceof Error ? cause.message : '';
-    const known = STORAGE_FAILURES.find((failure) => (code !== undefined && failure.codes.includes(code)) || failure.pattern?.test(message));
+    const known = STORAGE_FAILURES.find(
+      (failure) => (code !== undefined && failure.codes.includes(code)) || failure.pattern?.test(message),
+    );
     if (known) {
-      return new StorageUnavailableError(`the server cannot write (${known.why}); nothing was written, and reading still works. Try again later`, {
-        reason: known.codes[0]!,
-      });
+      return new StorageUnavailableError(
+        `the server cannot write (${known.why}); nothing was written, and reading still works. Try again later`,
+        {
+          reason: known.codes[0]!,
+        },
+      );
     }
   }
   return undefined;

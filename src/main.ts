@@ -57,12 +57,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   // A closed stdout (its reader gone) must not end the service: the banner is lost, nothing else.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => log.warn({ code: error.code }, 'stdout is closed: the start-up banner was not shown'));
+  process.stdout.on('error', (error: NodeJS.ErrnoException) =>
+    log.warn({ code: error.code }, 'stdout is closed: the start-up banner was not shown'),
+  );
   process.stdout.write(startupBanner(config.baseUrl, startup));
   log.info({ baseUrl: config.baseUrl, host: config.host, port: config.port }, 'listening');
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`specbase: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(
+    `specbase: ${error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+  );
   process.exit(1);
 });

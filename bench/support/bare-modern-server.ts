@@ -14,12 +14,16 @@ import { serveProbeRequests } from './child-ipc.js';
 const handler = createMcpHandler(
   () => {
     const server = new McpServer({ name: 'bare-modern', version: '1.0.0' });
-    server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     server.registerTool(
       'document',
       { inputSchema: z.object({ chars: z.number().int().min(0) }), outputSchema: z.object({ content: z.string() }) },
       async ({ chars }) => {
-        const text = 'The shopper can retry the express refund checkout. '.repeat(Math.ceil(chars / 51)).slice(0, chars);
+        const text = 'The shopper can retry the express refund checkout. '
+          .repeat(Math.ceil(chars / 51))
+          .slice(0, chars);
         return { content: [{ type: 'text', text }], structuredContent: { content: text } };
       },
     );
@@ -54,8 +58,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
 const server = http.createServer((req, res) => void serve(req, res).catch(() => res.writeHead(500).end()));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-serveProbeRequests(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+serveProbeRequests(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 process.send!({ kind: 'ready', port: (server.address() as AddressInfo).port });

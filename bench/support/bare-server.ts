@@ -29,11 +29,19 @@ async function post(req: IncomingMessage, res: ServerResponse, body: unknown): P
       },
     });
     const server = new McpServer({ name: 'bare', version: '1.0.0' });
-    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-    server.registerTool('document', { inputSchema: { chars: z.number().int().min(0) }, outputSchema: { content: z.string() } }, async ({ chars }) => {
-      const text = 'The shopper can retry the express refund checkout. '.repeat(Math.ceil(chars / 51)).slice(0, chars);
-      return { content: [{ type: 'text', text }], structuredContent: { content: text } };
-    });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
+    server.registerTool(
+      'document',
+      { inputSchema: { chars: z.number().int().min(0) }, outputSchema: { content: z.string() } },
+      async ({ chars }) => {
+        const text = 'The shopper can retry the express refund checkout. '
+          .repeat(Math.ceil(chars / 51))
+          .slice(0, chars);
+        return { content: [{ type: 'text', text }], structuredContent: { content: text } };
+      },
+    );
     await server.connect(created);
     transport = created;
   }
@@ -75,8 +83,11 @@ function viaNode(req: IncomingMessage, res: ServerResponse): void {
 
 const server = http.createServer(process.env.BARE_ROUTING === 'node' ? viaNode : viaExpress());
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-serveProbeRequests(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+serveProbeRequests(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 process.send!({ kind: 'ready', port: (server.address() as AddressInfo).port });

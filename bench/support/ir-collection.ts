@@ -99,12 +99,19 @@ export function loadCollection(name: string, files: { documents: URL; queries: U
     text: fieldText(record, 'W'),
   }));
   const relevant = parseJudgments(readFileSync(files.judgments, 'utf8'));
-  const queryRecords = parseSmartRecords(readFileSync(files.queries, 'utf8')).filter((record) => record.fields.has('W'));
-  const queries = queryRecords.map((record) => ({ id: record.id, text: fieldText(record, 'W', ' ') })).filter((query) => relevant.has(query.id));
+  const queryRecords = parseSmartRecords(readFileSync(files.queries, 'utf8')).filter((record) =>
+    record.fields.has('W'),
+  );
+  const queries = queryRecords
+    .map((record) => ({ id: record.id, text: fieldText(record, 'W', ' ') }))
+    .filter((query) => relevant.has(query.id));
   const unknown = [...relevant.keys()].filter((id) => !queries.some((query) => query.id === id));
   if (unknown.length) throw new Error(`${name}: judged queries missing from the query file: ${unknown.join(', ')}`);
   const ids = new Set(documents.map((doc) => doc.id));
   if (ids.size !== documents.length) throw new Error(`${name}: document ids repeat`);
-  const missingDocuments = [...relevant.values()].reduce((n, docs) => n + [...docs].filter((id) => !ids.has(id)).length, 0);
+  const missingDocuments = [...relevant.values()].reduce(
+    (n, docs) => n + [...docs].filter((id) => !ids.has(id)).length,
+    0,
+  );
   return { name, documents, queries, relevant, queriesInFile: queryRecords.length, missingDocuments };
 }

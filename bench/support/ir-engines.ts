@@ -33,7 +33,9 @@ export const openFts5Porter: OpenEngine = async (collection) => {
       rowIds.set(row + 1, doc.id);
     });
   })();
-  const select = db.prepare<[string, number], { rowid: number }>('SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?');
+  const select = db.prepare<[string, number], { rowid: number }>(
+    'SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?',
+  );
   return {
     name: 'fts5-porter',
     async search(query, limit) {

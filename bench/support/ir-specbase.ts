@@ -26,8 +26,19 @@ function pagesOf(collection: IrCollection, workspaceId: string): SeedArtifact[] 
   return collection.documents.map((doc) => {
     const id = pageId(collection.name, doc.id);
     const body = `# ${doc.title}\n\n${doc.text}\n`;
-    const content = renderArtifactFile({ id, type: 'page', parent: null, workspace: workspaceId, title: doc.title, created: CREATED }, body);
-    return { id, type: 'page', parentId: null, title: doc.title, body, path: artifactPath(def, id, doc.title), content };
+    const content = renderArtifactFile(
+      { id, type: 'page', parent: null, workspace: workspaceId, title: doc.title, created: CREATED },
+      body,
+    );
+    return {
+      id,
+      type: 'page',
+      parentId: null,
+      title: doc.title,
+      body,
+      path: artifactPath(def, id, doc.title),
+      content,
+    };
   });
 }
 
@@ -43,10 +54,17 @@ const since = (start: number): number => performance.now() - start;
  */
 export const openSpecbase: OpenEngine = async (collection) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'specbase-bench-relevance-'));
-  const services = await openServices(loadConfig({ PORT: '0', HOST: '127.0.0.1', SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent' }));
+  const services = await openServices(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent' }),
+  );
   try {
     const { control, store } = services;
-    const user = await control.users.upsert({ issuer: 'local', subject: 'relevance-bench', email: 'bench@example.com', name: 'Bench Owner' });
+    const user = await control.users.upsert({
+      issuer: 'local',
+      subject: 'relevance-bench',
+      email: 'bench@example.com',
+      name: 'Bench Owner',
+    });
     const { org, defaultWorkspace } = await control.orgs.create({ name: `Relevance ${collection.name}` });
     await control.members.setOwner(org.id, user.id, true);
     const principal = await control.members.principal(org.id, user.id);

@@ -34,7 +34,12 @@ const groups = new Map<string, { sessions: WireSession[]; agent: http.Agent }>()
 const agent = new http.Agent({ keepAlive: true });
 
 /** Every client calls in a closed loop, cycling through `calls`; only calls started after the warm-up count. */
-async function run(sessions: readonly WireSession[], calls: ToolCall[], warmupMs: number, measureMs: number): Promise<RunStats> {
+async function run(
+  sessions: readonly WireSession[],
+  calls: ToolCall[],
+  warmupMs: number,
+  measureMs: number,
+): Promise<RunStats> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | null = null;
@@ -70,7 +75,11 @@ async function run(sessions: readonly WireSession[], calls: ToolCall[], warmupMs
  * The first calls a fresh server sees, all started at once, each on its own new session:
  * milliseconds from the first request (the first initialize) to each call's answer.
  */
-async function first(url: URL, headers: Record<string, string>, calls: ToolCall[]): Promise<{ ms: number[]; errors: (string | null)[] }> {
+async function first(
+  url: URL,
+  headers: Record<string, string>,
+  calls: ToolCall[],
+): Promise<{ ms: number[]; errors: (string | null)[] }> {
   const started = performance.now();
   const outcomes = await Promise.all(
     calls.map(async (call) => {
@@ -88,7 +97,9 @@ process.on('message', (request: LoadRequest) => {
       case 'open': {
         const groupAgent = new http.Agent({ keepAlive: true, maxSockets: request.clients });
         const url = new URL(request.url);
-        const sessions = await Promise.all(Array.from({ length: request.clients }, () => openSession(url, request.headers, groupAgent, request.era)));
+        const sessions = await Promise.all(
+          Array.from({ length: request.clients }, () => openSession(url, request.headers, groupAgent, request.era)),
+        );
         groups.set(request.group, { sessions, agent: groupAgent });
         return { opened: sessions.length };
       }
@@ -110,7 +121,11 @@ process.on('message', (request: LoadRequest) => {
   };
   answer().then(
     (value) => process.send!({ kind: 'answer', value }),
-    (error: unknown) => process.send!({ kind: 'failed', message: error instanceof Error ? error.stack ?? error.message : String(error) }),
+    (error: unknown) =>
+      process.send!({
+        kind: 'failed',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
   );
 });
 exitWithParent();

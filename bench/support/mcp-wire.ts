@@ -54,7 +54,11 @@ function post(url: URL, headers: Record<string, string>, agent: http.Agent, body
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const sessionId = res.headers['mcp-session-id'];
-          resolve({ status: res.statusCode ?? 0, sessionId: typeof sessionId === 'string' ? sessionId : undefined, message: parseMessage(text) });
+          resolve({
+            status: res.statusCode ?? 0,
+            sessionId: typeof sessionId === 'string' ? sessionId : undefined,
+            message: parseMessage(text),
+          });
         });
       },
     );
@@ -75,15 +79,26 @@ function parseMessage(text: string): RpcAnswer['message'] {
   return data.length ? (JSON.parse(data[data.length - 1]!) as RpcAnswer['message']) : undefined;
 }
 
-export async function openSession(url: URL, headers: Record<string, string>, agent: http.Agent, era: WireEra = 'legacy'): Promise<WireSession> {
-  if (era === 'modern') return { url, headers: { ...headers, 'mcp-protocol-version': MODERN_VERSION }, agent, era, nextId: 1 };
+export async function openSession(
+  url: URL,
+  headers: Record<string, string>,
+  agent: http.Agent,
+  era: WireEra = 'legacy',
+): Promise<WireSession> {
+  if (era === 'modern')
+    return { url, headers: { ...headers, 'mcp-protocol-version': MODERN_VERSION }, agent, era, nextId: 1 };
   const init = await post(url, headers, agent, {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'specbase-bench', version: '1.0.0' } },
+    params: {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'specbase-bench', version: '1.0.0' },
+    },
   });
-  if (init.status !== 200 || !init.sessionId) throw new Error(`initialize failed: HTTP ${init.status} ${JSON.stringify(init.message)}`);
+  if (init.status !== 200 || !init.sessionId)
+    throw new Error(`initialize failed: HTTP ${init.status} ${JSON.stringify(init.message)}`);
   const session: WireSession = {
     url,
     headers: { ...headers, 'mcp-session-id': init.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
@@ -97,7 +112,11 @@ export async function openSession(url: URL, headers: Record<string, string>, age
 }
 
 /** Calls a tool; resolves with the error text for a tool error or a JSON-RPC error, else null. */
-export async function callTool(session: WireSession, name: string, args: Record<string, unknown>): Promise<string | null> {
+export async function callTool(
+  session: WireSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string | null> {
   const modern = session.era === 'modern';
   const headers = modern ? { ...session.headers, 'mcp-method': 'tools/call', 'mcp-name': name } : session.headers;
   const answer = await post(session.url, headers, session.agent, {
@@ -116,10 +135,14 @@ export async function callTool(session: WireSession, name: string, args: Record<
 export async function closeSession(session: WireSession): Promise<void> {
   if (session.era === 'modern') return;
   await new Promise<void>((resolve) => {
-    const req = http.request(session.url, { method: 'DELETE', agent: session.agent, headers: session.headers }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const req = http.request(
+      session.url,
+      { method: 'DELETE', agent: session.agent, headers: session.headers },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     req.on('error', () => resolve());
     req.end();
   });

@@ -10,7 +10,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
 const newestChange = (dir: string): number =>
-  Math.max(0, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs));
+  Math.max(
+    0,
+    ...fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs),
+  );
 
 /** dist/ as `npm run build` leaves it, built again when a source changed after it. */
 function ensureBuilt(): void {
@@ -30,7 +36,11 @@ export interface BenchProcess {
 }
 
 /** Every child is TypeScript run through tsx (see boot-child.mjs), the same process kind for servers and baselines. */
-async function startChild(script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchProcess> {
+async function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<BenchProcess> {
   const child = fork(path.join(HERE, 'boot-child.mjs'), [script], {
     execArgv: nodeArgs,
     env: { ...process.env, ...env },
@@ -87,14 +97,19 @@ const PROFILE = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROF
 
 /** The node options `npm start` gives the service (package.json's start script): the bench runs it with the same. */
 function serviceNodeOptions(): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const start = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.split(/\s+/);
   return start.slice(start.indexOf('node') + 1, start.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
 }
 
 /** Specbase (compiled, as `npm start` runs it, node options too) over a prepared data directory; extra environment (say SPECBASE_FSYNC) passes through. */
 export async function startSpecbase(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   ensureBuilt();
-  return asServer(await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, [...serviceNodeOptions(), ...PROFILE]), '/api/mcp/mcp');
+  return asServer(
+    await startChild('specbase-server.ts', { ...env, BENCH_DATA_DIR: dataDir }, [...serviceNodeOptions(), ...PROFILE]),
+    '/api/mcp/mcp',
+  );
 }
 
 /** The bare SDK server (bare-server.ts), through express as the SDK's examples serve it, or on node's http alone. */
@@ -111,7 +126,11 @@ export interface LoadGenerator {
   readonly pid: number;
   open(group: string, url: string, headers: Record<string, string>, clients: number, era?: WireEra): Promise<void>;
   run(group: string, calls: ToolCall[], warmupMs: number, measureMs: number): Promise<RunStats>;
-  first(url: string, headers: Record<string, string>, calls: ToolCall[]): Promise<{ ms: number[]; errors: (string | null)[] }>;
+  first(
+    url: string,
+    headers: Record<string, string>,
+    calls: ToolCall[],
+  ): Promise<{ ms: number[]; errors: (string | null)[] }>;
   close(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -121,13 +140,16 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
   const ask = <T>(request: LoadRequest) => proc.ask<T>(request);
   return {
     pid: proc.child.pid!,
-    open: async (group, url, headers, clients, era) => void (await ask({ kind: 'open', group, url, headers, clients, ...(era ? { era } : {}) })),
+    open: async (group, url, headers, clients, era) =>
+      void (await ask({ kind: 'open', group, url, headers, clients, ...(era ? { era } : {}) })),
     run: (group, calls, warmupMs, measureMs) => ask<RunStats>({ kind: 'run', group, calls, warmupMs, measureMs }),
     first: (url, headers, calls) => ask({ kind: 'first', url, headers, calls }),
     close: async () => void (await ask({ kind: 'close' })),
     stop: async () => {
       proc.child.kill('SIGTERM');
-      await new Promise<void>((resolve) => (proc.child.exitCode !== null ? resolve() : proc.child.once('exit', () => resolve())));
+      await new Promise<void>((resolve) =>
+        proc.child.exitCode !== null ? resolve() : proc.child.once('exit', () => resolve()),
+      );
     },
   };
 }
@@ -143,10 +165,14 @@ export async function rawFlexBuildMs(total: number, workspaceId: string): Promis
 }
 
 /** The raw isomorphic-git commit loop, kept in one process across rounds like the server it is compared with. */
-export async function startRawGitLoop(): Promise<{ run(gitdir: string, filepath: string, ms: number): Promise<number>; stop(): void }> {
+export async function startRawGitLoop(): Promise<{
+  run(gitdir: string, filepath: string, ms: number): Promise<number>;
+  stop(): void;
+}> {
   const proc = await startChild('raw-git-loop.ts');
   return {
-    run: async (gitdir, filepath, ms) => (await proc.ask<{ perSecond: number }>({ kind: 'loop', gitdir, filepath, ms })).perSecond,
+    run: async (gitdir, filepath, ms) =>
+      (await proc.ask<{ perSecond: number }>({ kind: 'loop', gitdir, filepath, ms })).perSecond,
     stop: () => void proc.child.kill('SIGTERM'),
   };
 }

@@ -29,11 +29,22 @@ async function commitOnce(gitdir: string, filepath: string, n: number): Promise<
   const head = await git.resolveRef({ fs, gitdir, ref: 'refs/heads/main' });
   const { commit } = await git.readCommit({ fs, gitdir, oid: head, cache });
   const { blob } = await git.readBlob({ fs, gitdir, oid: head, filepath, cache });
-  const text = Buffer.from(blob).toString('utf8').replace(/\n(- storm[^\n]*\n)?$/, `\n- storm ${n}\n`);
+  const text = Buffer.from(blob)
+    .toString('utf8')
+    .replace(/\n(- storm[^\n]*\n)?$/, `\n- storm ${n}\n`);
   const blobOid = await git.writeBlob({ fs, gitdir, blob: Buffer.from(text, 'utf8') });
   const tree = await writePath(gitdir, commit.tree, filepath.split('/'), blobOid);
-  const person = { name: 'Bench', email: 'bench@example.com', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const oid = await git.writeCommit({ fs, gitdir, commit: { message: `Edit ${path.basename(filepath)}\n`, tree, parent: [head], author: person, committer: person } });
+  const person = {
+    name: 'Bench',
+    email: 'bench@example.com',
+    timestamp: Math.floor(Date.now() / 1000),
+    timezoneOffset: 0,
+  };
+  const oid = await git.writeCommit({
+    fs,
+    gitdir,
+    commit: { message: `Edit ${path.basename(filepath)}\n`, tree, parent: [head], author: person, committer: person },
+  });
   await git.writeRef({ fs, gitdir, ref: 'refs/heads/main', value: oid, force: true });
 }
 

@@ -11,14 +11,17 @@ import { serveProbeRequests } from './child-ipc.js';
  * when src/ is newer), typed by its sources. Run from sources, each thread the service starts
  * would compile TypeScript through tsx first: 0.4 s of a cold start's index worker.
  */
-const built = <T>(module: string): Promise<T> => import(new URL(`../../dist/${module}`, import.meta.url).href) as Promise<T>;
-const [{ createHttpApp }, { listen, shutdown }, { openServices }, { loadConfig }, { createLogger }] = await Promise.all([
-  built<typeof import('../../src/app/http.js')>('app/http.js'),
-  built<typeof import('../../src/app/server.js')>('app/server.js'),
-  built<typeof import('../../src/app/services.js')>('app/services.js'),
-  built<typeof import('../../src/config/index.js')>('config/index.js'),
-  built<typeof import('../../src/log.js')>('log.js'),
-]);
+const built = <T>(module: string): Promise<T> =>
+  import(new URL(`../../dist/${module}`, import.meta.url).href) as Promise<T>;
+const [{ createHttpApp }, { listen, shutdown }, { openServices }, { loadConfig }, { createLogger }] = await Promise.all(
+  [
+    built<typeof import('../../src/app/http.js')>('app/http.js'),
+    built<typeof import('../../src/app/server.js')>('app/server.js'),
+    built<typeof import('../../src/app/services.js')>('app/services.js'),
+    built<typeof import('../../src/config/index.js')>('config/index.js'),
+    built<typeof import('../../src/log.js')>('log.js'),
+  ],
+);
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');

@@ -51,6 +51,8 @@ export function ratioLine(
 
 /** SPECBASE_BENCH_SIZES=10000,100000 overrides a suite's organization sizes (quick mode: its small ones). */
 export function benchSizes(full: readonly number[], quick: readonly number[]): number[] {
-  const override = process.env.SPECBASE_BENCH_SIZES?.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const override = process.env.SPECBASE_BENCH_SIZES?.split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   return override?.length ? override : [...(QUICK ? quick : full)];
 }

@@ -17,13 +17,21 @@ export interface EditTarget {
   edit(): Promise<number>;
 }
 
-export async function openEditTarget(label: string, total: number, options: Partial<GitStoreOptions> & { fsync?: boolean } = {}): Promise<EditTarget> {
+export async function openEditTarget(
+  label: string,
+  total: number,
+  options: Partial<GitStoreOptions> & { fsync?: boolean } = {},
+): Promise<EditTarget> {
   const seed = await seededDataDir(total);
   const m = seed.manifest;
   const dataDir = path.join(SCRATCH, 'run', `edit-${label}`);
   copyDataDir(seed.dir, dataDir);
   const { fsync, ...rest } = options;
-  const storeOptions: GitStoreOptions = { ...rest, ...(fsync === undefined ? {} : { durability: fsync ? FSYNC : NO_FSYNC }), dataDir };
+  const storeOptions: GitStoreOptions = {
+    ...rest,
+    ...(fsync === undefined ? {} : { durability: fsync ? FSYNC : NO_FSYNC }),
+    dataDir,
+  };
   const store = new GitStore(storeOptions);
   const started = performance.now();
   await store.catalog(m.orgId);

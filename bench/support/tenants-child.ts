@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 
-const built = <T>(module: string): Promise<T> => import(new URL(`../../dist/${module}`, import.meta.url).href) as Promise<T>;
+const built = <T>(module: string): Promise<T> =>
+  import(new URL(`../../dist/${module}`, import.meta.url).href) as Promise<T>;
 const [{ openServices }, { loadConfig }] = await Promise.all([
   built<typeof import('../../src/app/services.js')>('app/services.js'),
   built<typeof import('../../src/config/index.js')>('config/index.js'),

@@ -10,7 +10,11 @@ const PRUNE_EVERY_MS = 6 * 3600_000;
  * one database may each do it; a delete twice is harmless. Returns the stop function, which
  * waits for a prune under way.
  */
-export function keepAuditRetention(control: Pick<ControlPlane, 'audit' | 'webhooks'>, days: number, log: Logger): () => Promise<void> {
+export function keepAuditRetention(
+  control: Pick<ControlPlane, 'audit' | 'webhooks'>,
+  days: number,
+  log: Logger,
+): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const pruneBoth = async (before: Date) => ({
     audit: await control.audit.prune(before),
@@ -18,7 +22,11 @@ export function keepAuditRetention(control: Pick<ControlPlane, 'audit' | 'webhoo
   });
   const prune = () =>
     (running = pruneBoth(new Date(Date.now() - days * 86_400_000))
-      .then((deleted) => (deleted.audit > 0 || deleted.webhookMessages > 0) && log.info({ deleted, retentionDays: days }, 'audit rows past their retention deleted'))
+      .then(
+        (deleted) =>
+          (deleted.audit > 0 || deleted.webhookMessages > 0) &&
+          log.info({ deleted, retentionDays: days }, 'audit rows past their retention deleted'),
+      )
       .catch((error: unknown) => log.error({ err: error }, 'pruning the audit log failed')));
   void prune();
   const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);

@@ -75,7 +75,9 @@ function demoLines(baseUrl: string, demo: DemoInfo, created: boolean): string[] 
     `Clients that cannot send headers: the organization in the path, ${orgPathUrls(baseUrl, demo.orgId).mcpUrl}`,
     `  and read-only as well: ${orgPathUrls(baseUrl, demo.orgId).readOnlyUrl}`,
     ...(created
-      ? [`With the access token instead of browser sign-in:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`]
+      ? [
+          `With the access token instead of browser sign-in:  npx mcp-remote ${mcpUrl} --header X-Organization-Id:${demo.orgId} --header "Authorization:Bearer ${demo.token}"`,
+        ]
       : []),
     '',
   ];

@@ -42,7 +42,9 @@ export async function createHttpApp(
       // What this replica holds (see SPECBASE_MAX_OPEN_ORGS), for sizing and for checking affinity.
       openOrganizations: store.openOrganizations().length,
     };
-    res.status(problem ? 503 : 200).json(problem ? { status: 'unavailable', reason: problem, ...counts } : { status: 'ok', ...counts });
+    res
+      .status(problem ? 503 : 200)
+      .json(problem ? { status: 'unavailable', reason: problem, ...counts } : { status: 'ok', ...counts });
   });
 
   const auth = await createAuth({ config, control, db: control.db, dataDir: config.dataDir });
@@ -55,7 +57,9 @@ export async function createHttpApp(
     log,
     render: appRendering,
     commits: (listener) =>
-      store.onCommit((orgId, result) => listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId })),
+      store.onCommit((orgId, result) =>
+        listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId }),
+      ),
     follow: (orgId) => store.head(orgId).then(() => undefined),
     holdOrganization: (orgId) => store.hold(orgId),
     verifyAccessToken: (token, resource) =>

@@ -19,7 +19,9 @@ const TIMEOUT_CHECK_MS = 250;
  * hold only so many connections nobody has authenticated. Answers that stream for hours (MCP
  * and SSE streams, clones) are not cut: node's request timeouts end once a request is received.
  */
-export async function listen(config: Pick<Config, 'port' | 'host' | 'tls' | 'connections'>): Promise<{ server: NodeServer; port: number }> {
+export async function listen(
+  config: Pick<Config, 'port' | 'host' | 'tls' | 'connections'>,
+): Promise<{ server: NodeServer; port: number }> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxPerAddress } = config.connections;
   const timeouts: http.ServerOptions = {
     headersTimeout: headersTimeoutMs,
@@ -28,7 +30,11 @@ export async function listen(config: Pick<Config, 'port' | 'host' | 'tls' | 'con
     connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeoutMs),
   };
   const server = config.tls
-    ? https.createServer({ ...timeouts, cert: await readFile(config.tls.certFile), key: await readFile(config.tls.keyFile) })
+    ? https.createServer({
+        ...timeouts,
+        cert: await readFile(config.tls.certFile),
+        key: await readFile(config.tls.keyFile),
+      })
     : http.createServer(timeouts);
   capConnectionsPerAddress(server, maxPerAddress);
   await new Promise<void>((resolve, reject) => {
@@ -46,10 +52,14 @@ export async function listen(config: Pick<Config, 'port' | 'host' | 'tls' | 'con
 function listenFailure(error: NodeJS.ErrnoException, { port, host }: Pick<Config, 'port' | 'host'>): Error {
   const where = `port ${port} on ${host}`;
   if (error.code === 'EADDRINUSE') {
-    return new ConfigError(`${where} is already in use by another process: stop it, or start Specbase on another port with PORT=<port>`);
+    return new ConfigError(
+      `${where} is already in use by another process: stop it, or start Specbase on another port with PORT=<port>`,
+    );
   }
-  if (error.code === 'EACCES') return new ConfigError(`${where} needs privileges this process lacks: choose a port above 1023 with PORT=<port>`);
-  if (error.code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine: set HOST to one of its addresses`);
+  if (error.code === 'EACCES')
+    return new ConfigError(`${where} needs privileges this process lacks: choose a port above 1023 with PORT=<port>`);
+  if (error.code === 'EADDRNOTAVAIL')
+    return new ConfigError(`${host} is not an address of this machine: set HOST to one of its addresses`);
   return error;
 }
 

@@ -56,7 +56,10 @@ async function storageProblem(orgsDir: string): Promise<string | undefined> {
 /** The audit log's reports (see AuditBatches): one line when rows start failing, one when that ends. */
 function logAudit(log: Logger, event: AuditEvent): void {
   if (event.kind === 'failing') {
-    log.error({ err: event.error, heldRows: event.held }, 'audit rows cannot be written: holding them in memory and trying again');
+    log.error(
+      { err: event.error, heldRows: event.held },
+      'audit rows cannot be written: holding them in memory and trying again',
+    );
   } else if (event.dropped > 0) {
     log.error(
       { droppedRows: event.dropped, seconds: event.seconds },
@@ -83,7 +86,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   await mkdir(path.join(config.dataDir, 'orgs'), { recursive: true, mode: 0o700 });
   const log = options.log ?? createLogger(config.logLevel);
   const control = await openControlPlane({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize } : { file: path.join(config.dataDir, 'specbase.db') }),
+    ...(config.databaseUrl
+      ? { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize }
+      : { file: path.join(config.dataDir, 'specbase.db') }),
     audit: { heldRows: config.auditHeldRows, report: (event) => logAudit(log, event) },
   });
   const store = new GitStore({
@@ -118,20 +123,37 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   });
   // The index learns of a commit in the same step that makes it, so a search right after an edit sees it.
   const unsubscribeCommits = store.onCommit((orgId, result) =>
-    result.deleted ? search.remove(orgId, result.artifact.id, result.commit) : search.upsert(orgId, indexed(result.artifact), result.commit),
+    result.deleted
+      ? search.remove(orgId, result.artifact.id, result.commit)
+      : search.upsert(orgId, indexed(result.artifact), result.commit),
   );
   const unsubscribeCloses = store.onOrganizationClosed((orgId) => search.drop(orgId));
   const unsubscribe = () => {
     unsubscribeCommits();
     unsubscribeCloses();
   };
-  const blame = { blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath) };
+  const blame = {
+    blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath),
+  };
   const webhooks = webhookService(control.webhooks, config, log, options.deliverWebhooks ?? true);
-  const specs = createSpecService({ store, search, blame, control, baseUrl: config.baseUrl, limits: config.limits, changes: webhooks });
+  const specs = createSpecService({
+    store,
+    search,
+    blame,
+    control,
+    baseUrl: config.baseUrl,
+    limits: config.limits,
+    changes: webhooks,
+  });
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
-      replication = await replicate({ databaseUrl: config.databaseUrl, db: control.db, store, onError: options.onError ?? (() => undefined) });
+      replication = await replicate({
+        databaseUrl: config.databaseUrl,
+        db: control.db,
+        store,
+        onError: options.onError ?? (() => undefined),
+      });
     } catch (error) {
       unsubscribe();
       await webhooks.close();

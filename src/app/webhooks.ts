@@ -18,19 +18,30 @@ export function webhookService(store: WebhookStore, config: Config, log: Logger,
   const { caFile, allowLoopbackHost, firstRetryMs } = config.webhooks;
   const delivery: DeliveryDeps = {
     store,
-    policy: { ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}), ...(allowLoopbackHost ? { allowLoopbackHost } : {}) },
+    policy: {
+      ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
+      ...(allowLoopbackHost ? { allowLoopbackHost } : {}),
+    },
     firstRetryMs,
     // Leases name their holder, so that a replica settles only what it holds.
     owner: `${hostname()}:${process.pid}:${newId().slice(0, 8)}`,
   };
-  const dispatcher = deliver ? new WebhookDispatcher({ ...delivery, onError: (error) => log.error({ err: error }, 'delivering webhooks failed') }) : undefined;
+  const dispatcher = deliver
+    ? new WebhookDispatcher({
+        ...delivery,
+        onError: (error) => log.error({ err: error }, 'delivering webhooks failed'),
+      })
+    : undefined;
   return {
     delivery,
     async committed(change) {
       try {
         if ((await store.enqueue(change)) > 0) dispatcher?.kick();
       } catch (error) {
-        log.error({ err: error, orgId: change.orgId, commit: change.commit, kind: change.kind }, 'the change was committed but its webhook events could not be written');
+        log.error(
+          { err: error, orgId: change.orgId, commit: change.commit, kind: change.kind },
+          'the change was committed but its webhook events could not be written',
+        );
       }
     },
     close: async () => dispatcher?.close(),

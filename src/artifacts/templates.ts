@@ -22,22 +22,18 @@ export const capabilityTemplate = ({ title }: TemplateInput): string =>
 
 export const featureTemplate = ({ title }: TemplateInput): string =>
   sections(title, '_What the feature does, for whom, in one or two sentences._', [
-    ['Overview', '_How it works from the user\'s point of view._'],
+    ['Overview', "_How it works from the user's point of view._"],
     ['User stories', '- As a _user type_, I want _goal_ so that _benefit_.'],
     ['Scope', '**In scope**\n\n- _Included_\n\n**Out of scope**\n\n- _Excluded_'],
     ['Notes', '_Dependencies, open questions, links._'],
   ]);
 
 export const requirementTemplate = ({ title, requirementType = 'FUNCTIONAL' }: TemplateInput): string =>
-  sections(
-    title,
-    requirementTypeLine(requirementType),
-    [
-      ['Statement', '_The system shall …_'],
-      ['Rationale', '_Why this requirement exists._'],
-      ['Notes', '_Assumptions, dependencies, open questions._'],
-    ],
-  );
+  sections(title, requirementTypeLine(requirementType), [
+    ['Statement', '_The system shall …_'],
+    ['Rationale', '_Why this requirement exists._'],
+    ['Notes', '_Assumptions, dependencies, open questions._'],
+  ]);
 
 export const acceptanceCriterionTemplate = ({ title }: TemplateInput): string =>
   [

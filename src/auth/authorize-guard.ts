@@ -26,7 +26,11 @@ export function authorizeGuard(clients: OAuthRegisteredClientsStore): RequestHan
       try {
         const client = await clients.getClient(clientId);
         if (client && !client.redirect_uris.includes(redirectUri)) {
-          refuse(res, 'invalid_request', `redirect_uri is not one of the redirect_uris of the client metadata document ${clientId}`);
+          refuse(
+            res,
+            'invalid_request',
+            `redirect_uri is not one of the redirect_uris of the client metadata document ${clientId}`,
+          );
           return;
         }
       } catch (error) {

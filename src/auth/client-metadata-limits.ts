@@ -11,7 +11,10 @@ export const CLIENT_METADATA_LIMITS = Object.freeze({
 });
 
 /** Why the metadata is too large, or undefined when it fits. */
-export function clientMetadataSizeProblem(metadata: { client_name?: string | undefined; redirect_uris: readonly string[] }): string | undefined {
+export function clientMetadataSizeProblem(metadata: {
+  client_name?: string | undefined;
+  redirect_uris: readonly string[];
+}): string | undefined {
   const limits = CLIENT_METADATA_LIMITS;
   if ((metadata.client_name?.length ?? 0) > limits.maxNameChars) {
     return `client_name is ${metadata.client_name!.length} characters; the limit is ${limits.maxNameChars}`;
@@ -22,6 +25,7 @@ export function clientMetadataSizeProblem(metadata: { client_name?: string | und
   const long = metadata.redirect_uris.find((uri) => uri.length > limits.maxUriChars);
   if (long) return `a redirect URI is ${long.length} characters; the limit is ${limits.maxUriChars}`;
   const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
-  if (bytes > limits.maxMetadataBytes) return `the client metadata is ${bytes} bytes; the limit is ${limits.maxMetadataBytes}`;
+  if (bytes > limits.maxMetadataBytes)
+    return `the client metadata is ${bytes} bytes; the limit is ${limits.maxMetadataBytes}`;
   return undefined;
 }

@@ -25,7 +25,9 @@ export function sqlClientsStore(db: SqlDatabase, documents?: ClientDocuments): O
         );
         return client;
       }
-      const row = await db.get<{ metadata: string }>('SELECT metadata FROM auth_clients WHERE client_id = ?', [clientId]);
+      const row = await db.get<{ metadata: string }>('SELECT metadata FROM auth_clients WHERE client_id = ?', [
+        clientId,
+      ]);
       return row ? (JSON.parse(row.metadata) as OAuthClientInformationFull) : undefined;
     },
     async registerClient(client) {
@@ -49,7 +51,9 @@ export function sqlClientsStore(db: SqlDatabase, documents?: ClientDocuments): O
         response_types: ['code'],
       };
       await db.run('INSERT INTO auth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)', [
-        registered.client_id, JSON.stringify(registered), issuedAt,
+        registered.client_id,
+        JSON.stringify(registered),
+        issuedAt,
       ]);
       return registered;
     },

@@ -46,17 +46,29 @@ export class CodeStore {
     await this.#db.run(
       `INSERT INTO auth_requests (id_hash, client_id, redirect_uri, code_challenge, state, scopes, resource, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [hashSecret(id), request.clientId, request.redirectUri, request.codeChallenge, request.state ?? null,
-        request.scopes.join(' '), request.resource, nowSeconds() + REQUEST_LIFETIME_SECONDS],
+      [
+        hashSecret(id),
+        request.clientId,
+        request.redirectUri,
+        request.codeChallenge,
+        request.state ?? null,
+        request.scopes.join(' '),
+        request.resource,
+        nowSeconds() + REQUEST_LIFETIME_SECONDS,
+      ],
     );
     return id;
   }
 
   async pending(id: string): Promise<PendingRequest | undefined> {
-    const row = await this.#db.get<{ client_id: string; redirect_uri: string; code_challenge: string; state: string | null; scopes: string; resource: string }>(
-      'SELECT * FROM auth_requests WHERE id_hash = ? AND expires_at > ?',
-      [hashSecret(id), nowSeconds()],
-    );
+    const row = await this.#db.get<{
+      client_id: string;
+      redirect_uri: string;
+      code_challenge: string;
+      state: string | null;
+      scopes: string;
+      resource: string;
+    }>('SELECT * FROM auth_requests WHERE id_hash = ? AND expires_at > ?', [hashSecret(id), nowSeconds()]);
     if (!row) return undefined;
     return {
       clientId: row.client_id,
@@ -72,7 +84,8 @@ export class CodeStore {
   async takePending(id: string): Promise<PendingRequest | undefined> {
     const request = await this.pending(id);
     // Whoever deletes the row answers the request; a concurrent second answer finds nothing.
-    if (!request || (await this.#db.run('DELETE FROM auth_requests WHERE id_hash = ?', [hashSecret(id)])) === 0) return undefined;
+    if (!request || (await this.#db.run('DELETE FROM auth_requests WHERE id_hash = ?', [hashSecret(id)])) === 0)
+      return undefined;
     return request;
   }
 
@@ -81,8 +94,17 @@ export class CodeStore {
     await this.#db.run(
       `INSERT INTO auth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, scopes, resource, family_id, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [hashSecret(code), request.clientId, userId, request.redirectUri, request.codeChallenge,
-        request.scopes.join(' '), request.resource, crypto.randomUUID(), nowSeconds() + CODE_LIFETIME_SECONDS],
+      [
+        hashSecret(code),
+        request.clientId,
+        userId,
+        request.redirectUri,
+        request.codeChallenge,
+        request.scopes.join(' '),
+        request.resource,
+        crypto.randomUUID(),
+        nowSeconds() + CODE_LIFETIME_SECONDS,
+      ],
     );
     return code;
   }
@@ -94,26 +116,34 @@ export class CodeStore {
   }
 
   /** Marks the code used and returns what it grants; a second presentation revokes what the first obtained. */
-  async redeem(clientId: string, code: string, redirectUri: string | undefined, resource: URL | undefined): Promise<GrantSubject> {
-    const outcome = await this.#db.transaction(async (tx): Promise<{ replayedFamily: string } | { grant: GrantSubject }> => {
-      const row = await this.#live(tx, clientId, code);
-      if (row.used_at !== null) return { replayedFamily: row.family_id };
-      if (redirectUri !== undefined && redirectUri !== row.redirect_uri) throw new InvalidGrantError('redirect_uri differs from the authorization request');
-      if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
-        throw new InvalidTargetError('resource differs from the authorization request');
-      }
-      await tx.run('UPDATE auth_codes SET used_at = ? WHERE code_hash = ?', [nowSeconds(), hashSecret(code)]);
-      return {
-        grant: {
-          familyId: row.family_id,
-          clientId: row.client_id,
-          userId: row.user_id,
-          scopes: row.scopes ? row.scopes.split(' ') : [],
-          resource: row.resource,
-          redirectUri: row.redirect_uri,
-        },
-      };
-    });
+  async redeem(
+    clientId: string,
+    code: string,
+    redirectUri: string | undefined,
+    resource: URL | undefined,
+  ): Promise<GrantSubject> {
+    const outcome = await this.#db.transaction(
+      async (tx): Promise<{ replayedFamily: string } | { grant: GrantSubject }> => {
+        const row = await this.#live(tx, clientId, code);
+        if (row.used_at !== null) return { replayedFamily: row.family_id };
+        if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
+          throw new InvalidGrantError('redirect_uri differs from the authorization request');
+        if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
+          throw new InvalidTargetError('resource differs from the authorization request');
+        }
+        await tx.run('UPDATE auth_codes SET used_at = ? WHERE code_hash = ?', [nowSeconds(), hashSecret(code)]);
+        return {
+          grant: {
+            familyId: row.family_id,
+            clientId: row.client_id,
+            userId: row.user_id,
+            scopes: row.scopes ? row.scopes.split(' ') : [],
+            resource: row.resource,
+            redirectUri: row.redirect_uri,
+          },
+        };
+      },
+    );
     // Revoked outside the transaction above: a throw inside it would roll the revocation back.
     if ('replayedFamily' in outcome) return this.#replayed(outcome.replayedFamily);
     return outcome.grant;

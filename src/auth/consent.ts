@@ -39,9 +39,11 @@ export function consentRouter(deps: {
 <form class="decision" method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
-${isReadOnlyGrant(pending.scopes, pending.resource)
-  ? '<p>It asked for <strong>read-only</strong> access: it can search and read, never change anything.</p>'
-  : '<p><label><input type="checkbox" name="readonly"> Read-only: it can search and read, never change anything</label></p>'}
+${
+  isReadOnlyGrant(pending.scopes, pending.resource)
+    ? '<p>It asked for <strong>read-only</strong> access: it can search and read, never change anything.</p>'
+    : '<p><label><input type="checkbox" name="readonly"> Read-only: it can search and read, never change anything</label></p>'
+}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" class="secondary" name="decision" value="deny">Deny</button>
 </form>`,
@@ -79,5 +81,10 @@ function describeRedirect(uri: PendingRequest['redirectUri']): string {
 }
 
 function expired(res: express.Response): void {
-  sendPage(res, 'Request expired', '<p>This authorization request is unknown or has expired. Start the connection again from your application.</p>', 400);
+  sendPage(
+    res,
+    'Request expired',
+    '<p>This authorization request is unknown or has expired. Start the connection again from your application.</p>',
+    400,
+  );
 }

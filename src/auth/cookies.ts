@@ -23,7 +23,13 @@ export function cookieOptions(baseUrl: string, extra: CookieOptions = {}): Cooki
   return { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:'), path: '/', ...extra };
 }
 
-export function setCookie(res: Response, baseUrl: string, name: string, value: string, extra: CookieOptions = {}): void {
+export function setCookie(
+  res: Response,
+  baseUrl: string,
+  name: string,
+  value: string,
+  extra: CookieOptions = {},
+): void {
   res.cookie(name, value, cookieOptions(baseUrl, extra));
 }
 

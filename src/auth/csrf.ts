@@ -21,7 +21,8 @@ export function csrfProblem(req: Request, baseUrl: string): string | undefined {
   if (origin !== expectedOrigin) return 'the form was not posted from this site';
   const cookie = readCookie(req, CSRF_COOKIE);
   const field = (req.body as Record<string, unknown> | undefined)?.csrf;
-  if (!cookie || typeof field !== 'string' || !safeEqual(cookie, field)) return 'the form has expired; reload the page and try again';
+  if (!cookie || typeof field !== 'string' || !safeEqual(cookie, field))
+    return 'the form has expired; reload the page and try again';
   return undefined;
 }
 

@@ -52,7 +52,10 @@ export async function createAuth(deps: AuthDeps): Promise<Auth> {
   const { caFile, allowLoopbackHost } = config.clientDocuments;
   const clients = sqlClientsStore(
     db,
-    new ClientDocuments({ ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}), ...(allowLoopbackHost ? { allowLoopbackHost } : {}) }),
+    new ClientDocuments({
+      ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
+      ...(allowLoopbackHost ? { allowLoopbackHost } : {}),
+    }),
   );
   const tokens = new TokenStore(db, family, { ...config.oauthTokens, ...deps.tokenLifetimes });
   const codes = new CodeStore(db, family, (familyId) => tokens.revokeFamily(familyId));

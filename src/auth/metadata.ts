@@ -6,19 +6,21 @@ import { MCP_BASE_PATH } from './resource.js';
  * RFC 9728 protected resource metadata for every MCP route. Each document names exactly the
  * route it describes (the RFC requires it, and the SDK client checks it).
  */
-export function protectedResourceMetadataRouter(deps: { baseUrl: string; issuer: string; scopes: string[] }): express.Router {
+export function protectedResourceMetadataRouter(deps: {
+  baseUrl: string;
+  issuer: string;
+  scopes: string[];
+}): express.Router {
   const router = express.Router();
   const prefix = `/.well-known/oauth-protected-resource${MCP_BASE_PATH}`;
   const send = (res: express.Response, mcpPath: string): void => {
-    res
-      .set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=3600' })
-      .json({
-        resource: `${deps.baseUrl}${mcpPath}`,
-        authorization_servers: [deps.issuer],
-        scopes_supported: deps.scopes,
-        bearer_methods_supported: ['header'],
-        resource_name: 'Specbase',
-      });
+    res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=3600' }).json({
+      resource: `${deps.baseUrl}${mcpPath}`,
+      authorization_servers: [deps.issuer],
+      scopes_supported: deps.scopes,
+      bearer_methods_supported: ['header'],
+      resource_name: 'Specbase',
+    });
   };
   // The read-only forms (`…/readonly/mcp`) are routes of their own, so they have documents too.
   for (const readOnly of ['', '/readonly']) {

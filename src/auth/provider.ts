@@ -3,7 +3,11 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import { InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CodeStore } from './codes.js';
 import type { ResourceFamily } from './resource.js';
 import type { TokenStore } from './tokens.js';
@@ -23,7 +27,13 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
   readonly #family: ResourceFamily;
   readonly #baseUrl: string;
 
-  constructor(deps: { clients: OAuthRegisteredClientsStore; codes: CodeStore; tokens: TokenStore; family: ResourceFamily; baseUrl: string }) {
+  constructor(deps: {
+    clients: OAuthRegisteredClientsStore;
+    codes: CodeStore;
+    tokens: TokenStore;
+    family: ResourceFamily;
+    baseUrl: string;
+  }) {
     this.clientsStore = deps.clients;
     this.#codes = deps.codes;
     this.#tokens = deps.tokens;
@@ -62,7 +72,12 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
     return this.#tokens.issue(await this.#codes.redeem(client.client_id, authorizationCode, redirectUri, resource));
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     return this.#tokens.refresh(client.client_id, refreshToken, resource);
   }
 
@@ -70,7 +85,13 @@ export class SpecbaseOAuthProvider implements OAuthServerProvider {
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const user = await this.#tokens.verify(token, new URL(this.#family.defaultResource));
     if (!user) throw new InvalidTokenError('invalid or expired access token');
-    return { token, clientId: user.clientId, scopes: user.scopes, ...(user.expiresAt ? { expiresAt: user.expiresAt } : {}), extra: { userId: user.userId } };
+    return {
+      token,
+      clientId: user.clientId,
+      scopes: user.scopes,
+      ...(user.expiresAt ? { expiresAt: user.expiresAt } : {}),
+      extra: { userId: user.userId },
+    };
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {

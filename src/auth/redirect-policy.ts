@@ -1,6 +1,17 @@
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Schemes that would run code or read local data in the browser instead of reaching an app. */
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'filesystem:', 'ws:', 'wss:', 'ftp:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'file:',
+  'vbscript:',
+  'about:',
+  'blob:',
+  'filesystem:',
+  'ws:',
+  'wss:',
+  'ftp:',
+]);
 
 /**
  * Why a redirect URI may not be registered, or undefined when it may: loopback http (any

@@ -125,7 +125,14 @@ export async function applyAuthSchema(db: SqlDatabase): Promise<void> {
 
 /** Drops rows whose lifetime is over; called at start and from time to time. */
 export async function purgeExpired(db: SqlDatabase, now: number): Promise<void> {
-  for (const table of ['auth_requests', 'auth_codes', 'auth_tokens', 'auth_sessions', 'auth_signins', 'auth_idp_store']) {
+  for (const table of [
+    'auth_requests',
+    'auth_codes',
+    'auth_tokens',
+    'auth_sessions',
+    'auth_signins',
+    'auth_idp_store',
+  ]) {
     await db.run(`DELETE FROM ${table} WHERE expires_at IS NOT NULL AND expires_at < ?`, [now - 86_400]);
   }
   // A grant whose tokens are all gone can no longer be used: nothing is left to show or cut.

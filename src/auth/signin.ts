@@ -45,9 +45,17 @@ export function signinRouter(deps: {
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       const verifier = oidc.randomPKCECodeVerifier();
-      await db.run('INSERT INTO auth_signins (id_hash, state, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
-        hashSecret(transaction), state, nonce, verifier, safeReturnTo(req.query.returnTo), nowSeconds() + SIGNIN_SECONDS,
-      ]);
+      await db.run(
+        'INSERT INTO auth_signins (id_hash, state, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [
+          hashSecret(transaction),
+          state,
+          nonce,
+          verifier,
+          safeReturnTo(req.query.returnTo),
+          nowSeconds() + SIGNIN_SECONDS,
+        ],
+      );
       setCookie(res, baseUrl, SIGNIN_COOKIE, transaction, { path: '/signin', maxAge: SIGNIN_SECONDS * 1000 });
       const target = oidc.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
@@ -67,10 +75,17 @@ export function signinRouter(deps: {
     const transaction = readCookie(req, SIGNIN_COOKIE);
     clearCookie(res, baseUrl, SIGNIN_COOKIE, { path: '/signin' });
     const row = transaction
-      ? await db.get<SigninRow>('SELECT * FROM auth_signins WHERE id_hash = ? AND expires_at > ?', [hashSecret(transaction), nowSeconds()])
+      ? await db.get<SigninRow>('SELECT * FROM auth_signins WHERE id_hash = ? AND expires_at > ?', [
+          hashSecret(transaction),
+          nowSeconds(),
+        ])
       : undefined;
     // The callback is answered once: of two racing callbacks only the one that deletes the row goes on.
-    if (!transaction || !row || (await db.run('DELETE FROM auth_signins WHERE id_hash = ?', [hashSecret(transaction)])) === 0) {
+    if (
+      !transaction ||
+      !row ||
+      (await db.run('DELETE FROM auth_signins WHERE id_hash = ?', [hashSecret(transaction)])) === 0
+    ) {
       return signinFailed(res, 'The sign-in took too long or was started in another browser.');
     }
     try {
@@ -89,7 +104,8 @@ export function signinRouter(deps: {
         email = typeof email === 'string' ? email : info.email;
         name = typeof name === 'string' ? name : (info.name ?? info.preferred_username);
       }
-      if (typeof email !== 'string' || !email) return signinFailed(res, 'The identity provider did not share an email address.');
+      if (typeof email !== 'string' || !email)
+        return signinFailed(res, 'The identity provider did not share an email address.');
       const user = await control.users.upsert({
         issuer: upstream.userIssuer,
         subject: claims.sub,
@@ -113,7 +129,10 @@ export function signinRouter(deps: {
     } catch (error) {
       const storage = storageFailureOf(error);
       if (storage) return sendStorageFailure(res, storage);
-      signinFailed(res, `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`);
+      signinFailed(
+        res,
+        `The identity provider did not sign you in: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   });
 

@@ -62,24 +62,31 @@ export class TokenStore {
   }
 
   async refresh(clientId: string, refreshToken: string, resource: URL | undefined): Promise<OAuthTokens> {
-    const outcome = await this.#db.transaction(async (tx): Promise<{ replayedFamily: string } | { tokens: OAuthTokens }> => {
-      const row = await this.#find(tx, refreshToken);
-      if (!row || row.kind !== 'refresh' || row.client_id !== clientId) throw new InvalidGrantError('unknown refresh token');
-      if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null) return { replayedFamily: row.family_id };
-      if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('refresh token expired');
-      if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
-        throw new InvalidTargetError('resource differs from the one this authorization was granted for');
-      }
-      await tx.run('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?', [nowSeconds(), hashSecret(refreshToken)]);
-      const tokens = await this.#issueWith(tx, {
-        familyId: row.family_id,
-        clientId: row.client_id,
-        userId: row.user_id,
-        scopes: row.scopes ? row.scopes.split(' ') : [],
-        resource: row.resource,
-      });
-      return { tokens };
-    });
+    const outcome = await this.#db.transaction(
+      async (tx): Promise<{ replayedFamily: string } | { tokens: OAuthTokens }> => {
+        const row = await this.#find(tx, refreshToken);
+        if (!row || row.kind !== 'refresh' || row.client_id !== clientId)
+          throw new InvalidGrantError('unknown refresh token');
+        if (row.used_at !== null || row.revoked_at !== null || row.family_revoked !== null)
+          return { replayedFamily: row.family_id };
+        if (row.expires_at <= nowSeconds()) throw new InvalidGrantError('refresh token expired');
+        if (resource && this.#family.familyOf(resource) !== this.#family.familyOf(row.resource)) {
+          throw new InvalidTargetError('resource differs from the one this authorization was granted for');
+        }
+        await tx.run('UPDATE auth_tokens SET used_at = ? WHERE token_hash = ?', [
+          nowSeconds(),
+          hashSecret(refreshToken),
+        ]);
+        const tokens = await this.#issueWith(tx, {
+          familyId: row.family_id,
+          clientId: row.client_id,
+          userId: row.user_id,
+          scopes: row.scopes ? row.scopes.split(' ') : [],
+          resource: row.resource,
+        });
+        return { tokens };
+      },
+    );
     // Revoked outside the transaction above: a throw inside it would roll the revocation back.
     if ('replayedFamily' in outcome) {
       await this.revokeFamily(outcome.replayedFamily);
@@ -93,13 +100,23 @@ export class TokenStore {
     const row = await this.#find(this.#db, token);
     if (!row || row.client_id !== clientId) return;
     if (row.kind === 'refresh') await this.revokeFamily(row.family_id);
-    else await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?', [nowSeconds(), hashSecret(token)]);
+    else
+      await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?', [
+        nowSeconds(),
+        hashSecret(token),
+      ]);
   }
 
   async revokeFamily(familyId: string): Promise<void> {
     const now = nowSeconds();
-    await this.#db.run('INSERT INTO auth_revoked_families (family_id, revoked_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [familyId, now]);
-    await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [now, familyId]);
+    await this.#db.run(
+      'INSERT INTO auth_revoked_families (family_id, revoked_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+      [familyId, now],
+    );
+    await this.#db.run('UPDATE auth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', [
+      now,
+      familyId,
+    ]);
   }
 
   async verify(token: string, resource: URL): Promise<AuthenticatedUser | undefined> {

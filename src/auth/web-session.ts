@@ -24,9 +24,10 @@ export class WebSessions {
   async start(res: Response, userId: string, idToken?: string): Promise<void> {
     const secret = newSecret('');
     const now = nowSeconds();
-    await this.#db.run('INSERT INTO auth_sessions (id_hash, user_id, created_at, expires_at, id_token) VALUES (?, ?, ?, ?, ?)', [
-      hashSecret(secret), userId, now, now + SESSION_SECONDS, idToken ?? null,
-    ]);
+    await this.#db.run(
+      'INSERT INTO auth_sessions (id_hash, user_id, created_at, expires_at, id_token) VALUES (?, ?, ?, ?, ?)',
+      [hashSecret(secret), userId, now, now + SESSION_SECONDS, idToken ?? null],
+    );
     setCookie(res, this.#baseUrl, SESSION_COOKIE, secret, { maxAge: SESSION_SECONDS * 1000 });
   }
 
@@ -35,7 +36,10 @@ export class WebSessions {
     const secret = readCookie(req, SESSION_COOKIE);
     clearCookie(res, this.#baseUrl, SESSION_COOKIE);
     if (!secret) return {};
-    const row = await this.#db.get<{ id_token: string | null }>('SELECT id_token FROM auth_sessions WHERE id_hash = ?', [hashSecret(secret)]);
+    const row = await this.#db.get<{ id_token: string | null }>(
+      'SELECT id_token FROM auth_sessions WHERE id_hash = ?',
+      [hashSecret(secret)],
+    );
     await this.#db.run('DELETE FROM auth_sessions WHERE id_hash = ?', [hashSecret(secret)]);
     return row?.id_token ? { idToken: row.id_token } : {};
   }
@@ -44,9 +48,10 @@ export class WebSessions {
     try {
       const secret = req.user ? undefined : readCookie(req, SESSION_COOKIE);
       if (secret) {
-        const row = await this.#db.get<{ user_id: string }>('SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?', [
-          hashSecret(secret), nowSeconds(),
-        ]);
+        const row = await this.#db.get<{ user_id: string }>(
+          'SELECT user_id FROM auth_sessions WHERE id_hash = ? AND expires_at > ?',
+          [hashSecret(secret), nowSeconds()],
+        );
         const user = row ? await this.#control.users.get(row.user_id) : undefined;
         // The sign-out form on every page carries this browser's CSRF token.
         if (user) {

@@ -4,7 +4,8 @@ import { orgOf, text, userByEmail, type Command } from './command.js';
 /** `specbase audit`: an organization's audit log, newest first, filtered and paged as the web page does. */
 export const AUDIT_COMMAND: Command = {
   name: 'audit',
-  usage: 'audit --org ORG_ID [--since DATE] [--until DATE] [--user EMAIL] [--client NAME] [--action ACTION] [--artifact ID] [--limit N] [--cursor C]   newest first',
+  usage:
+    'audit --org ORG_ID [--since DATE] [--until DATE] [--user EMAIL] [--client NAME] [--action ACTION] [--artifact ID] [--limit N] [--cursor C]   newest first',
   flags: {
     org: { type: 'string' },
     since: { type: 'string' },
@@ -21,14 +22,17 @@ export const AUDIT_COMMAND: Command = {
     const org = await orgOf(services, text(flags, 'org'));
     const user = text(flags, 'user') ? await userByEmail(services, text(flags, 'user')) : undefined;
     const limit = flags.limit === undefined ? 100 : Number(flags.limit);
-    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new InvalidInputError('--limit must be a whole number from 1 to 1000');
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
+      throw new InvalidInputError('--limit must be a whole number from 1 to 1000');
     const optional = (name: string) => (text(flags, name) ? text(flags, name) : undefined);
     const page = await services.control.audit.page({
       orgId: org.id,
       limit,
       ...(user ? { userId: user.id } : {}),
       ...Object.fromEntries(
-        (['since', 'until', 'client', 'action', 'cursor'] as const).flatMap((name) => (optional(name) ? [[name, optional(name)]] : [])),
+        (['since', 'until', 'client', 'action', 'cursor'] as const).flatMap((name) =>
+          optional(name) ? [[name, optional(name)]] : [],
+        ),
       ),
       ...(optional('artifact') ? { artifactId: optional('artifact') } : {}),
     });

@@ -33,7 +33,14 @@ export async function userByEmail(services: Services, email: string) {
 /** An administrator's action from the command line, in the audit log (kind and client `cli`). */
 export async function recordCli(
   services: Services,
-  entry: { orgId: string | null; userId?: string | null; action: string; detail: string; artifactId?: string | null; commit?: string | null },
+  entry: {
+    orgId: string | null;
+    userId?: string | null;
+    action: string;
+    detail: string;
+    artifactId?: string | null;
+    commit?: string | null;
+  },
 ): Promise<void> {
   await services.control.audit.record({
     kind: 'cli',

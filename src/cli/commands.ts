@@ -14,15 +14,12 @@ import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 export type { Command, Flags } from './command.js';
 
-
-
 async function workspaceOf(services: Services, orgId: string, ref: string) {
   const workspaces = await services.control.workspaces.list(orgId);
   const match = workspaces.find((w) => w.id === ref || w.name.toLowerCase() === ref.toLowerCase());
   if (!match) throw new NotFoundError('workspace', { workspace: ref });
   return match;
 }
-
 
 const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
 
@@ -49,7 +46,9 @@ async function credentialOf(services: Services, kind: 'token' | 'grant', userId:
   const found =
     kind === 'token'
       ? (await services.control.tokens.list(userId)).find((t) => t.id === id && !t.revokedAt)
-      : (await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([userId])).find((g) => g.id === id);
+      : (await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([userId])).find(
+          (g) => g.id === id,
+        );
   if (!found) throw new NotFoundError(kind === 'token' ? 'active token' : 'active grant', { id });
   return { kind, id };
 }
@@ -92,7 +91,12 @@ function blockCommand(kind: 'token' | 'grant', verb: 'block' | 'unblock'): Comma
           detail: `${verb === 'block' ? 'blocked' : 'unblocked'} in this organization the ${kind === 'token' ? 'personal access token' : 'assistant authorization'} ${credential.id} of ${user.email}`,
         });
       }
-      return { [kind === 'token' ? 'tokenId' : 'grantId']: credential.id, orgId: org.id, blocked: verb === 'block', changed };
+      return {
+        [kind === 'token' ? 'tokenId' : 'grantId']: credential.id,
+        orgId: org.id,
+        blocked: verb === 'block',
+        changed,
+      };
     },
   };
 }
@@ -111,7 +115,10 @@ export const COMMANDS: readonly Command[] = [
     required: ['name', 'owner'],
     run: async (services, flags) => {
       const owner = await userByEmail(services, text(flags, 'owner'));
-      const { org, defaultWorkspace, productId } = await provisionOrganization(services, { name: text(flags, 'name'), owner });
+      const { org, defaultWorkspace, productId } = await provisionOrganization(services, {
+        name: text(flags, 'name'),
+        owner,
+      });
       return { orgId: org.id, name: org.name, defaultWorkspaceId: defaultWorkspace.id, productId };
     },
   },
@@ -134,7 +141,8 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'user add',
-    usage: 'user add --email EMAIL --name NAME [--password PASSWORD]   (prompts on a terminal when --password is absent)',
+    usage:
+      'user add --email EMAIL --name NAME [--password PASSWORD]   (prompts on a terminal when --password is absent)',
     flags: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
     required: ['email', 'name'],
     run: async (services, flags) => {
@@ -158,7 +166,12 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'member grant',
     usage: 'member grant --org ORG_ID --user EMAIL --workspace WORKSPACE --role viewer|editor|admin',
-    flags: { org: { type: 'string' }, user: { type: 'string' }, workspace: { type: 'string' }, role: { type: 'string' } },
+    flags: {
+      org: { type: 'string' },
+      user: { type: 'string' },
+      workspace: { type: 'string' },
+      role: { type: 'string' },
+    },
     required: ['org', 'user', 'workspace', 'role'],
     run: async (services, flags) => {
       const role = text(flags, 'role') as WorkspaceRole;
@@ -197,35 +210,54 @@ export const COMMANDS: readonly Command[] = [
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
       const readOnly = flags.readonly === true;
-      const { secret, token } = await services.control.tokens.create({ userId: user.id, name: text(flags, 'name'), ...tokenExpiry(flags), readOnly });
+      const { secret, token } = await services.control.tokens.create({
+        userId: user.id,
+        name: text(flags, 'name'),
+        ...tokenExpiry(flags),
+        readOnly,
+      });
       return { token: secret, tokenId: token.id, expiresAt: token.expiresAt, readOnly: token.readOnly };
     },
   },
   {
     name: 'migrate-layout',
-    usage: 'migrate-layout --org ORG_ID | --all   move repositories in the first layout to the sharded one (also done on first open)',
+    usage:
+      'migrate-layout --org ORG_ID | --all   move repositories in the first layout to the sharded one (also done on first open)',
     flags: { org: { type: 'string' }, all: { type: 'boolean' } },
     run: async (services, flags) => {
       const one = text(flags, 'org');
-      if (Boolean(one) === (flags.all === true)) throw new InvalidInputError('name one organization with --org ORG_ID, or all of them with --all');
-      const orgIds = one ? [(await orgOf(services, one)).id] : (await services.control.orgs.list()).map((org) => org.id);
+      if (Boolean(one) === (flags.all === true))
+        throw new InvalidInputError('name one organization with --org ORG_ID, or all of them with --all');
+      const orgIds = one
+        ? [(await orgOf(services, one)).id]
+        : (await services.control.orgs.list()).map((org) => org.id);
       const organizations = [];
       for (const orgId of orgIds) {
         const migration = await services.store.migrateLayout(orgId);
-        organizations.push({ orgId, migrated: migration !== undefined, commit: migration?.commit ?? null, moved: migration?.moved ?? 0 });
+        organizations.push({
+          orgId,
+          migrated: migration !== undefined,
+          commit: migration?.commit ?? null,
+          moved: migration?.moved ?? 0,
+        });
       }
       return { organizations };
     },
   },
   {
     name: 'token list',
-    usage: 'token list --user EMAIL [--org ORG_ID]   the user\'s personal access tokens (never their secrets); with --org, their use and block there',
+    usage:
+      "token list --user EMAIL [--org ORG_ID]   the user's personal access tokens (never their secrets); with --org, their use and block there",
     flags: { user: { type: 'string' }, org: { type: 'string' } },
     required: ['user'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
       const tokens = await services.control.tokens.list(user.id);
-      return { tokens: text(flags, 'org') ? await inOrg(services, 'token', (await orgOf(services, text(flags, 'org'))).id, tokens) : tokens };
+      return {
+        tokens: text(flags, 'org')
+          ? await inOrg(services, 'token', (await orgOf(services, text(flags, 'org'))).id, tokens)
+          : tokens,
+      };
     },
   },
   {
@@ -239,19 +271,29 @@ export const COMMANDS: readonly Command[] = [
         throw new NotFoundError('active token', { tokenId: text(flags, 'id') });
       }
       // The user's own account event, shown to the admins of their organizations.
-      await recordCli(services, { orgId: null, userId: user.id, action: 'token.revoke', detail: `revoked the personal access token ${text(flags, 'id')} of ${user.email} everywhere` });
+      await recordCli(services, {
+        orgId: null,
+        userId: user.id,
+        action: 'token.revoke',
+        detail: `revoked the personal access token ${text(flags, 'id')} of ${user.email} everywhere`,
+      });
       return { revoked: text(flags, 'id') };
     },
   },
   {
     name: 'grant list',
-    usage: 'grant list --user EMAIL [--org ORG_ID]   assistants the user connected through OAuth; with --org, their use and block there',
+    usage:
+      'grant list --user EMAIL [--org ORG_ID]   assistants the user connected through OAuth; with --org, their use and block there',
     flags: { user: { type: 'string' }, org: { type: 'string' } },
     required: ['user'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
       const grants = await (await openGrantAdmin(services.control.db, services.config.baseUrl)).list([user.id]);
-      return { grants: text(flags, 'org') ? await inOrg(services, 'grant', (await orgOf(services, text(flags, 'org'))).id, grants) : grants };
+      return {
+        grants: text(flags, 'org')
+          ? await inOrg(services, 'grant', (await orgOf(services, text(flags, 'org'))).id, grants)
+          : grants,
+      };
     },
   },
   {
@@ -261,10 +303,19 @@ export const COMMANDS: readonly Command[] = [
     required: ['user', 'id'],
     run: async (services, flags) => {
       const user = await userByEmail(services, text(flags, 'user'));
-      if (!(await (await openGrantAdmin(services.control.db, services.config.baseUrl)).revoke(text(flags, 'id'), [user.id]))) {
+      if (
+        !(await (
+          await openGrantAdmin(services.control.db, services.config.baseUrl)
+        ).revoke(text(flags, 'id'), [user.id]))
+      ) {
         throw new NotFoundError('active grant', { grantId: text(flags, 'id') });
       }
-      await recordCli(services, { orgId: null, userId: user.id, action: 'grant.revoke', detail: `revoked the assistant authorization ${text(flags, 'id')} of ${user.email} everywhere` });
+      await recordCli(services, {
+        orgId: null,
+        userId: user.id,
+        action: 'grant.revoke',
+        detail: `revoked the assistant authorization ${text(flags, 'id')} of ${user.email} everywhere`,
+      });
       return { revoked: text(flags, 'id') };
     },
   },

@@ -58,7 +58,8 @@ export async function readImportSources(dir: string): Promise<ImportSource[]> {
 
 export const IMPORT_COMMAND: Command = {
   name: 'import',
-  usage: 'import --org ORG_ID --user EMAIL DIR [--dry-run]   markdown files, one commit each; a re-run skips what was imported',
+  usage:
+    'import --org ORG_ID --user EMAIL DIR [--dry-run]   markdown files, one commit each; a re-run skips what was imported',
   flags: { org: { type: 'string' }, user: { type: 'string' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   required: ['org', 'user', 'dir'],
   positional: 'dir',
@@ -67,7 +68,10 @@ export const IMPORT_COMMAND: Command = {
     const actor = await actorOf(services, flags);
     const sources = await readImportSources(dir);
     const progress = progressLine(Boolean(process.stderr.isTTY) && flags.json !== true);
-    const report = await services.specs.importFiles(actor, sources, { dryRun: flags['dry-run'] === true, onProgress: progress.show });
+    const report = await services.specs.importFiles(actor, sources, {
+      dryRun: flags['dry-run'] === true,
+      onProgress: progress.show,
+    });
     progress.clear();
     if (flags.json === true) return { ...report };
     return {
@@ -75,7 +79,9 @@ export const IMPORT_COMMAND: Command = {
       skipped: report.skipped.length,
       refused: report.refused.length,
       folders: report.folders,
-      ...(report.refused.length ? { refusedFiles: report.refused.map((r) => `${r.path}: ${r.reason}`).join('\n  ') } : {}),
+      ...(report.refused.length
+        ? { refusedFiles: report.refused.map((r) => `${r.path}: ${r.reason}`).join('\n  ') }
+        : {}),
     };
   },
 };

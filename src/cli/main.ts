@@ -14,7 +14,11 @@ const EXIT_USAGE = 2;
 class UsageError extends Error {}
 
 const usage = (): string =>
-  ['Usage: specbase <command> [options] [--json] [--data-dir DIR] [--database-url postgres://…]', '', ...COMMANDS.map((c) => `  specbase ${c.usage}`)].join('\n');
+  [
+    'Usage: specbase <command> [options] [--json] [--data-dir DIR] [--database-url postgres://…]',
+    '',
+    ...COMMANDS.map((c) => `  specbase ${c.usage}`),
+  ].join('\n');
 
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } {
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
@@ -29,7 +33,10 @@ function findCommand(argv: readonly string[]): { command: Command; rest: string[
 function render(result: Record<string, unknown>, json: boolean): string {
   if (json) return JSON.stringify(result, null, 2);
   return Object.entries(result)
-    .map(([key, value]) => `${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`,
+    )
     .join('\n');
 }
 
@@ -43,15 +50,26 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const { command, rest } = findCommand(argv);
     const { values, positionals } = parseArgs({
       args: rest,
-      options: { ...command.flags, json: { type: 'boolean' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } },
+      options: {
+        ...command.flags,
+        json: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+      },
       strict: true,
       allowPositionals: Boolean(command.positional),
     });
     json = values.json === true;
     if (positionals.length > 1) throw new UsageError(`one ${command.positional} only\n  specbase ${command.usage}`);
-    const flags = { ...values, ...(command.positional && positionals[0] ? { [command.positional]: positionals[0] } : {}) } as Record<string, string | boolean | undefined>;
-    const missing = (command.required ?? []).filter((flag) => typeof flags[flag] !== 'string' || !String(flags[flag]).trim());
-    if (missing.length) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}\n  specbase ${command.usage}`);
+    const flags = {
+      ...values,
+      ...(command.positional && positionals[0] ? { [command.positional]: positionals[0] } : {}),
+    } as Record<string, string | boolean | undefined>;
+    const missing = (command.required ?? []).filter(
+      (flag) => typeof flags[flag] !== 'string' || !String(flags[flag]).trim(),
+    );
+    if (missing.length)
+      throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}\n  specbase ${command.usage}`);
     const env = {
       ...process.env,
       ...(values['data-dir'] ? { SPECBASE_DATA_DIR: String(values['data-dir']) } : {}),
@@ -70,7 +88,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const known = isUsage || error instanceof SpecbaseError || error instanceof ConfigError;
     const message = known ? (error as Error).message : `unexpected error: ${(error as Error).stack ?? String(error)}`;
     const code = error instanceof SpecbaseError ? error.code : isUsage ? 'usage' : 'error';
-    process.stderr.write(json ? `${JSON.stringify({ error: code, message })}\n` : `specbase: ${message}\n${isUsage ? `\n${usage()}\n` : ''}`);
+    process.stderr.write(
+      json
+        ? `${JSON.stringify({ error: code, message })}\n`
+        : `specbase: ${message}\n${isUsage ? `\n${usage()}\n` : ''}`,
+    );
     return isUsage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

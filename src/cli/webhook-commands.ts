@@ -27,14 +27,20 @@ async function endpointOf(services: Services, orgId: string, id: string): Promis
   return endpoint;
 }
 
-const audit = (services: Services, orgId: string, action: string, detail: string) => recordCli(services, { orgId, action, detail });
+const audit = (services: Services, orgId: string, action: string, detail: string) =>
+  recordCli(services, { orgId, action, detail });
 
 /** `specbase webhook add|list|test|remove|enable`: an organization's webhook endpoints, audited. */
 export const WEBHOOK_COMMANDS: readonly Command[] = [
   {
     name: 'webhook add',
     usage: `webhook add --org ORG_ID --url https://… --events ${WEBHOOK_EVENT_KINDS.join(',')} --workspaces WORKSPACE,…|all   prints the signing secret once`,
-    flags: { org: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' }, workspaces: { type: 'string' } },
+    flags: {
+      org: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      workspaces: { type: 'string' },
+    },
     required: ['org', 'url', 'events', 'workspaces'],
     run: async (services, flags) => {
       const org = await orgOf(services, text(flags, 'org'));
@@ -45,7 +51,12 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
         workspaceIds: await workspaceIds(services, org.id, list(flags, 'workspaces')),
         createdBy: null,
       });
-      await audit(services, org.id, 'webhook.add', `added the webhook ${endpoint.id} to ${endpoint.url} for ${endpoint.events.join(', ')}`);
+      await audit(
+        services,
+        org.id,
+        'webhook.add',
+        `added the webhook ${endpoint.id} to ${endpoint.url} for ${endpoint.events.join(', ')}`,
+      );
       return { webhook: endpoint, secret };
     },
   },
@@ -58,7 +69,10 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
       const org = await orgOf(services, text(flags, 'org'));
       const endpoints = await services.control.webhooks.list(org.id);
       const webhooks = await Promise.all(
-        endpoints.map(async (endpoint) => ({ ...endpoint, attempts: await services.control.webhooks.attempts(org.id, endpoint.id, 20) })),
+        endpoints.map(async (endpoint) => ({
+          ...endpoint,
+          attempts: await services.control.webhooks.attempts(org.id, endpoint.id, 20),
+        })),
       );
       return { orgId: org.id, webhooks };
     },
@@ -83,7 +97,8 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
       const org = await orgOf(services, text(flags, 'org'));
       const endpoint = await endpointOf(services, org.id, text(flags, 'id'));
       const changed = await services.control.webhooks.enable(org.id, endpoint.id);
-      if (changed) await audit(services, org.id, 'webhook.enable', `enabled the webhook ${endpoint.id} to ${endpoint.url} again`);
+      if (changed)
+        await audit(services, org.id, 'webhook.enable', `enabled the webhook ${endpoint.id} to ${endpoint.url} again`);
       return { id: endpoint.id, enabled: true, changed };
     },
   },

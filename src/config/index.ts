@@ -38,7 +38,12 @@ const EnvSchema = z.object({
   SPECBASE_SIGNIN_FAILURES_PER_ACCOUNT: limit(10),
   SPECBASE_SIGNIN_FAILURES_PER_ADDRESS: limit(100),
   SPECBASE_SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  SPECBASE_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  SPECBASE_ACCESS_TOKEN_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
   SPECBASE_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   SPECBASE_DEMO: z.enum(['auto', 'on', 'off']).default('auto'),
   SPECBASE_IMG_HOSTS: z
@@ -46,10 +51,17 @@ const EnvSchema = z.object({
     .default('')
     .transform((value, ctx) => {
       const origins: string[] = [];
-      for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+      for (const entry of value
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)) {
         const origin = httpsOrigin(entry);
         if (origin) origins.push(origin);
-        else ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an https origin such as https://images.example.com` });
+        else
+          ctx.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(entry)} is not an https origin such as https://images.example.com`,
+          });
       }
       return Object.freeze(origins);
     }),

@@ -5,7 +5,8 @@ const MAX_ROWS = 100;
 const COLUMNS = '(at, user_id, org_id, kind, action, artifact_id, commit_sha, client, duration_ms, outcome, detail)';
 const ROW_PLACEHOLDERS = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-const insertOf = (rows: number) => `INSERT INTO audit_log ${COLUMNS} VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(', ')}`;
+const insertOf = (rows: number) =>
+  `INSERT INTO audit_log ${COLUMNS} VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(', ')}`;
 
 interface Pending {
   readonly values: readonly SqlValue[];
@@ -26,7 +27,12 @@ const RETRY_MS = { first: 250, last: 5_000 };
  */
 export type AuditEvent =
   | { readonly kind: 'failing'; readonly error: unknown; readonly held: number }
-  | { readonly kind: 'recovered' | 'closed'; readonly dropped: number; readonly held: number; readonly seconds: number };
+  | {
+      readonly kind: 'recovered' | 'closed';
+      readonly dropped: number;
+      readonly held: number;
+      readonly seconds: number;
+    };
 
 export interface AuditBatchOptions {
   /** Rows held in memory while they cannot be written; past this the oldest are dropped (and counted). */
@@ -118,7 +124,10 @@ export class AuditBatches {
     for (let start = 0; start < batch.length; start += MAX_ROWS) {
       const rows = batch.slice(start, start + MAX_ROWS);
       try {
-        await this.db.run(insertOf(rows.length), rows.flatMap((row) => row.values));
+        await this.db.run(
+          insertOf(rows.length),
+          rows.flatMap((row) => row.values),
+        );
       } catch (error) {
         this.#inFlight = 0;
         this.#hold(batch.slice(start), error);
@@ -161,6 +170,11 @@ export class AuditBatches {
   #end(kind: 'recovered' | 'closed'): void {
     const outage = this.#outage!;
     this.#outage = undefined;
-    this.#report({ kind, dropped: outage.dropped, held: this.#pending.length, seconds: Math.round((Date.now() - outage.since) / 1000) });
+    this.#report({
+      kind,
+      dropped: outage.dropped,
+      held: this.#pending.length,
+      seconds: Math.round((Date.now() - outage.since) / 1000),
+    });
   }
 }

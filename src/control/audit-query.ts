@@ -57,7 +57,8 @@ export const auditCursor = (row: { at: string; id: number }): string => `${row.a
 
 function parseCursor(cursor: string): [string, number] {
   const [at, id] = cursor.split('~');
-  if (!at || !id || !/^\d+$/.test(id) || Number.isNaN(Date.parse(at))) throw new InvalidInputError('not a page cursor of the audit log');
+  if (!at || !id || !/^\d+$/.test(id) || Number.isNaN(Date.parse(at)))
+    throw new InvalidInputError('not a page cursor of the audit log');
   return [at, Number(id)];
 }
 
@@ -88,7 +89,8 @@ export async function auditPage(db: SqlQueries, query: AuditQuery): Promise<Audi
   const filters = where.map((condition) => ` AND ${condition}`).join('');
   // Two newest-first walks of the (org_id, at, id) index, each stopping after a page, merged:
   // an OR of the two would read and sort every row of the organization for each page.
-  const branch = (scope: string) => `SELECT * FROM (SELECT ${COLUMNS} FROM audit_log WHERE ${scope}${filters} ORDER BY at DESC, id DESC LIMIT ?) AS b`;
+  const branch = (scope: string) =>
+    `SELECT * FROM (SELECT ${COLUMNS} FROM audit_log WHERE ${scope}${filters} ORDER BY at DESC, id DESC LIMIT ?) AS b`;
   const rows = await db.all<AuditPageRow>(
     `SELECT a.id, a.at, a.user_id, u.email AS user_email, u.name AS user_name, a.org_id, a.kind, a.action, a.artifact_id,
             a.commit_sha, a.client, a.duration_ms, a.outcome, a.detail

@@ -59,7 +59,13 @@ export function sqlAudit(
       await batches.drain();
       const bounded = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST) : MAX_LIST;
       const [statement, params] =
-        orgId && userId ? [LISTS.both, [orgId, userId]] : orgId ? [LISTS.org, [orgId]] : userId ? [LISTS.user, [userId]] : [LISTS.all, []];
+        orgId && userId
+          ? [LISTS.both, [orgId, userId]]
+          : orgId
+            ? [LISTS.org, [orgId]]
+            : userId
+              ? [LISTS.user, [userId]]
+              : [LISTS.all, []];
       return (await db.all<AuditRow>(statement, [...params, bounded])).map(auditEntryOf);
     },
     async page(query) {

@@ -37,7 +37,11 @@ const toEntry = (row: Row): CredentialInOrg => ({
 });
 
 /** `perRequest` answers the check made on every call (see readsUntilChange). */
-export function sqlCredentialOrgs(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['credentialOrgs'] {
+export function sqlCredentialOrgs(
+  db: SqlDatabase,
+  clock: Clock,
+  perRequest: Pick<SqlQueries, 'get'>,
+): ControlPlane['credentialOrgs'] {
   const key = (credential: CredentialRef, orgId: string) => [credential.kind, credential.id, orgId];
   return {
     async admit(credential, orgId) {

@@ -1,4 +1,9 @@
-export { openControlPlane, SqlControlPlane, CONTROL_NAMESPACE, type ControlPlaneOptions } from './open-control-plane.js';
+export {
+  openControlPlane,
+  SqlControlPlane,
+  CONTROL_NAMESPACE,
+  type ControlPlaneOptions,
+} from './open-control-plane.js';
 export { applyMigrations } from './sqlite/migrations.js';
 export { SqliteDatabase } from './sqlite/database.js';
 export { PostgresDatabase } from './postgres/database.js';

@@ -18,6 +18,7 @@ export function normalizedEmail(value: unknown): string {
 
 export function optionalUuid(value: string | undefined, what: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!isUuid(value)) throw new InvalidInputError(`${what} must be a UUID, got ${JSON.stringify(String(value).slice(0, 80))}`);
+  if (!isUuid(value))
+    throw new InvalidInputError(`${what} must be a UUID, got ${JSON.stringify(String(value).slice(0, 80))}`);
   return value;
 }

@@ -17,7 +17,8 @@ const USER_ROW = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
 const WORKSPACE_ORG = 'SELECT org_id FROM workspaces WHERE id = ?';
 const SET_OWNER = `INSERT INTO memberships (org_id, user_id, is_owner, created_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (org_id, user_id) DO UPDATE SET is_owner = excluded.is_owner`;
-const ENSURE_MEMBERSHIP = 'INSERT INTO memberships (org_id, user_id, is_owner, created_at) VALUES (?, ?, 0, ?) ON CONFLICT DO NOTHING';
+const ENSURE_MEMBERSHIP =
+  'INSERT INTO memberships (org_id, user_id, is_owner, created_at) VALUES (?, ?, 0, ?) ON CONFLICT DO NOTHING';
 const GRANT = `INSERT INTO workspace_roles (workspace_id, user_id, role, granted_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, granted_at = excluded.granted_at`;
 const REVOKE = 'DELETE FROM workspace_roles WHERE workspace_id = ? AND user_id = ?';
@@ -54,7 +55,11 @@ async function requireWorkspaceOf(q: SqlQueries, orgId: string, workspaceId: str
  * workspaces; a membership row alone (left after the last role is revoked) makes no member.
  * `perRequest` answers the principal's read, made on every call (see readsUntilChange).
  */
-export function sqlMembers(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'all'>): ControlPlane['members'] {
+export function sqlMembers(
+  db: SqlDatabase,
+  clock: Clock,
+  perRequest: Pick<SqlQueries, 'all'>,
+): ControlPlane['members'] {
   return {
     async setOwner(orgId, userId, owner) {
       await requireOrgAndUser(db, orgId, userId);
@@ -76,7 +81,9 @@ export function sqlMembers(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQu
       await db.run(REVOKE, [workspaceId, userId]);
     },
     async principal(orgId, userId): Promise<Principal | undefined> {
-      const rows = await perRequest.all<UserRow & { is_owner: number; workspace_id: string | null; role: WorkspaceRole | null }>(PRINCIPAL_ROWS, [orgId, userId]);
+      const rows = await perRequest.all<
+        UserRow & { is_owner: number; workspace_id: string | null; role: WorkspaceRole | null }
+      >(PRINCIPAL_ROWS, [orgId, userId]);
       const user = rows[0];
       if (!user) return undefined;
       const owner = user.is_owner === 1;

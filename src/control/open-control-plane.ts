@@ -24,8 +24,8 @@ export type ControlPlaneOptions = {
   readonly audit?: AuditBatchOptions;
 } & (
   | /** Database file, created with its directory when missing (`data/specbase.db` by default). */
-  { readonly file: string; readonly databaseUrl?: undefined }
-  /** `postgres://…`: the control plane shared by every replica, over at most `poolSize` connections. */
+    { readonly file: string; readonly databaseUrl?: undefined }
+    /** `postgres://…`: the control plane shared by every replica, over at most `poolSize` connections. */
   | { readonly databaseUrl: string; readonly poolSize?: number; readonly file?: undefined }
 );
 
@@ -69,7 +69,9 @@ export class SqlControlPlane implements ControlPlane {
 
 /** Opens the database named by the options and brings the control plane's tables up to date. */
 export async function openControlPlane(options: ControlPlaneOptions): Promise<SqlControlPlane> {
-  const db: SqlDatabase = options.databaseUrl ? openPostgresDatabase(options.databaseUrl, options.poolSize) : await openSqliteDatabase(options.file!);
+  const db: SqlDatabase = options.databaseUrl
+    ? openPostgresDatabase(options.databaseUrl, options.poolSize)
+    : await openSqliteDatabase(options.file!);
   try {
     await db.migrate(CONTROL_NAMESPACE, CONTROL_MIGRATIONS);
     return new SqlControlPlane(db, options.clock, options.audit);

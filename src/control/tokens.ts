@@ -17,7 +17,8 @@ const DAY_MS = 86_400_000;
 
 const TOKEN_COLUMNS = 't.id, t.user_id, t.name, t.created_at, t.expires_at, t.last_used_at, t.revoked_at, t.read_only';
 const USER_ROW = `SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`;
-const INSERT = 'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at, read_only) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const INSERT =
+  'INSERT INTO personal_access_tokens (id, user_id, name, token_hash, created_at, expires_at, read_only) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const BY_ID = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.id = ?`;
 // The token with its user in one round trip: this runs on every call made with a token.
 const BY_HASH = `SELECT ${TOKEN_COLUMNS}, ${USER_COLUMNS.replace(/u\.(\w+)/g, 'u.$1 AS u_$1')}
@@ -37,7 +38,11 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** `perRequest` answers the lookup by hash, made on every call (see readsUntilChange). */
-export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['tokens'] {
+export function sqlPersonalAccessTokens(
+  db: SqlDatabase,
+  clock: Clock,
+  perRequest: Pick<SqlQueries, 'get'>,
+): ControlPlane['tokens'] {
   return {
     async create({ userId, name, expiresAt: asked, readOnly }) {
       const label = requiredText(name, 'token name', 100);
@@ -49,7 +54,15 @@ export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perReques
       if (!(await db.get(USER_ROW, [userId]))) throw new NotFoundError('user');
       const secret = PERSONAL_ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
       const id = newId();
-      await db.run(INSERT, [id, userId, label, digest(secret), now.toISOString(), expiresAt ? expiresAt.toISOString() : null, readOnly ? 1 : 0]);
+      await db.run(INSERT, [
+        id,
+        userId,
+        label,
+        digest(secret),
+        now.toISOString(),
+        expiresAt ? expiresAt.toISOString() : null,
+        readOnly ? 1 : 0,
+      ]);
       return { secret, token: toToken((await db.get<TokenRow>(BY_ID, [id]))!) };
     },
     async verify(secret) {
@@ -59,7 +72,12 @@ export function sqlPersonalAccessTokens(db: SqlDatabase, clock: Clock, perReques
       const now = clock();
       if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return undefined;
       const user = toUser({
-        id: row.u_id, issuer: row.u_issuer, subject: row.u_subject, email: row.u_email, name: row.u_name, created_at: row.u_created_at,
+        id: row.u_id,
+        issuer: row.u_issuer,
+        subject: row.u_subject,
+        email: row.u_email,
+        name: row.u_name,
+        created_at: row.u_created_at,
       });
       if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USE_RESOLUTION_MS) {
         return { user, token: toToken(row) };

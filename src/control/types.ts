@@ -112,7 +112,13 @@ export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 export interface ArtifactChange {
   readonly orgId: string;
   readonly kind: WebhookEventKind;
-  readonly artifact: { readonly id: string; readonly type: string; readonly title: string; readonly url: string; readonly workspaceId: string };
+  readonly artifact: {
+    readonly id: string;
+    readonly type: string;
+    readonly title: string;
+    readonly url: string;
+    readonly workspaceId: string;
+  };
   readonly commit: string;
   readonly author: { readonly name: string; readonly email: string };
   /** The MCP client's name, 'web' or 'cli'. */
@@ -178,7 +184,13 @@ export interface AttemptOutcome {
  * lease, so one delivers each.
  */
 export interface WebhookStore {
-  add(input: { orgId: string; url: string; events: readonly string[]; workspaceIds: readonly string[]; createdBy: string | null }): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
+  add(input: {
+    orgId: string;
+    url: string;
+    events: readonly string[];
+    workspaceIds: readonly string[];
+    createdBy: string | null;
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
   list(orgId: string): Promise<WebhookEndpoint[]>;
   get(orgId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
   remove(orgId: string, endpointId: string): Promise<boolean>;
@@ -254,7 +266,12 @@ export interface ControlPlane {
      * Returns the secret once; only its hash is stored. Without `expiresAt` the token expires
      * after PERSONAL_ACCESS_TOKEN_DAYS; `null` asks for one that never expires.
      */
-    create(input: { userId: string; name: string; expiresAt?: Date | null; readOnly?: boolean }): Promise<{ secret: string; token: PersonalAccessToken }>;
+    create(input: {
+      userId: string;
+      name: string;
+      expiresAt?: Date | null;
+      readOnly?: boolean;
+    }): Promise<{ secret: string; token: PersonalAccessToken }>;
     /** The token's user when the secret is valid, unexpired and unrevoked; records last use. */
     verify(secret: string): Promise<{ user: User; token: PersonalAccessToken } | undefined>;
     revoke(tokenId: string, userId: string): Promise<boolean>;

@@ -7,7 +7,8 @@ import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 const GET = 'SELECT id, org_id, name, is_default FROM workspaces WHERE id = ?';
-const LIST = 'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? ORDER BY is_default DESC, created_at, rowid';
+const LIST =
+  'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? ORDER BY is_default DESC, created_at, rowid';
 const DEFAULT_OF = 'SELECT id, org_id, name, is_default FROM workspaces WHERE org_id = ? AND is_default = 1';
 const ORG_EXISTS = 'SELECT 1 FROM organizations WHERE id = ?';
 // lower() folds ASCII only on SQLite, like the NOCASE collation of its unique index.
@@ -15,7 +16,11 @@ const NAME_TAKEN = 'SELECT 1 FROM workspaces WHERE org_id = ? AND lower(name) = 
 const INSERT = 'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 0, ?)';
 
 /** `perRequest` answers the reads a tool call makes (see readsUntilChange). */
-export function sqlWorkspaces(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'all' | 'get'>): ControlPlane['workspaces'] {
+export function sqlWorkspaces(
+  db: SqlDatabase,
+  clock: Clock,
+  perRequest: Pick<SqlQueries, 'all' | 'get'>,
+): ControlPlane['workspaces'] {
   return {
     async create(input) {
       const id = optionalUuid(input.id, 'workspace id') ?? newId();

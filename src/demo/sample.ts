@@ -7,7 +7,10 @@ export interface SampleArtifact {
   readonly requirementType?: RequirementType;
   readonly children?: readonly SampleArtifact[];
 }
-export interface SamplePage { readonly title: string; readonly body: string }
+export interface SamplePage {
+  readonly title: string;
+  readonly body: string;
+}
 export interface SampleFolder {
   readonly name: string;
   /** 'default' or 'restricted' */
@@ -27,9 +30,14 @@ const dedent = (text: string): string => {
 /** The heading is made from the title so that the two cannot drift apart. */
 const markdown = (title: string, ...blocks: string[]): string => `${[`# ${title}`, ...blocks].join('\n\n')}\n`;
 
-const node = (type: SampleArtifact['type']) =>
-  (title: string, text: string, children?: readonly SampleArtifact[]): SampleArtifact =>
-    ({ type, title, body: markdown(title, dedent(text)), ...(children ? { children } : {}) });
+const node =
+  (type: SampleArtifact['type']) =>
+  (title: string, text: string, children?: readonly SampleArtifact[]): SampleArtifact => ({
+    type,
+    title,
+    body: markdown(title, dedent(text)),
+    ...(children ? { children } : {}),
+  });
 
 const capability = node('capability');
 const feature = node('feature');
@@ -39,7 +47,10 @@ const criterion = (title: string, text: string): SampleArtifact => node('accepta
 
 /** Opens with the same type line as the requirement template, so sample and created requirements read alike. */
 const requirement = (
-  requirementType: RequirementType, title: string, text: string, criteria?: readonly SampleArtifact[],
+  requirementType: RequirementType,
+  title: string,
+  text: string,
+  criteria?: readonly SampleArtifact[],
 ): SampleArtifact => ({
   type: 'requirement',
   title,
@@ -50,7 +61,9 @@ const requirement = (
 
 const page = (title: string, text: string): SamplePage => ({ title, body: markdown(title, dedent(text)) });
 
-const catalog = capability('Catalog and Search', `
+const catalog = capability(
+  'Catalog and Search',
+  `
   Shoppers find the groceries they want among the 18,000 items each store stocks.
 
   ## Overview
@@ -68,8 +81,11 @@ const catalog = capability('Catalog and Search', `
   **In scope:** search, aisle browsing, item pages, substitution preferences.
 
   **Out of scope:** recipes and meal plans (planned for 2026), third-party marketplace sellers.
-`, [
-  feature('Product Search', `
+`,
+  [
+    feature(
+      'Product Search',
+      `
     A single search box that finds items by name, brand or category, tolerant of typos.
 
     ## Overview
@@ -85,8 +101,12 @@ const catalog = capability('Catalog and Search', `
     ## Notes
 
     Search runs on the store-scoped index; a shopper switching store gets a fresh index within 1 second.
-  `, [
-    requirement('FUNCTIONAL', 'Typo-tolerant matching', `
+  `,
+      [
+        requirement(
+          'FUNCTIONAL',
+          'Typo-tolerant matching',
+          `
       ## Statement
 
       The system shall match a query term to an item when the term is within a Damerau-Levenshtein
@@ -96,20 +116,31 @@ const catalog = capability('Catalog and Search', `
       ## Rationale
 
       22% of zero-result searches in the 2024 logs were single-letter typos on mobile keyboards.
-    `, [
-      criterion('One-letter typo still finds the item', `
+    `,
+          [
+            criterion(
+              'One-letter typo still finds the item',
+              `
         **Given** the Riverside store stocks "Oatly Oat Milk 1L"
         **When** a shopper at Riverside searches for "oat mlik"
         **Then** "Oatly Oat Milk 1L" appears in the first 5 results
-      `),
-      criterion('Short terms are matched exactly', `
+      `,
+            ),
+            criterion(
+              'Short terms are matched exactly',
+              `
         **Given** the store stocks "Figs, dried, 200g" and no item whose name contains "gig"
         **When** a shopper searches for "gig"
         **Then** no fig products are returned, because terms under 4 characters must match exactly
         **And** the shopper sees "No results for gig"
-      `),
-    ]),
-    requirement('NON_FUNCTIONAL', 'Search response time', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'NON_FUNCTIONAL',
+          'Search response time',
+          `
       ## Statement
 
       Search results shall be returned within 300 ms at the 95th percentile and 800 ms at the 99th,
@@ -118,9 +149,13 @@ const catalog = capability('Catalog and Search', `
       ## Rationale
 
       Saturday 09:00-11:00 is the weekly peak; slower search there measurably lowers basket size.
-    `),
-  ]),
-  feature('Substitution Preferences', `
+    `,
+        ),
+      ],
+    ),
+    feature(
+      'Substitution Preferences',
+      `
     Shoppers say, per item, what a picker may do when that item is out of stock at picking time.
 
     ## Overview
@@ -136,8 +171,12 @@ const catalog = capability('Catalog and Search', `
     ## Scope
 
     **Out of scope:** substitution choices per category (one choice per basket line only).
-  `, [
-    requirement('BUSINESS_RULE', 'Substitute price cap', `
+  `,
+      [
+        requirement(
+          'BUSINESS_RULE',
+          'Substitute price cap',
+          `
       ## Statement
 
       A substitute shall be charged at the lower of its own price and the original item's price.
@@ -146,15 +185,23 @@ const catalog = capability('Catalog and Search', `
       ## Rationale
 
       Shoppers must never pay more for an item they did not choose (customer promise, 2023).
-    `, [
-      criterion('Dearer substitute is charged at the original price', `
+    `,
+          [
+            criterion(
+              'Dearer substitute is charged at the original price',
+              `
         **Given** a basket line "Heinz Beans 415g" at $1.50 with "best match" allowed
         **And** the item is out of stock at picking time
         **When** the picker substitutes "Branston Beans 410g" priced $1.65
         **Then** the shopper's receipt shows the substitute charged at $1.50
-      `),
-    ]),
-    requirement('CONSTRAINT', 'No substitutes for restricted categories', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'CONSTRAINT',
+          'No substitutes for restricted categories',
+          `
       ## Statement
 
       Items in the categories Infant Formula, Medicines and Allergen-Free shall always be "no
@@ -163,11 +210,16 @@ const catalog = capability('Catalog and Search', `
       ## Rationale
 
       Food-safety guidance from the Acme Groceries compliance team (policy FS-12).
-    `),
-  ]),
-]);
+    `,
+        ),
+      ],
+    ),
+  ],
+);
 
-const checkout = capability('Checkout and Payments', `
+const checkout = capability(
+  'Checkout and Payments',
+  `
   Shoppers turn a basket into a confirmed order with a delivery slot and an authorized payment.
 
   ## Overview
@@ -185,8 +237,11 @@ const checkout = capability('Checkout and Payments', `
   **In scope:** delivery slots, promo codes, card and wallet payments.
 
   **Out of scope:** cash on delivery, gift cards (phase 2).
-`, [
-  feature('Delivery Slot Booking', `
+`,
+  [
+    feature(
+      'Delivery Slot Booking',
+      `
     Shoppers pick a 1-hour delivery window up to 7 days ahead.
 
     ## Overview
@@ -198,8 +253,12 @@ const checkout = capability('Checkout and Payments', `
 
     - As a Household Shopper, I want to see which slots are nearly full so that I can book early.
     - As a Delivery Driver, I want a realistic number of drops per hour so that I arrive on time.
-  `, [
-    requirement('FUNCTIONAL', 'Slot hold during checkout', `
+  `,
+      [
+        requirement(
+          'FUNCTIONAL',
+          'Slot hold during checkout',
+          `
       ## Statement
 
       The system shall hold a chosen slot for the shopper for 15 minutes. If payment is not
@@ -208,21 +267,32 @@ const checkout = capability('Checkout and Payments', `
       ## Notes
 
       Holds count against slot capacity; at most one hold per shopper at a time.
-    `, [
-      criterion('Expired hold releases the slot', `
+    `,
+          [
+            criterion(
+              'Expired hold releases the slot',
+              `
         **Given** a shopper holds the Saturday 10:00-11:00 slot, which has one place left
         **When** 15 minutes pass without a payment authorization
         **Then** the slot shows one place left to other shoppers
         **And** the first shopper sees "Your slot expired, please choose again" at payment
-      `),
-      criterion('Second hold replaces the first', `
+      `,
+            ),
+            criterion(
+              'Second hold replaces the first',
+              `
         **Given** a shopper holds the Friday 18:00-19:00 slot
         **When** the same shopper chooses the Friday 19:00-20:00 slot
         **Then** the 18:00-19:00 hold is released immediately
         **And** only the 19:00-20:00 slot counts against capacity for that shopper
-      `),
-    ]),
-    requirement('BUSINESS_RULE', 'Slot capacity per van', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'BUSINESS_RULE',
+          'Slot capacity per van',
+          `
       ## Statement
 
       Each van serves at most 12 orders per 1-hour slot, and at most 8 when any order in the slot
@@ -231,8 +301,12 @@ const checkout = capability('Checkout and Payments', `
       ## Rationale
 
       Route trials in Q3 2024 showed on-time delivery falling below 90% above 12 drops per hour.
-    `),
-    requirement('CONSTRAINT', 'Slots within store hours', `
+    `,
+        ),
+        requirement(
+          'CONSTRAINT',
+          'Slots within store hours',
+          `
       ## Statement
 
       Delivery slots shall start no earlier than 07:00 and end no later than 22:00 local time,
@@ -241,9 +315,13 @@ const checkout = capability('Checkout and Payments', `
       ## Rationale
 
       Picking needs at least 2 hours; drivers' contracts end at 22:30.
-    `),
-  ]),
-  feature('Payment Authorization', `
+    `,
+        ),
+      ],
+    ),
+    feature(
+      'Payment Authorization',
+      `
     The order total is authorized on the shopper's card or wallet at checkout and captured after picking.
 
     ## Overview
@@ -259,8 +337,12 @@ const checkout = capability('Checkout and Payments', `
     ## Notes
 
     Depends on the Stripe PaymentIntents API with manual capture (capture window: 7 days).
-  `, [
-    requirement('BUSINESS_RULE', 'Authorization margin for weighted items', `
+  `,
+      [
+        requirement(
+          'BUSINESS_RULE',
+          'Authorization margin for weighted items',
+          `
       ## Statement
 
       The authorized amount shall be the basket total plus 15% of the value of weighted items,
@@ -269,14 +351,22 @@ const checkout = capability('Checkout and Payments', `
       ## Notes
 
       If picked weights would exceed the authorization, the picker app warns before the last item.
-    `, [
-      criterion('Margin applies to weighted items only', `
+    `,
+          [
+            criterion(
+              'Margin applies to weighted items only',
+              `
         **Given** a basket of $60.00 in packaged goods and $40.00 in weighted items
         **When** the shopper confirms payment
         **Then** Stripe receives an authorization request for $106.00
-      `),
-    ]),
-    requirement('CONSTRAINT', 'No card data stored', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'CONSTRAINT',
+          'No card data stored',
+          `
       ## Statement
 
       FreshCart systems shall never receive, log or store card numbers or CVCs; only Stripe
@@ -285,8 +375,12 @@ const checkout = capability('Checkout and Payments', `
       ## Rationale
 
       Keeps FreshCart within PCI DSS SAQ A scope.
-    `),
-    requirement('NON_FUNCTIONAL', 'Payment service availability', `
+    `,
+        ),
+        requirement(
+          'NON_FUNCTIONAL',
+          'Payment service availability',
+          `
       ## Statement
 
       The payment service shall be available 99.95% of each calendar month. When Stripe is
@@ -295,9 +389,13 @@ const checkout = capability('Checkout and Payments', `
       ## Notes
 
       See the page "Release checklist" for the payment smoke test run before every deploy.
-    `),
-  ]),
-  feature('Promo Codes', `
+    `,
+        ),
+      ],
+    ),
+    feature(
+      'Promo Codes',
+      `
     Shoppers enter a code at checkout for a discount or free delivery.
 
     ## Overview
@@ -312,35 +410,55 @@ const checkout = capability('Checkout and Payments', `
     ## Scope
 
     **Out of scope:** automatic offers without a code (handled by the pricing engine).
-  `, [
-    requirement('BUSINESS_RULE', 'One code per order', `
+  `,
+      [
+        requirement(
+          'BUSINESS_RULE',
+          'One code per order',
+          `
       ## Statement
 
       An order may carry at most one promo code. A discount code may not reduce the basket below
       the $35 minimum order value; delivery fees are never discounted by a percentage code.
-    `, [
-      criterion('Second code replaces the first', `
+    `,
+          [
+            criterion(
+              'Second code replaces the first',
+              `
         **Given** an order with code SPRING10 applied
         **When** the shopper enters code FREEDEL
         **Then** SPRING10 is removed and FREEDEL is applied
         **And** the shopper sees "Only one code per order: SPRING10 was removed"
-      `),
-      criterion('Code refused below the minimum basket', `
+      `,
+            ),
+            criterion(
+              'Code refused below the minimum basket',
+              `
         **Given** a basket of $38.00 and code SAVE5 worth $5.00
         **When** the shopper applies SAVE5
         **Then** the code is refused with "Your basket must stay above $35 after discounts"
-      `),
-    ]),
-    requirement('FUNCTIONAL', 'Code validation at checkout', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'FUNCTIONAL',
+          'Code validation at checkout',
+          `
       ## Statement
 
       The system shall check a code's validity window, usage limit and minimum basket when it is
       applied and again when payment is authorized, and name the failing condition to the shopper.
-    `),
-  ]),
-]);
+    `,
+        ),
+      ],
+    ),
+  ],
+);
 
-const fulfilment = capability('Fulfilment and Delivery', `
+const fulfilment = capability(
+  'Fulfilment and Delivery',
+  `
   Orders are picked in store by staff and delivered by FreshCart drivers in the booked slot.
 
   ## Overview
@@ -356,8 +474,11 @@ const fulfilment = capability('Fulfilment and Delivery', `
   ## Scope
 
   **Out of scope:** click-and-collect lockers, third-party couriers.
-`, [
-  feature('Picking App', `
+`,
+  [
+    feature(
+      'Picking App',
+      `
     Store pickers collect several orders in one walk of the store, guided by aisle order.
 
     ## Overview
@@ -369,21 +490,33 @@ const fulfilment = capability('Fulfilment and Delivery', `
 
     - As a Store Picker, I want the list in aisle order so that I walk the store once.
     - As a Store Picker, I want a warning when I scan the wrong item so that mistakes stop at the shelf.
-  `, [
-    requirement('FUNCTIONAL', 'Barcode check on every item', `
+  `,
+      [
+        requirement(
+          'FUNCTIONAL',
+          'Barcode check on every item',
+          `
       ## Statement
 
       The picker app shall accept an item into a tote only after its barcode matches the basket
       line or an allowed substitute. Weighted items also record the weight from the label barcode.
-    `, [
-      criterion('Wrong item is rejected at scan', `
+    `,
+          [
+            criterion(
+              'Wrong item is rejected at scan',
+              `
         **Given** the pick list line "Semi-skimmed Milk 2L" for order FC-10482
         **When** the picker scans "Whole Milk 2L"
         **Then** the app vibrates and shows "Wrong item: expected Semi-skimmed Milk 2L"
         **And** the line stays open
-      `),
-    ]),
-    requirement('NON_FUNCTIONAL', 'Offline picking', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'NON_FUNCTIONAL',
+          'Offline picking',
+          `
       ## Statement
 
       The picker app shall keep working without network for at least 30 minutes, queueing scans
@@ -392,9 +525,13 @@ const fulfilment = capability('Fulfilment and Delivery', `
       ## Rationale
 
       Wi-Fi coverage in the freezer aisles of 9 of our 41 stores is unreliable.
-    `),
-  ]),
-  feature('Live Order Tracking', `
+    `,
+        ),
+      ],
+    ),
+    feature(
+      'Live Order Tracking',
+      `
     Shoppers follow their delivery on a map from the moment the van leaves the store.
 
     ## Overview
@@ -406,21 +543,33 @@ const fulfilment = capability('Fulfilment and Delivery', `
 
     - As a Household Shopper, I want an arrival estimate so that I know when to be home.
     - As a Delivery Driver, I want the shopper told automatically when I am running late.
-  `, [
-    requirement('FUNCTIONAL', 'Late delivery notification', `
+  `,
+      [
+        requirement(
+          'FUNCTIONAL',
+          'Late delivery notification',
+          `
       ## Statement
 
       When the estimated arrival moves past the end of the booked slot, the system shall notify
       the shopper by push notification (or SMS if push is off) with the new estimate, once per order.
-    `, [
-      criterion('Shopper is told once about a late van', `
+    `,
+          [
+            criterion(
+              'Shopper is told once about a late van',
+              `
         **Given** order FC-20931 booked for 14:00-15:00
         **When** the estimate changes to 15:10 and later to 15:20
         **Then** the shopper receives one notification, "Running late: now arriving around 15:10"
         **And** the tracking screen shows 15:20 after the second change
-      `),
-    ]),
-    requirement('CONSTRAINT', 'Location data retention', `
+      `,
+            ),
+          ],
+        ),
+        requirement(
+          'CONSTRAINT',
+          'Location data retention',
+          `
       ## Statement
 
       Van positions shall be collected only while a route is active, at most every 30 seconds, and
@@ -429,12 +578,17 @@ const fulfilment = capability('Fulfilment and Delivery', `
       ## Rationale
 
       Drivers' works council agreement (2024) and GDPR data minimisation.
-    `),
-  ]),
-]);
+    `,
+        ),
+      ],
+    ),
+  ],
+);
 
 const userTypes = [
-  userType('Household Shopper', `
+  userType(
+    'Household Shopper',
+    `
     A person who orders the weekly groceries for a household of 2-5 people.
 
     ## Description
@@ -451,8 +605,11 @@ const userTypes = [
 
     - Popular weekend slots are full by Wednesday.
     - Surprise substitutions, especially for dietary needs.
-  `),
-  userType('Store Picker', `
+  `,
+  ),
+  userType(
+    'Store Picker',
+    `
     A store employee who picks online orders from the shelves during a shift.
 
     ## Description
@@ -467,8 +624,11 @@ const userTypes = [
     ## Notes
 
     Pickers see order contents and substitution choices but never the shopper's address or payment details.
-  `),
-  userType('Delivery Driver', `
+  `,
+  ),
+  userType(
+    'Delivery Driver',
+    `
     A FreshCart employee who loads totes into a van and delivers them on a route of up to 12 drops an hour.
 
     ## Description
@@ -483,11 +643,14 @@ const userTypes = [
 
     - Missing flat numbers and gate codes in addresses.
     - Chilled totes left waiting when a shopper is not home (policy: wait 5 minutes, then return).
-  `),
+  `,
+  ),
 ];
 
 const coreEntities = [
-  coreEntity('Order', `
+  coreEntity(
+    'Order',
+    `
     A shopper's confirmed purchase for one delivery slot from one store.
 
     ## Attributes
@@ -509,8 +672,11 @@ const coreEntities = [
 
     Placed -> Picking -> Picked -> Out for delivery -> Delivered. Placed orders may be Cancelled by
     the shopper until picking starts; Delivered orders may become Partially refunded.
-  `),
-  coreEntity('Delivery Slot', `
+  `,
+  ),
+  coreEntity(
+    'Delivery Slot',
+    `
     A 1-hour delivery window for one store and postcode zone, with a limited number of places.
 
     ## Attributes
@@ -530,8 +696,11 @@ const coreEntities = [
     ## Lifecycle
 
     Open -> Full (capacity reached) -> Closed (3 hours before start) -> Completed.
-  `),
-  coreEntity('Catalog Item', `
+  `,
+  ),
+  coreEntity(
+    'Catalog Item',
+    `
     A product as sold in one store: its name, price and stock at that store.
 
     ## Attributes
@@ -551,12 +720,19 @@ const coreEntities = [
     ## Lifecycle
 
     Listed -> In stock / Out of stock (updated every 10 minutes from the POS feed) -> Delisted.
-  `),
+  `,
+  ),
 ];
 
-export const DEMO_PRODUCT: { readonly title: string; readonly body: string; readonly children: readonly SampleArtifact[] } = {
+export const DEMO_PRODUCT: {
+  readonly title: string;
+  readonly body: string;
+  readonly children: readonly SampleArtifact[];
+} = {
   title: 'FreshCart',
-  body: markdown('FreshCart', dedent(`
+  body: markdown(
+    'FreshCart',
+    dedent(`
     FreshCart is Acme Groceries' app for ordering groceries online from 41 stores for same-day or
     next-day delivery in a 1-hour slot.
 
@@ -578,12 +754,15 @@ export const DEMO_PRODUCT: { readonly title: string; readonly body: string; read
 
     - Rapid delivery in under 30 minutes.
     - Selling products that Acme Groceries stores do not stock.
-  `)),
+  `),
+  ),
   children: [catalog, checkout, fulfilment, ...userTypes, ...coreEntities],
 };
 
 export const DEMO_ROOT_PAGES: readonly SamplePage[] = [
-  page('Glossary', `
+  page(
+    'Glossary',
+    `
     Terms used across the FreshCart specifications.
 
     - **Basket**: the items a shopper has chosen before checkout; it becomes an Order once payment is authorized.
@@ -594,15 +773,19 @@ export const DEMO_ROOT_PAGES: readonly SamplePage[] = [
     - **Substitute**: an item picked in place of an out-of-stock one, never charged above the original.
     - **Drop**: one delivery stop on a driver's route.
     - **Capture**: charging the authorized payment after picking.
-  `),
-  page('How we write requirements', `
+  `,
+  ),
+  page(
+    'How we write requirements',
+    `
     - One testable statement per requirement, starting "The system shall".
     - Pick the type: FUNCTIONAL (behaviors), NON_FUNCTIONAL (qualities), CONSTRAINT (limits),
       BUSINESS_RULE (policies).
     - Put numbers in the statement (300 ms, 15 minutes, $35), not "fast" or "soon".
     - Add at least one Given/When/Then acceptance criterion before a requirement is planned into a sprint.
     - Link a policy or measurement in the Rationale whenever a number comes from one.
-  `),
+  `,
+  ),
 ];
 
 export const DEMO_FOLDERS: readonly SampleFolder[] = [
@@ -610,7 +793,9 @@ export const DEMO_FOLDERS: readonly SampleFolder[] = [
     name: 'Engineering notes',
     workspace: 'default',
     pages: [
-      page('API conventions', `
+      page(
+        'API conventions',
+        `
         Rules for the FreshCart public and internal HTTP APIs.
 
         - Paths are plural nouns in kebab-case: /v2/delivery-slots/{slotId}/holds.
@@ -620,8 +805,11 @@ export const DEMO_FOLDERS: readonly SampleFolder[] = [
         - Errors use RFC 9457 problem details with a stable type, e.g. /problems/slot-full.
         - Lists use cursor pagination (limit 1-100, default 25); no offset pagination.
         - Breaking changes need a new major version and 6 months of overlap.
-      `),
-      page('Release checklist', `
+      `,
+      ),
+      page(
+        'Release checklist',
+        `
         Every production deploy of the FreshCart backend, in order.
 
         1. Deploys happen Monday to Thursday, 10:00-15:00; never on Fridays or before public holidays.
@@ -630,8 +818,11 @@ export const DEMO_FOLDERS: readonly SampleFolder[] = [
         4. Canary to the Riverside store for 30 minutes; watch checkout errors and search p95.
         5. Roll back if checkout errors exceed 2% or search p95 exceeds 300 ms.
         6. Post the release notes in #freshcart-releases with the ticket list.
-      `),
-      page('Incident runbook: payment provider outage', `
+      `,
+      ),
+      page(
+        'Incident runbook: payment provider outage',
+        `
         When Stripe errors exceed 20% of authorizations for 2 minutes, the on-call engineer:
 
         1. Confirms on the Stripe status page and opens an incident in #incidents.
@@ -639,14 +830,17 @@ export const DEMO_FOLDERS: readonly SampleFolder[] = [
         3. Extends all active slot holds by 30 minutes so shoppers do not lose their slot.
         4. Pauses capture jobs; authorizations stay valid for 7 days.
         5. After recovery, turns the flag off and replays queued captures oldest first.
-      `),
+      `,
+      ),
     ],
   },
   {
     name: 'Leadership',
     workspace: 'restricted',
     pages: [
-      page('Pricing strategy 2026', `
+      page(
+        'Pricing strategy 2026',
+        `
         Confidential: leadership team only.
 
         ## Proposal
@@ -663,7 +857,8 @@ export const DEMO_FOLDERS: readonly SampleFolder[] = [
         ## Risks
 
         - Competitor QuickBasket offers free delivery over $40; watch churn weekly for 8 weeks.
-      `),
+      `,
+      ),
     ],
   },
 ];

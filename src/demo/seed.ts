@@ -54,10 +54,16 @@ export async function startupDemo(services: Services): Promise<StartupDemo> {
   const { demo: wanted, baseUrl } = services.config;
   if (wanted === 'off') return { created: false, reason: 'SPECBASE_DEMO is off' };
   if (wanted === 'auto' && !isLoopbackUrl(baseUrl)) {
-    return { created: false, reason: `the base URL ${baseUrl} is not a loopback address (SPECBASE_DEMO=on creates it anyway)` };
+    return {
+      created: false,
+      reason: `the base URL ${baseUrl} is not a loopback address (SPECBASE_DEMO=on creates it anyway)`,
+    };
   }
   if (wanted === 'auto' && (await services.control.orgs.list()).length > 0) {
-    return { created: false, reason: 'the data directory already has organizations (SPECBASE_DEMO=on creates it anyway)' };
+    return {
+      created: false,
+      reason: 'the data directory already has organizations (SPECBASE_DEMO=on creates it anyway)',
+    };
   }
   return ensureDemo(services);
 }

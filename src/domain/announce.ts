@@ -9,13 +9,24 @@ import { artifactUrl } from './urls.js';
  * makes once its commit landed (create, edit, revert, restore; delete and move alike). It
  * resolves once the event is in the outbox; it never fails the change, which is already made.
  */
-export async function announceChange(deps: DomainDeps, scope: Scope, kind: WebhookEventKind, result: CommitResult): Promise<void> {
+export async function announceChange(
+  deps: DomainDeps,
+  scope: Scope,
+  kind: WebhookEventKind,
+  result: CommitResult,
+): Promise<void> {
   const { artifact } = result;
   const { author, client } = scope.changeContext;
   await deps.changes?.committed({
     orgId: scope.orgId,
     kind,
-    artifact: { id: artifact.id, type: artifact.type, title: artifact.title, url: artifactUrl(deps.baseUrl, scope.orgId, artifact.id), workspaceId: artifact.workspaceId },
+    artifact: {
+      id: artifact.id,
+      type: artifact.type,
+      title: artifact.title,
+      url: artifactUrl(deps.baseUrl, scope.orgId, artifact.id),
+      workspaceId: artifact.workspaceId,
+    },
     commit: result.commit,
     author,
     client: client ?? null,
@@ -24,6 +35,11 @@ export async function announceChange(deps: DomainDeps, scope: Scope, kind: Webho
 }
 
 /** One event per artifact a commit changed (a delete, restore or move carries its subtree along). */
-export async function announceChanges(deps: DomainDeps, scope: Scope, kind: WebhookEventKind, results: readonly CommitResult[]): Promise<void> {
+export async function announceChanges(
+  deps: DomainDeps,
+  scope: Scope,
+  kind: WebhookEventKind,
+  results: readonly CommitResult[],
+): Promise<void> {
   for (const result of results) await announceChange(deps, scope, kind, result);
 }

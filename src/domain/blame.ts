@@ -11,7 +11,10 @@ const lineCount = (body: string): number => (body === '' ? 0 : body.replace(/\n$
  */
 export async function blameArtifact(deps: DomainDeps, scope: Scope, id: string): Promise<BlameView> {
   const meta = await scope.readable(id);
-  const [record, history] = await Promise.all([deps.store.read(scope.orgId, meta.id), deps.store.history(scope.orgId, meta.id)]);
+  const [record, history] = await Promise.all([
+    deps.store.read(scope.orgId, meta.id),
+    deps.store.history(scope.orgId, meta.id),
+  ]);
   const lines = await deps.blame.blame(scope.orgId, record.path, record.version);
   const entries = new Map<string, HistoryEntry>(history.map((e) => [e.commit, e]));
   const bodyStart = lines.length - lineCount(record.body);

@@ -34,7 +34,11 @@ async function placement(
 }
 
 /** Without content: the type's template, headed by the title (an untitled page starts truly empty). */
-function fromTemplate(def: ArtifactTypeDef, input: CreateInput, requirementType: RequirementType | undefined): { title: string; body: string } {
+function fromTemplate(
+  def: ArtifactTypeDef,
+  input: CreateInput,
+  requirementType: RequirementType | undefined,
+): { title: string; body: string } {
   const givenTitle = input.title?.trim() || undefined;
   const title = givenTitle ?? defaultTitle(def);
   const templateTitle = def.type === 'page' ? (givenTitle ?? '') : title;
@@ -73,11 +77,17 @@ export async function createArtifact(
   const { parentId, workspaceId } = await placement(deps, scope, def, input.parentId);
   scope.assertWrite(workspaceId);
   const requirementType = type === 'requirement' ? (input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
-  const { title, body } = input.content === undefined ? fromTemplate(def, input, requirementType) : fromContent(def, input, input.content);
+  const { title, body } =
+    input.content === undefined ? fromTemplate(def, input, requirementType) : fromContent(def, input, input.content);
   const created = await deps.store.create(
     scope.orgId,
     {
-      type, parentId, workspaceId, title, body, ...(requirementType ? { requirementType } : {}),
+      type,
+      parentId,
+      workspaceId,
+      title,
+      body,
+      ...(requirementType ? { requirementType } : {}),
       ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
     },
     scope.changeContext,

@@ -6,7 +6,11 @@ import type { Scope } from './scope.js';
 import type { ArtifactRef, DeletedView, DeletePreview, RemovalView } from './types.js';
 import { artifactUrl } from './urls.js';
 
-const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): ArtifactRef => ({ id: meta.id, type: meta.type, title: meta.title });
+const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): ArtifactRef => ({
+  id: meta.id,
+  type: meta.type,
+  title: meta.title,
+});
 
 /** The artifact and its descendants, parents first, each checked writable: a delete takes them all. */
 async function writableSubtree(deps: DomainDeps, scope: Scope, id: string) {
@@ -25,7 +29,8 @@ export async function deletePreview(deps: DomainDeps, scope: Scope, id: string):
   const inside = new Set(subtree.map((m) => m.id));
   const linkedFrom = new Map<string, ArtifactRef>();
   for (const meta of subtree) {
-    for (const source of (await linksOf(deps, scope, meta.id)).referencedBy) if (!inside.has(source.id)) linkedFrom.set(source.id, source);
+    for (const source of (await linksOf(deps, scope, meta.id)).referencedBy)
+      if (!inside.has(source.id)) linkedFrom.set(source.id, source);
   }
   const [top, ...descendants] = subtree;
   return { artifact: refOf(top!), descendants: descendants.map(refOf), linkedFrom: [...linkedFrom.values()] };
@@ -35,11 +40,20 @@ export async function deletePreview(deps: DomainDeps, scope: Scope, id: string):
  * Deletes an artifact (with `recursive`, and its descendants) as one commit. The one verb every
  * transport calls: what it returns is the commit and what it removed.
  */
-export async function deleteArtifact(deps: DomainDeps, scope: Scope, id: string, options: { recursive: boolean }): Promise<RemovalView> {
+export async function deleteArtifact(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+  options: { recursive: boolean },
+): Promise<RemovalView> {
   const subtree = await writableSubtree(deps, scope, id);
   const results = await deps.store.delete(scope.orgId, subtree[0]!.id, options, scope.changeContext);
   await announceChanges(deps, scope, 'delete', results);
-  return { commit: results[0]!.commit, artifact: refOf(results[0]!.artifact), descendants: results.slice(1).map((r) => refOf(r.artifact)) };
+  return {
+    commit: results[0]!.commit,
+    artifact: refOf(results[0]!.artifact),
+    descendants: results.slice(1).map((r) => refOf(r.artifact)),
+  };
 }
 
 /** Deleted artifacts of the workspaces the actor can read, newest first. */
@@ -54,10 +68,16 @@ export async function listDeleted(deps: DomainDeps, scope: Scope): Promise<Delet
  * Brings a deleted artifact back with its id, content and the descendants deleted with it, as
  * one commit. Unknown and unreadable are the same "not found"; a viewer's restore is refused.
  */
-export async function restoreDeleted(deps: DomainDeps, scope: Scope, id: string): Promise<RemovalView & { url: string }> {
+export async function restoreDeleted(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+): Promise<RemovalView & { url: string }> {
   const readable = await scope.readableWorkspaceIds();
   // A descendant deleted with its parent is found too: the store says to restore the parent first.
-  const deleted = (await deps.store.deleted(scope.orgId)).find((d) => d.id === id.toLowerCase() && readable.has(d.workspaceId));
+  const deleted = (await deps.store.deleted(scope.orgId)).find(
+    (d) => d.id === id.toLowerCase() && readable.has(d.workspaceId),
+  );
   if (!deleted) throw new NotFoundError();
   scope.assertWrite(deleted.workspaceId);
   const rootWorkspaceId = await scope.defaultWorkspaceId();

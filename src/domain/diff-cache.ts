@@ -9,7 +9,13 @@ export class DiffCache {
 
   constructor(private readonly budgetChars = 32 * 1024 * 1024) {}
 
-  async get(orgId: string, artifactId: string, from: string, to: string, compute: () => Promise<string>): Promise<string> {
+  async get(
+    orgId: string,
+    artifactId: string,
+    from: string,
+    to: string,
+    compute: () => Promise<string>,
+  ): Promise<string> {
     const key = `${orgId}/${artifactId}/${from}..${to}`;
     const cached = this.#diffs.get(key);
     if (cached !== undefined) {

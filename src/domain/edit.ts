@@ -8,7 +8,12 @@ import type { Scope } from './scope.js';
 import type { EditInput, EditView } from './types.js';
 import { artifactUrl } from './urls.js';
 
-export async function editView(deps: DomainDeps, orgId: string, before: string, result: CommitResult): Promise<EditView> {
+export async function editView(
+  deps: DomainDeps,
+  orgId: string,
+  before: string,
+  result: CommitResult,
+): Promise<EditView> {
   const { artifact } = result;
   return {
     id: artifact.id,
@@ -51,7 +56,8 @@ export async function editArtifact(
   input: EditInput,
 ): Promise<EditView> {
   const patchBytes = Buffer.byteLength(input.patch, 'utf8');
-  if (patchBytes > deps.limits.maxPatchBytes) throw new PayloadTooLargeError('the patch', deps.limits.maxPatchBytes, patchBytes);
+  if (patchBytes > deps.limits.maxPatchBytes)
+    throw new PayloadTooLargeError('the patch', deps.limits.maxPatchBytes, patchBytes);
   if (!artifactType(type).editable) throw new InvalidInputError(`a ${type} cannot be edited with a patch`);
   const meta = await scope.writable(id, type);
   const { before, result } = await writeComputedBody(

@@ -15,7 +15,12 @@ const LEAD_CHARS = 24;
 const SHOWN_CHARS = 60;
 
 /** What a reviewer reads of a change in a list: its first changed lines, what it undid, the author's summary. */
-export async function changeSummary(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<ChangeSummary> {
+export async function changeSummary(
+  deps: DomainContext,
+  scope: Scope,
+  entry: HistoryEntry,
+  meta: ArtifactMeta,
+): Promise<ChangeSummary> {
   const firstLines: ChangeSummary['firstLines'][number][] = [];
   for (const line of (await changeDiff(deps, scope, entry, meta)).split('\n')) {
     if (firstLines.length >= FIRST_LINES) break;
@@ -37,14 +42,16 @@ function aroundFirstDifference(lines: ChangeSummary['firstLines'][number][]): Ch
     if (!other || other.kind === line.kind) return { ...line, text: cut(line.text, 0) };
     let same = 0;
     while (same < line.text.length && line.text[same] === other.text[same]) same++;
-    const from = same > LEAD_CHARS && line.text.length > SHOWN_CHARS ? line.text.lastIndexOf(' ', same - LEAD_CHARS / 2) + 1 : 0;
+    const from =
+      same > LEAD_CHARS && line.text.length > SHOWN_CHARS ? line.text.lastIndexOf(' ', same - LEAD_CHARS / 2) + 1 : 0;
     return { ...line, text: cut(line.text, from) };
   });
 }
 
 function matches(entry: HistoryEntry, query: HistoryQuery): boolean {
   const author = query.author?.trim().toLowerCase();
-  if (author && !entry.author.name.toLowerCase().includes(author) && !entry.author.email.toLowerCase().includes(author)) return false;
+  if (author && !entry.author.name.toLowerCase().includes(author) && !entry.author.email.toLowerCase().includes(author))
+    return false;
   if (query.client && (entry.client ?? '').toLowerCase() !== query.client.trim().toLowerCase()) return false;
   const day = entry.authoredAt.slice(0, 10);
   if (query.since && day < query.since) return false;
@@ -53,7 +60,11 @@ function matches(entry: HistoryEntry, query: HistoryQuery): boolean {
 }
 
 /** One page of `entries` (newest first) after the cursor's commit; `next` when more match. */
-function pageOf(entries: readonly HistoryEntry[], query: HistoryQuery, exhausted: boolean): { page: HistoryEntry[]; next?: string; complete: boolean } {
+function pageOf(
+  entries: readonly HistoryEntry[],
+  query: HistoryQuery,
+  exhausted: boolean,
+): { page: HistoryEntry[]; next?: string; complete: boolean } {
   const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_PAGE);
   let start = 0;
   if (query.cursor) {
@@ -70,7 +81,12 @@ function pageOf(entries: readonly HistoryEntry[], query: HistoryQuery, exhausted
   return { page, complete: exhausted };
 }
 
-async function summarized(deps: DomainContext, scope: Scope, page: readonly HistoryEntry[], next?: string): Promise<HistoryPage> {
+async function summarized(
+  deps: DomainContext,
+  scope: Scope,
+  page: readonly HistoryEntry[],
+  next?: string,
+): Promise<HistoryPage> {
   const entries = await Promise.all(
     page.map(async (entry) => {
       const meta = await deps.store.meta(scope.orgId, entry.artifactId);
@@ -82,7 +98,12 @@ async function summarized(deps: DomainContext, scope: Scope, page: readonly Hist
 }
 
 /** An artifact's history, newest first, filtered and paginated by cursor. */
-export async function artifactHistoryPage(deps: DomainContext, scope: Scope, id: string, query: HistoryQuery): Promise<HistoryPage> {
+export async function artifactHistoryPage(
+  deps: DomainContext,
+  scope: Scope,
+  id: string,
+  query: HistoryQuery,
+): Promise<HistoryPage> {
   const meta = await scope.readable(id);
   const { page, next } = pageOf(await deps.store.history(scope.orgId, meta.id), query, true);
   return summarized(deps, scope, page, next);

@@ -13,7 +13,12 @@ export async function artifactHistory(deps: DomainDeps, scope: Scope, id: string
 }
 
 /** One entry of an artifact's history; NotFoundError for a commit that did not change it. */
-export async function historyEntryOf(deps: DomainDeps, scope: Scope, meta: ArtifactMeta, commit: string): Promise<HistoryEntry> {
+export async function historyEntryOf(
+  deps: DomainDeps,
+  scope: Scope,
+  meta: ArtifactMeta,
+  commit: string,
+): Promise<HistoryEntry> {
   const entry = (await deps.store.history(scope.orgId, meta.id)).find((e) => e.commit === commit);
   if (!entry) throw new NotFoundError('change');
   return entry;
@@ -43,7 +48,12 @@ export async function changeOf(deps: DomainContext, scope: Scope, id: string, co
 }
 
 /** The diff one change made to its artifact: computed once, kept, and shared by every view of it. */
-export function changeDiff(deps: DomainContext, scope: Scope, entry: HistoryEntry, meta: ArtifactMeta): Promise<string> {
+export function changeDiff(
+  deps: DomainContext,
+  scope: Scope,
+  entry: HistoryEntry,
+  meta: ArtifactMeta,
+): Promise<string> {
   return deps.diffs.get(scope.orgId, meta.id, entry.parent ?? '', entry.commit, async () => {
     // A delete left no file at its commit: everything went.
     const after = entry.verb === 'delete' ? Promise.resolve('') : bodyOf(deps, scope, meta, entry.commit);

@@ -1,4 +1,11 @@
-import { artifactType, headingTitle, isArtifactType, REQUIREMENT_TYPES, type ArtifactType, type RequirementType } from '../artifacts/index.js';
+import {
+  artifactType,
+  headingTitle,
+  isArtifactType,
+  REQUIREMENT_TYPES,
+  type ArtifactType,
+  type RequirementType,
+} from '../artifacts/index.js';
 import { InvalidInputError, SpecbaseError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { checkDocumentText } from '../patch/index.js';
@@ -10,7 +17,12 @@ import type { ImportOptions, ImportReport, ImportSource } from './types.js';
 /** What becomes of one file: a page in the folders of its directories, or an artifact under a parent. */
 type Plan =
   | { readonly kind: 'page'; readonly source: ImportSource; readonly folders: readonly string[] }
-  | { readonly kind: 'tree'; readonly source: ImportSource; readonly type: ArtifactType; readonly parent: { id: string } | { file: string } };
+  | {
+      readonly kind: 'tree';
+      readonly source: ImportSource;
+      readonly type: ArtifactType;
+      readonly parent: { id: string } | { file: string };
+    };
 
 type Entry<K extends 'imported' | 'skipped' | 'refused'> = ImportReport[K][number];
 
@@ -36,7 +48,12 @@ const fieldText = (fields: Readonly<Record<string, unknown>>, key: string): stri
 };
 
 /** The plan for one file, or why it cannot be taken. */
-function planOf(source: ImportSource, sources: ReadonlyMap<string, ImportSource>, imported: ReadonlyMap<string, string>, maxBytes: number): Plan | string {
+function planOf(
+  source: ImportSource,
+  sources: ReadonlyMap<string, ImportSource>,
+  imported: ReadonlyMap<string, string>,
+  maxBytes: number,
+): Plan | string {
   if (source.problem) return source.problem;
   if (source.bytes > maxBytes) return `the file is ${source.bytes} bytes; the limit is ${maxBytes}`;
   try {
@@ -47,14 +64,18 @@ function planOf(source: ImportSource, sources: ReadonlyMap<string, ImportSource>
   }
   const fields = source.fields ?? {};
   const type = fields['type'];
-  if (type === undefined || type === 'page') return { kind: 'page', source, folders: dirname(source.path).split('/').filter(Boolean) };
+  if (type === undefined || type === 'page')
+    return { kind: 'page', source, folders: dirname(source.path).split('/').filter(Boolean) };
   if (!isArtifactType(type) || !artifactType(type).creatable) return `unknown type ${JSON.stringify(type)}`;
   const def = artifactType(type);
   const parentType = artifactType(def.parent as ArtifactType).name.toLowerCase();
   const parent = fieldText(fields, 'parent');
-  if (!parent) return `missing parent: a ${def.name.toLowerCase()} names its ${parentType} by id or by the relative path of another file`;
+  if (!parent)
+    return `missing parent: a ${def.name.toLowerCase()} names its ${parentType} by id or by the relative path of another file`;
   if (isUuid(parent)) return { kind: 'tree', source, type, parent: { id: parent.toLowerCase() } };
-  const candidates = [normalized(`${dirname(source.path)}/${parent}`), normalized(parent)].filter((p): p is string => p !== undefined);
+  const candidates = [normalized(`${dirname(source.path)}/${parent}`), normalized(parent)].filter(
+    (p): p is string => p !== undefined,
+  );
   const file = candidates.find((p) => sources.has(p) || imported.has(p));
   if (!file) return `missing parent ${JSON.stringify(parent)}: no such file among those imported`;
   return { kind: 'tree', source, type, parent: { file } };
@@ -73,11 +94,19 @@ function titleOf(source: ImportSource): string | undefined {
  * directories. Files imported before are skipped; a file that cannot be taken is listed with
  * the reason, and nothing of it is written. `dryRun` plans and checks, and writes nothing.
  */
-export async function importFiles(deps: DomainDeps, scope: Scope, sources: readonly ImportSource[], options: ImportOptions): Promise<ImportReport> {
+export async function importFiles(
+  deps: DomainDeps,
+  scope: Scope,
+  sources: readonly ImportSource[],
+  options: ImportOptions,
+): Promise<ImportReport> {
   const imported = await deps.store.importedPaths(scope.orgId);
   const byPath = new Map(sources.map((s) => [s.path, s]));
   const report = {
-    imported: [] as Entry<'imported'>[], skipped: [] as Entry<'skipped'>[], refused: [] as Entry<'refused'>[], folders: 0,
+    imported: [] as Entry<'imported'>[],
+    skipped: [] as Entry<'skipped'>[],
+    refused: [] as Entry<'refused'>[],
+    folders: 0,
   };
   const plans = new Map<string, Plan>();
   for (const source of sources) {
@@ -102,9 +131,11 @@ export async function importFiles(deps: DomainDeps, scope: Scope, sources: reado
       let parentId: string | undefined;
       if (plan.kind === 'tree') {
         parentId = 'id' in plan.parent ? plan.parent.id : ids.get(plan.parent.file);
-        if (parentId === undefined) throw new InvalidInputError(`its parent ${'file' in plan.parent ? plan.parent.file : ''} was not imported`);
+        if (parentId === undefined)
+          throw new InvalidInputError(`its parent ${'file' in plan.parent ? plan.parent.file : ''} was not imported`);
       } else if (plan.folders.length) {
-        parentId = (await folderFor(deps, scope, plan.folders, folders, folderIds, options.dryRun, report)) ?? undefined;
+        parentId =
+          (await folderFor(deps, scope, plan.folders, folders, folderIds, options.dryRun, report)) ?? undefined;
       }
       const title = titleOf(plan.source);
       const type = plan.kind === 'tree' ? plan.type : 'page';
@@ -122,7 +153,9 @@ export async function importFiles(deps: DomainDeps, scope: Scope, sources: reado
         ...(parentId !== undefined ? { parentId } : {}),
         ...(title !== undefined ? { title } : {}),
         content: plan.source.body ?? '',
-        ...((REQUIREMENT_TYPES as readonly unknown[]).includes(requirementType) ? { requirementType: requirementType as RequirementType } : {}),
+        ...((REQUIREMENT_TYPES as readonly unknown[]).includes(requirementType)
+          ? { requirementType: requirementType as RequirementType }
+          : {}),
         importedFrom: path,
       });
       ids.set(path, view.id);
@@ -136,7 +169,11 @@ export async function importFiles(deps: DomainDeps, scope: Scope, sources: reado
 }
 
 /** Pages in directory order; artifacts after the files they name as parents (a cycle is refused). */
-function inParentOrder(plans: Map<string, Plan>, imported: ReadonlyMap<string, string>, refused: { path: string; reason: string }[]): Plan[] {
+function inParentOrder(
+  plans: Map<string, Plan>,
+  imported: ReadonlyMap<string, string>,
+  refused: { path: string; reason: string }[],
+): Plan[] {
   const ordered: Plan[] = [];
   const state = new Map<string, 'visiting' | 'done' | 'refused'>();
   const visit = (path: string): boolean => {
@@ -149,9 +186,13 @@ function inParentOrder(plans: Map<string, Plan>, imported: ReadonlyMap<string, s
       const parentFile = plan.parent.file;
       const parentPlan = plans.get(parentFile);
       const expected = artifactType(plan.type).parent;
-      if (state.get(parentFile) === 'visiting') return refuse(path, `its parent ${parentFile} is among its own descendants`);
+      if (state.get(parentFile) === 'visiting')
+        return refuse(path, `its parent ${parentFile} is among its own descendants`);
       if (parentPlan && (parentPlan.kind !== 'tree' || parentPlan.type !== expected)) {
-        return refuse(path, `its parent ${parentFile} is not a ${artifactType(expected as ArtifactType).name.toLowerCase()}`);
+        return refuse(
+          path,
+          `its parent ${parentFile} is not a ${artifactType(expected as ArtifactType).name.toLowerCase()}`,
+        );
       }
       if (!visit(parentFile)) return refuse(path, `its parent ${parentFile} cannot be imported`);
     }

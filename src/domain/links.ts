@@ -6,7 +6,11 @@ import type { ArtifactLink, ArtifactRef } from './types.js';
  * An artifact's links both ways, as the actor may see them: targets and sources they cannot
  * read are left out (their existence never leaks); a target deleted since shows as deleted.
  */
-export async function linksOf(deps: DomainDeps, scope: Scope, id: string): Promise<{ links: ArtifactLink[]; referencedBy: ArtifactRef[] }> {
+export async function linksOf(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+): Promise<{ links: ArtifactLink[]; referencedBy: ArtifactRef[] }> {
   const [index, view] = await Promise.all([deps.store.links(scope.orgId), deps.store.view(scope.orgId)]);
   const targets = index.linksFrom(id);
   const missing = targets.some((t) => !view.meta(t));
@@ -19,7 +23,8 @@ export async function linksOf(deps: DomainDeps, scope: Scope, id: string): Promi
       continue;
     }
     const gone = deleted.get(target);
-    if (gone && scope.canRead(gone.workspaceId)) links.push({ id: gone.id, type: gone.type, title: gone.title, deleted: true });
+    if (gone && scope.canRead(gone.workspaceId))
+      links.push({ id: gone.id, type: gone.type, title: gone.title, deleted: true });
   }
   const referencedBy: ArtifactRef[] = [];
   for (const source of index.linksTo(id)) {

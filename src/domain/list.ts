@@ -24,7 +24,9 @@ export async function listChildren(
 export async function listReadable(deps: DomainDeps, scope: Scope): Promise<ListItemView[]> {
   const view = await deps.store.view(scope.orgId);
   const workspaces = await scope.readableWorkspaceIds();
-  return ARTIFACT_TYPES.flatMap((type) => view.ofType(type, workspaces)).map((meta) => listItemView(deps.baseUrl, scope.orgId, meta));
+  return ARTIFACT_TYPES.flatMap((type) => view.ofType(type, workspaces)).map((meta) =>
+    listItemView(deps.baseUrl, scope.orgId, meta),
+  );
 }
 
 /** All readable pages, or those directly in one folder. */
@@ -42,8 +44,10 @@ export async function listPages(deps: DomainDeps, scope: Scope, folderId?: strin
 export async function listFolders(deps: DomainDeps, scope: Scope, parentFolderId?: string): Promise<FolderView[]> {
   if (parentFolderId !== undefined) await scope.readableFolder(parentFolderId);
   const view = await deps.store.view(scope.orgId);
-  const folders = parentFolderId === undefined ? await deps.store.folders(scope.orgId) : view.subfolders(parentFolderId);
-  const pageCount = (folderId: string) => view.children(folderId, 'page').filter((m) => scope.canRead(m.workspaceId)).length;
+  const folders =
+    parentFolderId === undefined ? await deps.store.folders(scope.orgId) : view.subfolders(parentFolderId);
+  const pageCount = (folderId: string) =>
+    view.children(folderId, 'page').filter((m) => scope.canRead(m.workspaceId)).length;
   return folders
     .filter((f) => scope.canRead(f.workspaceId))
     .map((f) => ({ id: f.id, name: f.name, parentFolderId: f.parentId, pageCount: pageCount(f.id) }));

@@ -5,7 +5,11 @@ import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactRef, FolderChangeView, MoveView } from './types.js';
 
-const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): ArtifactRef => ({ id: meta.id, type: meta.type, title: meta.title });
+const refOf = (meta: { id: string; type: ArtifactRef['type']; title: string }): ArtifactRef => ({
+  id: meta.id,
+  type: meta.type,
+  title: meta.title,
+});
 
 /**
  * Gives an artifact another parent of the type it may have (`to` null: a page to the root), as
@@ -24,15 +28,25 @@ export async function moveArtifact(deps: DomainDeps, scope: Scope, id: string, t
   if (def.parent === 'folder') {
     workspaceId = to === null ? await scope.defaultWorkspaceId() : (await scope.readableFolder(to)).workspaceId;
   } else {
-    if (to === null) throw new InvalidInputError(`a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}: name one`);
+    if (to === null)
+      throw new InvalidInputError(
+        `a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}: name one`,
+      );
     const parent = await scope.readable(to);
     if (parent.type !== def.parent) {
-      throw new InvalidInputError(`a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}, not a ${artifactType(parent.type).name.toLowerCase()}`);
+      throw new InvalidInputError(
+        `a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}, not a ${artifactType(parent.type).name.toLowerCase()}`,
+      );
     }
     workspaceId = parent.workspaceId;
   }
   scope.assertWrite(workspaceId);
-  const results = await deps.store.move(scope.orgId, meta.id, { parentId: to?.toLowerCase() ?? null, workspaceId }, scope.changeContext);
+  const results = await deps.store.move(
+    scope.orgId,
+    meta.id,
+    { parentId: to?.toLowerCase() ?? null, workspaceId },
+    scope.changeContext,
+  );
   await announceChanges(deps, scope, 'move', results);
   return {
     commit: results[0]!.commit,
@@ -53,17 +67,32 @@ async function writableFolder(deps: DomainDeps, scope: Scope, id: string) {
 }
 
 /** Puts a folder into another (`to` null: the root) as one commit; never into itself or below. */
-export async function moveFolder(deps: DomainDeps, scope: Scope, id: string, to: string | null): Promise<FolderChangeView> {
+export async function moveFolder(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+  to: string | null,
+): Promise<FolderChangeView> {
   const folder = await writableFolder(deps, scope, id);
   const target = to === null ? undefined : await scope.readableFolder(to);
   // At the root a folder keeps its workspace; in another folder it takes that folder's.
   const workspaceId = target?.workspaceId ?? folder.workspaceId;
   scope.assertWrite(workspaceId);
-  const commit = await deps.store.moveFolder(scope.orgId, folder.id, { parentId: target?.id ?? null, workspaceId }, scope.changeContext);
+  const commit = await deps.store.moveFolder(
+    scope.orgId,
+    folder.id,
+    { parentId: target?.id ?? null, workspaceId },
+    scope.changeContext,
+  );
   return { commit, id: folder.id, name: folder.name, parentFolderId: target?.id ?? null };
 }
 
-export async function renameFolder(deps: DomainDeps, scope: Scope, id: string, name: string): Promise<FolderChangeView> {
+export async function renameFolder(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+  name: string,
+): Promise<FolderChangeView> {
   const folder = await writableFolder(deps, scope, id);
   const commit = await deps.store.renameFolder(scope.orgId, folder.id, name, scope.changeContext);
   return { commit, id: folder.id, name: name.trim(), parentFolderId: folder.parentId };

@@ -28,10 +28,25 @@ export interface ArtifactStore {
   create(orgId: string, input: NewArtifact, ctx: ChangeContext): Promise<CommitResult>;
   update(orgId: string, id: string, change: BodyChange, ctx: ChangeContext): Promise<CommitResult>;
   delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]>;
-  restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
+  restoreDeleted(
+    orgId: string,
+    id: string,
+    options: { rootWorkspaceId: string },
+    ctx: ChangeContext,
+  ): Promise<CommitResult[]>;
   deleted(orgId: string): Promise<DeletedArtifact[]>;
-  move(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]>;
-  moveFolder(orgId: string, id: string, to: { parentId: string | null; workspaceId: string }, ctx: ChangeContext): Promise<string>;
+  move(
+    orgId: string,
+    id: string,
+    to: { parentId: string | null; workspaceId: string },
+    ctx: ChangeContext,
+  ): Promise<CommitResult[]>;
+  moveFolder(
+    orgId: string,
+    id: string,
+    to: { parentId: string | null; workspaceId: string },
+    ctx: ChangeContext,
+  ): Promise<string>;
   renameFolder(orgId: string, id: string, name: string, ctx: ChangeContext): Promise<string>;
   deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
   /** Files imported so far -> the artifact each became. */
@@ -55,7 +70,12 @@ export interface BlameSource {
 
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(orgId: string): Promise<{ search(q: SearchQuery): Promise<SearchAnswer>; matchRanges(query: string, text: string): [number, number][] }>;
+  forOrg(
+    orgId: string,
+  ): Promise<{
+    search(q: SearchQuery): Promise<SearchAnswer>;
+    matchRanges(query: string, text: string): [number, number][];
+  }>;
 }
 
 export interface DomainDeps {

@@ -18,13 +18,21 @@ export async function readArtifact(
 }
 
 /** An artifact of any type, by id alone (MCP resources name artifacts without their type). */
-export async function readAnyArtifact(deps: DomainDeps, scope: Scope, id: string, mode: ReadMode = 'full'): Promise<ArtifactView> {
+export async function readAnyArtifact(
+  deps: DomainDeps,
+  scope: Scope,
+  id: string,
+  mode: ReadMode = 'full',
+): Promise<ArtifactView> {
   const meta = await scope.readable(id);
   return artifactView(deps.baseUrl, scope.orgId, await deps.store.read(scope.orgId, meta.id), mode);
 }
 
 export async function readProduct(deps: DomainDeps, scope: Scope, mode: ReadMode = 'concise'): Promise<ArtifactView> {
   const product = await scope.product();
-  const [record, links] = await Promise.all([deps.store.read(scope.orgId, product.id), linksOf(deps, scope, product.id)]);
+  const [record, links] = await Promise.all([
+    deps.store.read(scope.orgId, product.id),
+    linksOf(deps, scope, product.id),
+  ]);
   return { ...artifactView(deps.baseUrl, scope.orgId, record, mode), ...links };
 }

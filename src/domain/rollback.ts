@@ -15,7 +15,9 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
   const meta = await scope.writable(id);
   const entry = await historyEntryOf(deps, scope, meta, commit);
   if (entry.verb === 'create' || !entry.parent) {
-    throw new InvalidInputError('the change that created an artifact cannot be reverted; restore a later version instead');
+    throw new InvalidInputError(
+      'the change that created an artifact cannot be reverted; restore a later version instead',
+    );
   }
   const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
   const { before: current, result } = await writeComputedBody(
@@ -27,7 +29,10 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
         return threeWayMerge({ ours: record.body, base: after, theirs: before });
       } catch (error) {
         if (error instanceof ConflictError) {
-          throw new ConflictError(`cannot revert ${commit.slice(0, 7)}: ${error.message}; nothing was written`, error.data);
+          throw new ConflictError(
+            `cannot revert ${commit.slice(0, 7)}: ${error.message}; nothing was written`,
+            error.data,
+          );
         }
         throw error;
       }

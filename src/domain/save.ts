@@ -17,7 +17,9 @@ const normalized = (text: string): string => text.replace(/\r\n?/g, '\n');
 function assertResolved(body: string): void {
   const lines = body.split('\n');
   if (lines.includes(MARKERS.start) || lines.includes(MARKERS.end)) {
-    throw new InvalidInputError('the text still has conflict markers: keep the lines you want between them and remove the markers');
+    throw new InvalidInputError(
+      'the text still has conflict markers: keep the lines you want between them and remove the markers',
+    );
   }
 }
 
@@ -27,9 +29,16 @@ function assertResolved(body: string): void {
  * (base = the text at baseVersion, mine = the submitted text, theirs = the current text); a
  * passage both changed is a conflict carrying both texts, and nothing is written.
  */
-export async function saveBody(deps: DomainDeps, scope: Scope, type: ArtifactType, id: string, input: SaveInput): Promise<EditView> {
+export async function saveBody(
+  deps: DomainDeps,
+  scope: Scope,
+  type: ArtifactType,
+  id: string,
+  input: SaveInput,
+): Promise<EditView> {
   const meta = await scope.writable(id, type);
-  if (!artifactType(type).editable) throw new InvalidInputError(`a ${artifactType(type).name.toLowerCase()} cannot be edited`);
+  if (!artifactType(type).editable)
+    throw new InvalidInputError(`a ${artifactType(type).name.toLowerCase()} cannot be edited`);
   const mine = normalized(input.body);
   // The store checks the summary (one line, bounded) before it takes the lock.
   const summary = input.summary?.trim();

@@ -27,7 +27,10 @@ export class Scope {
 
   async readableWorkspaceIds(): Promise<Set<string>> {
     const all = await this.deps.control.workspaces.list(this.orgId);
-    return readableWorkspaces(this.actor.principal, all.map((w) => w.id));
+    return readableWorkspaces(
+      this.actor.principal,
+      all.map((w) => w.id),
+    );
   }
 
   async defaultWorkspaceId(): Promise<string> {

@@ -37,7 +37,10 @@ export async function searchHighlighted(
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
 ): Promise<HighlightedResultsView> {
-  const [{ results, notice }, index] = await Promise.all([searchArtifacts(deps, scope, input), deps.search.forOrg(scope.orgId)]);
+  const [{ results, notice }, index] = await Promise.all([
+    searchArtifacts(deps, scope, input),
+    deps.search.forOrg(scope.orgId),
+  ]);
   const highlighted = results.map((r) => ({
     ...r,
     titleMatches: index.matchRanges(input.query, r.title),

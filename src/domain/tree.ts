@@ -11,12 +11,20 @@ import { listItemView } from './views.js';
  * as a page beside each artifact needs; by levels it is that of the nodes shown, so the home
  * page of a 100,000-artifact organization does not walk (and send) every artifact.
  */
-export async function readableTree(deps: DomainDeps, scope: Scope, opening: TreeOpening): Promise<{ product: TreeNode; pages: FolderTreeNode }> {
+export async function readableTree(
+  deps: DomainDeps,
+  scope: Scope,
+  opening: TreeOpening,
+): Promise<{ product: TreeNode; pages: FolderTreeNode }> {
   const product = await scope.product();
   const view = await deps.store.view(scope.orgId);
-  const readable = <T extends { workspaceId: string }>(items: readonly T[]) => items.filter((i) => scope.canRead(i.workspaceId));
+  const readable = <T extends { workspaceId: string }>(items: readonly T[]) =>
+    items.filter((i) => scope.canRead(i.workspaceId));
   const childArtifacts = (meta: ArtifactMeta) => readable(view.children(meta.id)).filter((m) => m.type !== 'page');
-  const isOpen = 'around' in opening ? openPath(view, opening.around.toLowerCase(), product.id) : openLevels(product, childArtifacts, opening.upTo);
+  const isOpen =
+    'around' in opening
+      ? openPath(view, opening.around.toLowerCase(), product.id)
+      : openLevels(product, childArtifacts, opening.upTo);
   const node = (meta: ArtifactMeta): TreeNode => {
     const open = isOpen(meta.id);
     return {
@@ -25,7 +33,9 @@ export async function readableTree(deps: DomainDeps, scope: Scope, opening: Tree
       title: meta.title,
       ...(meta.requirementType ? { requirementType: meta.requirementType } : {}),
       children: open ? childArtifacts(meta).map(node) : [],
-      ...(!open && view.children(meta.id).some((c) => c.type !== 'page' && scope.canRead(c.workspaceId)) ? { closed: true } : {}),
+      ...(!open && view.children(meta.id).some((c) => c.type !== 'page' && scope.canRead(c.workspaceId))
+        ? { closed: true }
+        : {}),
     };
   };
   const folderNode = (folder: FolderRecord | null): FolderTreeNode => {
@@ -33,7 +43,9 @@ export async function readableTree(deps: DomainDeps, scope: Scope, opening: Tree
     return {
       id: folder?.id ?? null,
       name: folder?.name ?? ROOT_FOLDER_NAME,
-      pages: open ? readable(view.children(folder?.id ?? null, 'page')).map((p) => listItemView(deps.baseUrl, scope.orgId, p)) : [],
+      pages: open
+        ? readable(view.children(folder?.id ?? null, 'page')).map((p) => listItemView(deps.baseUrl, scope.orgId, p))
+        : [],
       folders: open ? readable(view.subfolders(folder?.id ?? null)).map(folderNode) : [],
     };
   };
@@ -46,7 +58,11 @@ export async function readableTree(deps: DomainDeps, scope: Scope, opening: Tree
  * a large one down to the level that would pass it. A level's children are counted only as far
  * as `upTo`.
  */
-function openLevels(product: ArtifactMeta, childArtifacts: (meta: ArtifactMeta) => ArtifactMeta[], upTo: number): (id: string | null) => boolean {
+function openLevels(
+  product: ArtifactMeta,
+  childArtifacts: (meta: ArtifactMeta) => ArtifactMeta[],
+  upTo: number,
+): (id: string | null) => boolean {
   const open = new Set<string | null>([product.id]);
   let level = childArtifacts(product);
   let shown = 1 + level.length;
@@ -70,7 +86,8 @@ function openPath(view: CatalogView, id: string, productId: string): (id: string
   const meta = view.meta(id);
   if (meta) open.add(meta.id);
   const step = (at: string) => view.meta(at)?.parentId ?? view.folder(at)?.parentId ?? null;
-  for (let parent = meta?.parentId ?? null; parent !== null && !open.has(parent); parent = step(parent)) open.add(parent);
+  for (let parent = meta?.parentId ?? null; parent !== null && !open.has(parent); parent = step(parent))
+    open.add(parent);
   return (candidate) => open.has(candidate);
 }
 
@@ -85,7 +102,8 @@ export async function locateArtifact(deps: DomainDeps, scope: Scope, id: string)
   const view = await deps.store.view(scope.orgId);
   const meta = view.meta(id.toLowerCase());
   if (!meta || !scope.canRead(meta.workspaceId)) return undefined;
-  const crumbs = meta.type === 'page' ? folderCrumbs(view, scope, meta.parentId) : productCrumbs(view, scope, meta, product.id);
+  const crumbs =
+    meta.type === 'page' ? folderCrumbs(view, scope, meta.parentId) : productCrumbs(view, scope, meta, product.id);
   return crumbs && { type: meta.type, crumbs };
 }
 
@@ -93,9 +111,10 @@ function productCrumbs(view: CatalogView, scope: Scope, meta: ArtifactMeta, prod
   if (meta.id === productId) return [];
   const crumbs: Crumb[] = [];
   const seen = new Set([meta.id]);
-  for (let parentId = meta.parentId; parentId !== null; ) {
+  for (let parentId = meta.parentId; parentId !== null;) {
     const parent = view.meta(parentId);
-    if (!parent || parent.type === 'page' || seen.has(parent.id) || !scope.canRead(parent.workspaceId)) return undefined;
+    if (!parent || parent.type === 'page' || seen.has(parent.id) || !scope.canRead(parent.workspaceId))
+      return undefined;
     seen.add(parent.id);
     crumbs.unshift({ label: parent.title, id: parent.id });
     if (parent.id === productId) return crumbs;
@@ -107,7 +126,7 @@ function productCrumbs(view: CatalogView, scope: Scope, meta: ArtifactMeta, prod
 function folderCrumbs(view: CatalogView, scope: Scope, folderId: string | null): Crumb[] | undefined {
   const crumbs: Crumb[] = [];
   const seen = new Set<string>();
-  for (let id = folderId; id !== null; ) {
+  for (let id = folderId; id !== null;) {
     const folder = view.folder(id);
     if (!folder || seen.has(id) || !scope.canRead(folder.workspaceId)) return undefined;
     seen.add(id);

@@ -286,9 +286,15 @@ export interface FolderChangeView {
  * Tools, the web application and the CLI all go through this; none touch the store directly.
  */
 export interface SpecService {
-  search(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<SearchResultsView>;
+  search(
+    actor: Actor,
+    input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
+  ): Promise<SearchResultsView>;
   /** As search, with the matched words of each title and preview, for the web application. */
-  searchHighlighted(actor: Actor, input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number }): Promise<HighlightedResultsView>;
+  searchHighlighted(
+    actor: Actor,
+    input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
+  ): Promise<HighlightedResultsView>;
   readProduct(actor: Actor, mode?: ReadMode): Promise<ArtifactView>;
   /** NotFoundError when the id is malformed, unknown, of another type, or unreadable for the actor. */
   read(actor: Actor, type: ArtifactType, id: string, mode?: ReadMode): Promise<ArtifactView>;
@@ -300,7 +306,10 @@ export interface SpecService {
   listPages(actor: Actor, folderId?: string): Promise<ListItemView[]>;
   listFolders(actor: Actor, parentFolderId?: string): Promise<FolderView[]>;
   create(actor: Actor, type: ArtifactType, input: CreateInput): Promise<ArtifactView>;
-  createFolder(actor: Actor, input: { name: string; parentFolderId?: string; workspaceId?: string }): Promise<FolderView>;
+  createFolder(
+    actor: Actor,
+    input: { name: string; parentFolderId?: string; workspaceId?: string },
+  ): Promise<FolderView>;
   edit(actor: Actor, type: ArtifactType, id: string, input: EditInput): Promise<EditView>;
   /** Saves a whole body typed in the web editor; ConflictError carrying an EditConflict when both changed one passage. */
   save(actor: Actor, type: ArtifactType, id: string, input: SaveInput): Promise<EditView>;

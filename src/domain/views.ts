@@ -17,7 +17,8 @@ export function conciseContent(body: string, limit = CONCISE_LENGTH): { content:
 }
 
 export function artifactView(baseUrl: string, orgId: string, record: ArtifactRecord, mode: ReadMode): ArtifactView {
-  const { content, truncated } = mode === 'full' ? { content: record.body, truncated: false } : conciseContent(record.body);
+  const { content, truncated } =
+    mode === 'full' ? { content: record.body, truncated: false } : conciseContent(record.body);
   return {
     id: record.id,
     type: record.type,

@@ -34,7 +34,8 @@ export async function admitGitRequest(deps: GitHttpDeps, req: Request): Promise<
   const gitdir = deps.gitdirOf(orgId);
   try {
     const principal = await authorizeClone({ control: deps.control, user, orgId, gitdir });
-    if (!(await deps.control.credentialOrgs.admit({ kind: 'token', id: token.id }, orgId))) throw new CredentialBlockedError('token');
+    if (!(await deps.control.credentialOrgs.admit({ kind: 'token', id: token.id }, orgId)))
+      throw new CredentialBlockedError('token');
     return { orgId, gitdir, principal };
   } catch (error) {
     if (error instanceof PermissionDeniedError || error instanceof NotOrganizationMemberError) {

@@ -21,7 +21,12 @@ export async function authorizeClone(input: {
   const principal = await control.members.principal(orgId, user.id);
   if (!principal) throw new NotOrganizationMemberError();
   const workspaces = await control.workspaces.list(orgId);
-  if (!canReadAll(principal, workspaces.map((w) => w.id))) {
+  if (
+    !canReadAll(
+      principal,
+      workspaces.map((w) => w.id),
+    )
+  ) {
     throw new PermissionDeniedError(
       'cloning needs read access to every workspace of this organization; ask an organization owner for access to all workspaces',
     );

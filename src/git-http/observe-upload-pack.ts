@@ -18,22 +18,27 @@ export interface UploadPackSummary {
  */
 export function observeUploadPack(): { request: Transform; response: Transform; summary: UploadPackSummary } {
   const summary: UploadPackSummary = { hasHaves: false, sentPack: false };
-  const request = tap(new PktLineReader((payload) => {
-    const line = payload.toString('latin1');
-    if (line.startsWith('want ') && summary.firstWant === undefined) {
-      summary.firstWant = line.slice(5).split(/[\s\0]/, 1)[0];
-    } else if (line.startsWith('have ')) {
-      summary.hasHaves = true;
-    }
-  }));
-  const responseReader = new PktLineReader((payload) => {
-    // v2 opens the pack with a "packfile" section; v0 sends it on side-band 1.
-    if (payload.toString('latin1', 0, 8) === 'packfile' || payload.toString('latin1', 0, 5) === '\x01PACK') {
-      summary.sentPack = true;
-    }
-  }, (unframed) => {
-    if (unframed.toString('latin1', 0, 4) === 'PACK') summary.sentPack = true;
-  });
+  const request = tap(
+    new PktLineReader((payload) => {
+      const line = payload.toString('latin1');
+      if (line.startsWith('want ') && summary.firstWant === undefined) {
+        summary.firstWant = line.slice(5).split(/[\s\0]/, 1)[0];
+      } else if (line.startsWith('have ')) {
+        summary.hasHaves = true;
+      }
+    }),
+  );
+  const responseReader = new PktLineReader(
+    (payload) => {
+      // v2 opens the pack with a "packfile" section; v0 sends it on side-band 1.
+      if (payload.toString('latin1', 0, 8) === 'packfile' || payload.toString('latin1', 0, 5) === '\x01PACK') {
+        summary.sentPack = true;
+      }
+    },
+    (unframed) => {
+      if (unframed.toString('latin1', 0, 4) === 'PACK') summary.sentPack = true;
+    },
+  );
   const response = tap(responseReader, () => summary.sentPack);
   return { request, response, summary };
 }

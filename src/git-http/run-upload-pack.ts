@@ -53,7 +53,9 @@ export async function runUploadPack(options: {
   if (!options.input) child.stdin.end();
   let inputDone = !options.input;
   const sendInput = options.input
-    ? pipeline([...options.input, child.stdin]).catch(stopChild).finally(() => (inputDone = true))
+    ? pipeline([...options.input, child.stdin])
+        .catch(stopChild)
+        .finally(() => (inputDone = true))
     : Promise.resolve();
   const outputStages = options.outputTap ? [options.outputTap, options.output] : [options.output];
   const sendOutput = pipeline([child.stdout, ...outputStages]).catch(stopChild);

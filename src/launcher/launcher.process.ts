@@ -21,9 +21,13 @@ function start(request: Extract<LauncherRequest, { op: 'spawn' }>): void {
   const socket = connect(request.socketPath);
   // Nothing is read here: what the service writes is for the process, once it runs.
   socket.pause();
-  socket.on('error', (error) => tell({ op: 'failed', id: request.id, message: `the launcher could not connect: ${error.message}` }));
+  socket.on('error', (error) =>
+    tell({ op: 'failed', id: request.id, message: `the launcher could not connect: ${error.message}` }),
+  );
   socket.write(`${request.token}\n`, () => {
-    const env = Object.fromEntries(Object.entries(request.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const env = Object.fromEntries(
+      Object.entries(request.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     const child = spawn(request.command, [...request.args], { env, stdio: [socket, socket, 'pipe'] });
     // The process holds the connection now; this end of it would only keep it open.
     socket.destroy();
@@ -62,7 +66,8 @@ process.on('message', (request: LauncherRequest) => {
   else killedEarly.set(request.id, request.signal);
 });
 /** The directory of the service's socket (see launcher.ts), made by the service; nothing else is removed. */
-const socketDir = process.argv[2] && path.basename(process.argv[2]).startsWith(SOCKET_DIR_PREFIX) ? process.argv[2] : undefined;
+const socketDir =
+  process.argv[2] && path.basename(process.argv[2]).startsWith(SOCKET_DIR_PREFIX) ? process.argv[2] : undefined;
 
 // The service is gone: the processes it started finish on their own, nothing more is started.
 // Its own exit handler removes the socket's directory, which a killed service never runs.

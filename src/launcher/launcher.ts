@@ -50,7 +50,16 @@ export class Launcher {
     });
     child.ref();
     child.channel?.ref();
-    this.#send({ op: 'spawn', id, command, args, env: options.env, lowPriority: options.lowPriority ?? false, socketPath, token });
+    this.#send({
+      op: 'spawn',
+      id,
+      command,
+      args,
+      env: options.env,
+      lowPriority: options.lowPriority ?? false,
+      socketPath,
+      token,
+    });
     return launched;
   }
 

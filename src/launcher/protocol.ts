@@ -16,7 +16,13 @@ export type LauncherRequest =
 export type LauncherEvent =
   | { readonly op: 'spawned'; readonly id: number; readonly pid: number }
   | { readonly op: 'failed'; readonly id: number; readonly message: string; readonly code?: string }
-  | { readonly op: 'exit'; readonly id: number; readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stderr: string };
+  | {
+      readonly op: 'exit';
+      readonly id: number;
+      readonly code: number | null;
+      readonly signal: NodeJS.Signals | null;
+      readonly stderr: string;
+    };
 
 /** Stderr kept per process: enough for any error message git writes. */
 export const STDERR_KEEP_CHARS = 64 * 1024;

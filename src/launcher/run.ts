@@ -48,7 +48,10 @@ export function run(command: string, args: readonly string[], options: RunOption
       clearTimeout(timer);
       const stderr = child.stderr.trim();
       if (stopped) reject(new RunFailure(`${command} was stopped: ${stopped}`, stopped, code, stderr));
-      else if (code !== 0) reject(new RunFailure(stderr || `${command} failed with ${signal ?? `exit code ${code}`}`, 'exit', code, stderr));
+      else if (code !== 0)
+        reject(
+          new RunFailure(stderr || `${command} failed with ${signal ?? `exit code ${code}`}`, 'exit', code, stderr),
+        );
       else resolve(Buffer.concat(chunks, size));
     });
     child.stdin.end(options.input);

@@ -20,7 +20,9 @@ export type JsonBody = { readonly body: unknown };
  * transport answers that), or to undefined once a refusal is answered: 413 over the limit, a
  * JSON-RPC parse error for malformed JSON, the parser's own 4xx otherwise.
  */
-export function jsonBodyReader(limitBytes: number): (req: IncomingMessage, res: ServerResponse) => Promise<JsonBody | undefined> {
+export function jsonBodyReader(
+  limitBytes: number,
+): (req: IncomingMessage, res: ServerResponse) => Promise<JsonBody | undefined> {
   const parse = express.json({ limit: limitBytes });
   return (req, res) =>
     new Promise((resolve, reject) => {

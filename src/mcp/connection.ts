@@ -1,13 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { InvalidInputError } from '../errors.js';
-import { FULL_CONNECTION, parseToolSelection, type Connection, type ReadOnlyReason, type ToolCatalog } from '../tools/index.js';
+import {
+  FULL_CONNECTION,
+  parseToolSelection,
+  type Connection,
+  type ReadOnlyReason,
+  type ToolCatalog,
+} from '../tools/index.js';
 import type { McpRoute } from './routes.js';
 import type { AuthenticatedUser } from './types.js';
 
 export const READONLY_HEADER = 'x-specbase-readonly';
 export const TOOLS_HEADER = 'x-specbase-tools';
 
-const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(',') : value);
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value.join(',') : value;
 
 /**
  * What a request's connection may use, from its credential (a read-only token or grant), its URL
@@ -15,12 +22,23 @@ const single = (value: string | string[] | undefined): string | undefined => (Ar
  * credential made read-only stays so whatever the headers say. Throws InvalidInputError for a
  * header it cannot read, so that a typo does not silently leave a connection writable.
  */
-export function connectionOf(catalog: ToolCatalog, req: IncomingMessage, route: McpRoute, user: AuthenticatedUser): Connection {
+export function connectionOf(
+  catalog: ToolCatalog,
+  req: IncomingMessage,
+  route: McpRoute,
+  user: AuthenticatedUser,
+): Connection {
   const header = single(req.headers[READONLY_HEADER])?.trim().toLowerCase();
   if (header !== undefined && header !== 'true' && header !== 'false') {
     throw new InvalidInputError(`X-Specbase-Readonly is ${JSON.stringify(header.slice(0, 20))}; send true or false`);
   }
-  const readOnly: ReadOnlyReason | false = user.readOnly ? 'credential' : route.readOnly ? 'url' : header === 'true' ? 'header' : false;
+  const readOnly: ReadOnlyReason | false = user.readOnly
+    ? 'credential'
+    : route.readOnly
+      ? 'url'
+      : header === 'true'
+        ? 'header'
+        : false;
   const asked = single(req.headers[TOOLS_HEADER]);
   if (!readOnly && asked === undefined) return FULL_CONNECTION;
   return {

@@ -9,7 +9,10 @@ export interface EventStoreLimits {
 }
 
 /** Enough to resume any call of a normal session; a read result is at most about 1 MiB. */
-export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({ maxEvents: 256, maxBytes: 4 * 1024 * 1024 });
+export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({
+  maxEvents: 256,
+  maxBytes: 4 * 1024 * 1024,
+});
 
 /**
  * Bytes of events kept for one user over all their sessions: a user at the session cap (100)
@@ -77,7 +80,10 @@ export class SessionEventStore implements EventStore {
     const bytes = sizeOf(message);
     this.#events.push({ id, streamId, seq, message, bytes, order: this.#share?.next() ?? seq });
     this.#bytes += bytes;
-    while (this.#events.length > this.#limits.maxEvents || (this.#bytes > this.#limits.maxBytes && this.#events.length > 1)) {
+    while (
+      this.#events.length > this.#limits.maxEvents ||
+      (this.#bytes > this.#limits.maxBytes && this.#events.length > 1)
+    ) {
       this.dropOldest();
     }
     this.#share?.stored(this, bytes);
@@ -111,7 +117,10 @@ export class SessionEventStore implements EventStore {
   }
 
   /** Sends what the stream of `lastEventId` got after it; an unknown or evicted id resumes nothing. */
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const last = this.#events.find((event) => event.id === lastEventId);
     if (!last) return '';
     for (const event of this.#events.filter((e) => e.streamId === last.streamId && e.seq > last.seq)) {

@@ -24,10 +24,19 @@ const STATUS: readonly [new (...args: never[]) => SpecbaseError, number][] = [
   [LimitExceededError, 429],
 ];
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res
-    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), ...headers })
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      ...headers,
+    })
     .end(text);
 }
 
@@ -46,5 +55,10 @@ export function sendHttpError(res: ServerResponse, error: SpecbaseError, headers
   const status = STATUS.find(([type]) => error instanceof type)?.[1] ?? 500;
   const retryAfterSeconds = error instanceof LimitExceededError ? error.retryAfterSeconds : undefined;
   if (retryAfterSeconds !== undefined) headers = { 'Retry-After': String(retryAfterSeconds), ...headers };
-  sendJson(res, status, { error: error.code, message: error.message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) }, headers);
+  sendJson(
+    res,
+    status,
+    { error: error.code, message: error.message, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
+    headers,
+  );
 }

@@ -1,8 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, PROTOCOL_VERSION_META_KEY, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../access/principal.js';
 import { NotOrganizationMemberError } from '../errors.js';
-import { createModernToolServer, FULL_CONNECTION, type Connection, type McpHandler, type RequestContext, type ToolScope } from '../tools/index.js';
+import {
+  createModernToolServer,
+  FULL_CONNECTION,
+  type Connection,
+  type McpHandler,
+  type RequestContext,
+  type ToolScope,
+} from '../tools/index.js';
 import type { AuthenticatedRequest } from './org-scope.js';
 import type { ResourceUpdates } from './resource-updates.js';
 
@@ -98,7 +110,14 @@ interface PlainRequest {
  * every call on the event loop. Undefined for anything else, which the SDK classifies.
  */
 function plainRequest(body: unknown): PlainRequest | undefined {
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || 'result' in body || 'error' in body) return undefined;
+  if (
+    !isPlainObject(body) ||
+    body.jsonrpc !== '2.0' ||
+    typeof body.method !== 'string' ||
+    'result' in body ||
+    'error' in body
+  )
+    return undefined;
   if (typeof body.id !== 'string' && !Number.isSafeInteger(body.id)) return undefined;
   const { params } = body;
   if (params === undefined) return { method: body.method, claimsVersion: false };
@@ -145,7 +164,8 @@ export function isLegacy(req: IncomingMessage, body: unknown): boolean {
 }
 
 /** A `subscriptions/listen` request: the one kind whose answer subscribes to the event bus. */
-export const opensListenStream = (body: unknown): boolean => isPlainObject(body) && body.method === 'subscriptions/listen';
+export const opensListenStream = (body: unknown): boolean =>
+  isPlainObject(body) && body.method === 'subscriptions/listen';
 
 export function modernEra(deps: ModernEraDeps): ModernEra {
   const handler = createMcpHandler(() => createModernToolServer(deps.handlers, requestOf, deps.track), {
@@ -170,7 +190,9 @@ export function modernEra(deps: ModernEraDeps): ModernEra {
       const principal = authInfo?.extra?.principal as Principal | undefined;
       const fetched = () => handler.fetch(request, { parsedBody: body, ...(authInfo ? { authInfo } : {}) });
       const response =
-        principal && opensListenStream(body) ? await deps.updates.as({ orgId: principal.orgId, userId: principal.userId }, fetched) : await fetched();
+        principal && opensListenStream(body)
+          ? await deps.updates.as({ orgId: principal.orgId, userId: principal.userId }, fetched)
+          : await fetched();
       await writeResponse(response, res);
     },
     close: () => handler.close(),

@@ -30,7 +30,12 @@ export type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
 export function resolveOrganization(
   control: Pick<ControlPlane, 'members' | 'credentialOrgs'>,
   catalog: ToolCatalog,
-): (req: AuthenticatedRequest, res: ServerResponse, route: McpRoute, user: AuthenticatedUser) => Promise<RequestScope | undefined> {
+): (
+  req: AuthenticatedRequest,
+  res: ServerResponse,
+  route: McpRoute,
+  user: AuthenticatedUser,
+) => Promise<RequestScope | undefined> {
   return async (req, res, route, user) => {
     const fromHeader = req.headers[ORG_HEADER];
     const raw = route.orgIdInPath ?? (Array.isArray(fromHeader) ? fromHeader[0] : fromHeader);
@@ -43,7 +48,8 @@ export function resolveOrganization(
     if (!isUuid(orgId)) return reject(new InvalidOrganizationIdError(orgId));
     const principal = await control.members.principal(orgId.toLowerCase(), user.userId);
     if (!principal) return reject(new NotOrganizationMemberError());
-    if (!(await control.credentialOrgs.admit(user.credential, principal.orgId))) return reject(new CredentialBlockedError(user.credential.kind));
+    if (!(await control.credentialOrgs.admit(user.credential, principal.orgId)))
+      return reject(new CredentialBlockedError(user.credential.kind));
     let connection: Connection;
     try {
       connection = connectionOf(catalog, req, route, user);

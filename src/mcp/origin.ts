@@ -19,7 +19,9 @@ export function allowedOrigins(config: Pick<Config, 'baseUrl' | 'port'>): Readon
  * a browser's network position. Clients that are not browsers send no Origin at all. False once
  * the refusal is answered.
  */
-export function checkOrigin(config: Pick<Config, 'baseUrl' | 'port'>): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function checkOrigin(
+  config: Pick<Config, 'baseUrl' | 'port'>,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const allowed = allowedOrigins(config);
   return (req, res) => {
     const origin = req.headers.origin;

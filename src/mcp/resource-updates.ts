@@ -60,7 +60,11 @@ export class ResourceUpdates {
   }
 
   /** A 2025 session's subscriptions, to hand to its server; `close` when the session ends. */
-  session(orgId: string, userId: string, send: (uri: string) => Promise<void>): { add(uri: string): void; remove(uri: string): void; close(): void } {
+  session(
+    orgId: string,
+    userId: string,
+    send: (uri: string) => Promise<void>,
+  ): { add(uri: string): void; remove(uri: string): void; close(): void } {
     const subscriber: Subscriber = {
       orgId,
       userId,
@@ -141,7 +145,8 @@ export class ResourceUpdates {
     for (const subscriber of this.#subscribers) {
       if (subscriber.orgId !== change.orgId || (subscriber.uris && !subscriber.uris.has(uri))) continue;
       let principal = roles.get(subscriber.userId);
-      if (!principal) roles.set(subscriber.userId, (principal = this.#deps.principalOf(change.orgId, subscriber.userId)));
+      if (!principal)
+        roles.set(subscriber.userId, (principal = this.#deps.principalOf(change.orgId, subscriber.userId)));
       try {
         const current = await principal;
         if (current && canRead(current, change.workspaceId)) subscriber.deliver(uri);

@@ -4,7 +4,15 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Principal } from '../access/principal.js';
 import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { markAuthenticated } from '../limits/index.js';
-import { buildCatalog, buildHandlers, createToolServer, FULL_CONNECTION, narrowest, type Connection, type ToolLog } from '../tools/index.js';
+import {
+  buildCatalog,
+  buildHandlers,
+  createToolServer,
+  FULL_CONNECTION,
+  narrowest,
+  type Connection,
+  type ToolLog,
+} from '../tools/index.js';
 import { authenticate } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { DEFAULT_EVENT_BYTES_PER_USER, UserEventBudget } from './event-store.js';
@@ -28,7 +36,11 @@ const DEFAULT_POLL_AFTER_MS = 25_000;
 /** Room for the largest document plus JSON-RPC framing and escaping. */
 const BODY_OVERHEAD_BYTES = 64 * 1024;
 /** The methods each endpoint answers; anything else is 405 with these in Allow. */
-const ALLOWED: Record<McpRoute['kind'], readonly string[]> = { mcp: ['GET', 'POST', 'DELETE'], sse: ['GET', 'POST'], messages: ['POST'] };
+const ALLOWED: Record<McpRoute['kind'], readonly string[]> = {
+  mcp: ['GET', 'POST', 'DELETE'],
+  sse: ['GET', 'POST'],
+  messages: ['POST'],
+};
 
 export interface McpEndpoints {
   /**
@@ -87,7 +99,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
         if (!principal) throw new NotOrganizationMemberError();
         return principal;
       },
-      connection: (authInfo) => narrowest(scope.connection, (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION),
+      connection: (authInfo) =>
+        narrowest(scope.connection, (authInfo?.extra?.connection as Connection | undefined) ?? FULL_CONNECTION),
       track: (work) => inFlight.track(() => busyWhile(activity, work)),
       subscriptions,
     });
@@ -105,7 +118,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const limits = config.userLimits;
   const toolCalls = new ToolCallLimit(limits.toolCallsPerMinute);
   const onRefused = (scope: RequestScope, error: LimitExceededError) =>
-    toolLog('warn', 'tool call rate limit reached', { userId: scope.user.userId, orgId: scope.orgId, retryAfterSeconds: error.retryAfterSeconds });
+    toolLog('warn', 'tool call rate limit reached', {
+      userId: scope.user.userId,
+      orgId: scope.orgId,
+      retryAfterSeconds: error.retryAfterSeconds,
+    });
   const streamable = {
     sessions: new SessionRegistry<StreamableHTTPServerTransport>(idleMs, onCloseError, {
       maxPerUser: limits.maxSessionsPerUser,
@@ -136,7 +153,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
   const readBody = jsonBodyReader(config.limits.maxDocumentBytes + BODY_OVERHEAD_BYTES);
 
   /** The caller and organization, or undefined once the refusal is answered. */
-  const scopeOf = async (req: AuthenticatedRequest, res: ServerResponse, route: McpRoute): Promise<RequestScope | undefined> => {
+  const scopeOf = async (
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    route: McpRoute,
+  ): Promise<RequestScope | undefined> => {
     if (!originAllowed(req, res)) return undefined;
     const user = await authenticated(req, res, route);
     if (!user) return undefined;

@@ -77,7 +77,9 @@ export class SessionRegistry<T extends Transport> {
     if (max > 0) {
       const own = [...this.sessions.values()].filter((session) => session.userId === userId);
       if (own.length + (this.pending.get(userId) ?? 0) >= max) {
-        const idle = own.filter((session) => session.activity.busy === 0).sort((a, b) => a.activity.lastActiveAt - b.activity.lastActiveAt)[0];
+        const idle = own
+          .filter((session) => session.activity.busy === 0)
+          .sort((a, b) => a.activity.lastActiveAt - b.activity.lastActiveAt)[0];
         if (!idle) {
           throw new LimitExceededError(
             `you have ${max} open ${this.limit.what}, the most one user may have, and every one has a tool call under way; ${this.limit.howToFree}, or wait for a call to finish, then try again`,
@@ -132,7 +134,8 @@ export class SessionRegistry<T extends Transport> {
 
   sweep(now: number): void {
     for (const session of this.sessions.values()) {
-      if (session.activity.busy === 0 && now - session.activity.lastActiveAt >= this.idleMs) void this.closeSession(session);
+      if (session.activity.busy === 0 && now - session.activity.lastActiveAt >= this.idleMs)
+        void this.closeSession(session);
     }
   }
 
@@ -151,7 +154,11 @@ export class SessionRegistry<T extends Transport> {
  * Admits a new session or stream of the request's user; when the user is at the cap, answers 429
  * (with what to do) and returns undefined. Otherwise returns the reservation's release.
  */
-export function admitOrRefuse(sessions: Pick<SessionRegistry<Transport>, 'admit'>, userId: string, res: ServerResponse): (() => void) | undefined {
+export function admitOrRefuse(
+  sessions: Pick<SessionRegistry<Transport>, 'admit'>,
+  userId: string,
+  res: ServerResponse,
+): (() => void) | undefined {
   try {
     return sessions.admit(userId);
   } catch (error) {

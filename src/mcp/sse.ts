@@ -74,7 +74,10 @@ export async function ssePost(
   try {
     const session = deps.sessions.claim(id, scope);
     if (!session) {
-      sendJson(res, 404, { error: 'session_not_found', message: 'no open SSE session with this id; reconnect to the SSE endpoint' });
+      sendJson(res, 404, {
+        error: 'session_not_found',
+        message: 'no open SSE session with this id; reconnect to the SSE endpoint',
+      });
       return;
     }
     const ids = toolCallIds(body);
@@ -83,7 +86,11 @@ export async function ssePost(
       deps.onRefused(scope, refusal);
       res.writeHead(202).end('Accepted');
       for (const id of ids) {
-        await session.transport.send({ jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: refusal.message }] } });
+        await session.transport.send({
+          jsonrpc: '2.0',
+          id,
+          result: { isError: true, content: [{ type: 'text', text: refusal.message }] },
+        });
       }
       return;
     }

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { LimitExceededError, PermissionDeniedError } from '../errors.js';
 import type { UserEventBudget } from './event-store.js';
 import { sendHttpError, sendJsonRpcError } from './http-error.js';
@@ -55,7 +59,9 @@ function withSession(
 ): StreamableHTTPServerTransport | undefined {
   const id = req.headers[SESSION_HEADER];
   if (typeof id !== 'string') {
-    sendJsonRpcError(res, 400, { message: 'Bad Request: missing Mcp-Session-Id header; start with an initialize request' });
+    sendJsonRpcError(res, 400, {
+      message: 'Bad Request: missing Mcp-Session-Id header; start with an initialize request',
+    });
     return undefined;
   }
   try {
@@ -69,7 +75,13 @@ function withSession(
   }
 }
 
-async function openSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void> {
+async function openSession(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  body: unknown,
+  res: ServerResponse,
+): Promise<void> {
   const release = admitOrRefuse(deps.sessions, scope.user.userId, res);
   if (!release) return;
   try {
@@ -80,7 +92,13 @@ async function openSession(deps: StreamableDeps, scope: RequestScope, req: Authe
   }
 }
 
-async function startSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, body: unknown, res: ServerResponse): Promise<void> {
+async function startSession(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  body: unknown,
+  res: ServerResponse,
+): Promise<void> {
   const activity = newActivity();
   const server = deps.openServer(scope, activity);
   const eventStore = deps.events.storeFor(scope.user.userId);
@@ -107,7 +125,9 @@ async function startSession(deps: StreamableDeps, scope: RequestScope, req: Auth
   const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
   negotiated.set(
     transport,
-    typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+    typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+      ? requested
+      : LATEST_PROTOCOL_VERSION,
   );
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
@@ -140,7 +160,12 @@ export async function streamablePost(
  * Before the body is read: a POST to a session makes it busy from its first byte to its answer,
  * so a session whose request is still arriving is not taken for idle.
  */
-export function holdSession(deps: StreamableDeps, scope: RequestScope, req: AuthenticatedRequest, res: ServerResponse): void {
+export function holdSession(
+  deps: StreamableDeps,
+  scope: RequestScope,
+  req: AuthenticatedRequest,
+  res: ServerResponse,
+): void {
   deps.sessions.hold(req.headers[SESSION_HEADER], scope, new Promise((resolve) => res.once('close', resolve)));
 }
 

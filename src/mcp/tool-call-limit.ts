@@ -43,7 +43,12 @@ export class ToolCallLimit {
  * HTTP 429 with Retry-After, its body a JSON-RPC error an MCP client can show as it is. The
  * refusal, once answered; undefined when the calls may go on.
  */
-export function refuseOverLimit(limit: ToolCallLimit, scope: RequestScope, body: unknown, res: ServerResponse): LimitExceededError | undefined {
+export function refuseOverLimit(
+  limit: ToolCallLimit,
+  scope: RequestScope,
+  body: unknown,
+  res: ServerResponse,
+): LimitExceededError | undefined {
   const ids = toolCallIds(body);
   if (ids.length === 0) return undefined;
   const refusal = limit.take(scope, ids.length);
@@ -52,7 +57,10 @@ export function refuseOverLimit(limit: ToolCallLimit, scope: RequestScope, body:
     res,
     429,
     { message: refusal.message, data: { retryAfterSeconds: refusal.retryAfterSeconds } },
-    { id: ids.length === 1 && !Array.isArray(body) ? ids[0]! : null, headers: { 'Retry-After': String(refusal.retryAfterSeconds) } },
+    {
+      id: ids.length === 1 && !Array.isArray(body) ? ids[0]! : null,
+      headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
+    },
   );
   return refusal;
 }

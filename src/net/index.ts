@@ -1,2 +1,7 @@
 export { isLoopbackAddress, isPublicAddress } from './address-policy.js';
-export { outboundRequest, OutboundRequestError, type OutboundPolicy, type OutboundResponse } from './outbound-request.js';
+export {
+  outboundRequest,
+  OutboundRequestError,
+  type OutboundPolicy,
+  type OutboundResponse,
+} from './outbound-request.js';

@@ -33,7 +33,9 @@ async function resolved(host: string): Promise<{ address: string; family: number
   try {
     return await lookup(host, { all: true, verbatim: true });
   } catch (error) {
-    throw new OutboundRequestError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`);
+    throw new OutboundRequestError(
+      `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
+    );
   }
 }
 
@@ -69,7 +71,10 @@ export async function outboundRequest(
       url,
       {
         method: init.method,
-        headers: { ...init.headers, ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }) },
+        headers: {
+          ...init.headers,
+          ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }),
+        },
         lookup: (_host, _options, callback) => callback(null, target.address, target.family),
         servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? '' : url.hostname,
         ...(policy.ca ? { ca: policy.ca } : {}),
@@ -91,13 +96,24 @@ export async function outboundRequest(
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
-    const deadline = setTimeout(() => req.destroy(new OutboundRequestError(`no complete answer within ${policy.timeoutMs} ms`)), policy.timeoutMs);
+    const deadline = setTimeout(
+      () => req.destroy(new OutboundRequestError(`no complete answer within ${policy.timeoutMs} ms`)),
+      policy.timeoutMs,
+    );
     req.on('timeout', () => req.destroy(new OutboundRequestError(`no answer within ${policy.timeoutMs} ms`)));
-    req.on('error', (error) => reject(error instanceof OutboundRequestError ? error : new OutboundRequestError(`the request failed: ${error.message}`)));
+    req.on('error', (error) =>
+      reject(
+        error instanceof OutboundRequestError
+          ? error
+          : new OutboundRequestError(`the request failed: ${error.message}`),
+      ),
+    );
     req.on('close', () => clearTimeout(deadline));
     req.end(init.body);
   });

@@ -52,7 +52,10 @@ export function applyPatch(original: string, patch: string): AppliedPatch {
     const replacement = replace(doc, placement);
     const current = kept(doc, placement.start, placement.start + placement.length);
     if (sameTexts(replacement, current)) {
-      throw unchangedHunk(placement.hunk.number, numbered(doc.texts, placement.start, placement.start + placement.length));
+      throw unchangedHunk(
+        placement.hunk.number,
+        numbered(doc.texts, placement.start, placement.start + placement.length),
+      );
     }
     output.push(...replacement);
     next = placement.start + placement.length;

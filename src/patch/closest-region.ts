@@ -42,5 +42,10 @@ function key(line: string): string {
 }
 
 function words(line: string): Set<string> {
-  return new Set(line.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  return new Set(
+    line
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  );
 }

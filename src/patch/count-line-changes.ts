@@ -5,7 +5,11 @@ import { lineChanges } from './bounded-diff.js';
  * default counted the way unifiedDiff shows them (a line whose only change is CRLF versus LF is
  * not counted); with `stripTrailingCr: false`, as `git diff --stat` counts them.
  */
-export function countLineChanges(before: string, after: string, stripTrailingCr = true): { added: number; removed: number } {
+export function countLineChanges(
+  before: string,
+  after: string,
+  stripTrailingCr = true,
+): { added: number; removed: number } {
   // A file created or emptied: every line of the other side, without running a diff (a cold
   // start counts the lines of every artifact's first version).
   if (before === '' || after === '') return { added: lineCount(after), removed: lineCount(before) };

@@ -37,7 +37,11 @@ export async function unifiedDiffOffLoop(before: string, after: string, label: s
 }
 
 /** countLineChanges, off the event loop when the texts are large. */
-export async function countLineChangesOffLoop(before: string, after: string, stripTrailingCr = true): Promise<{ added: number; removed: number }> {
+export async function countLineChangesOffLoop(
+  before: string,
+  after: string,
+  stripTrailingCr = true,
+): Promise<{ added: number; removed: number }> {
   if (isShort(before, after)) return countLineChanges(before, after, stripTrailingCr);
   const reply = await answered({ op: 'count', before: packText(before), after: packText(after), stripTrailingCr });
   if (!('added' in reply)) throw new Error('the diff thread answered a count request with a diff');

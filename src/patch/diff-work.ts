@@ -39,13 +39,17 @@ function applied(document: string, patch: string): DiffReply {
   try {
     return { ok: true, text: packText(applyPatch(document, patch).text) };
   } catch (error) {
-    if (error instanceof PatchError) return { ok: true, refused: { kind: 'patch', message: error.message, details: error.details } };
-    if (error instanceof InvalidInputError) return { ok: true, refused: { kind: 'invalid', message: error.message, data: error.data } };
+    if (error instanceof PatchError)
+      return { ok: true, refused: { kind: 'patch', message: error.message, details: error.details } };
+    if (error instanceof InvalidInputError)
+      return { ok: true, refused: { kind: 'invalid', message: error.message, data: error.data } };
     throw error;
   }
 }
 
 /** The typed error a refusal stands for. */
 export function refusalError(refusal: Refusal): PatchError | InvalidInputError {
-  return refusal.kind === 'patch' ? new PatchError(refusal.message, refusal.details) : new InvalidInputError(refusal.message, refusal.data);
+  return refusal.kind === 'patch'
+    ? new PatchError(refusal.message, refusal.details)
+    : new InvalidInputError(refusal.message, refusal.data);
 }

@@ -9,7 +9,10 @@ export type NumberedLine = { line: number; text: string };
 const MAX_SHOWN_LINES = 20;
 
 export function notADiff(patch: string): PatchError {
-  const what = patch.trim() === '' ? 'The patch is empty' : 'The patch is not a unified diff: it has no hunk header (a line starting with @@)';
+  const what =
+    patch.trim() === ''
+      ? 'The patch is empty'
+      : 'The patch is not a unified diff: it has no hunk header (a line starting with @@)';
   return new PatchError(
     `${what}. Send a unified diff: an "@@" line, then the unchanged context lines starting with a space, removed lines starting with "-" and added lines starting with "+".`,
     { reason: 'not_a_diff' },
@@ -51,7 +54,11 @@ export function unchangedHunk(hunk: number, current: NumberedLine[]): PatchError
   );
 }
 
-export function noMatch(hunk: number, nearest: NumberedLine[], difference?: { expected: string; found: NumberedLine }): PatchError {
+export function noMatch(
+  hunk: number,
+  nearest: NumberedLine[],
+  difference?: { expected: string; found: NumberedLine },
+): PatchError {
   const where = difference
     ? ` The closest place is at line ${difference.found.line}, where the hunk expects ${JSON.stringify(difference.expected)} but the document has ${JSON.stringify(difference.found.text)}.`
     : '';

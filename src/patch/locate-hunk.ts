@@ -43,7 +43,11 @@ export function locateHunk(hunk: Hunk, index: LineIndex): Placement {
     if (start !== undefined && starts.length === 1) return { hunk, start, length: wanted.length };
     if (starts.length > 1) {
       const shown = starts.slice(0, MAX_SHOWN_MATCHES).flatMap((at) => numbered(doc, at, at + wanted.length));
-      throw ambiguous(hunk.number, starts.map((at) => at + 1), shown);
+      throw ambiguous(
+        hunk.number,
+        starts.map((at) => at + 1),
+        shown,
+      );
     }
   }
 
@@ -95,6 +99,7 @@ function insertionPoint(hunk: Hunk, doc: readonly string[]): number {
   if (doc.length === 0) return 0;
   if (hunk.statedStart === undefined) throw unplacedInsertion(hunk.number);
   const point = hunk.statedCount === 0 ? hunk.statedStart : Math.max(0, hunk.statedStart - 1);
-  if (point > doc.length) throw insertionOutOfRange(hunk.number, hunk.statedStart, numbered(doc, doc.length - 3, doc.length));
+  if (point > doc.length)
+    throw insertionOutOfRange(hunk.number, hunk.statedStart, numbered(doc, doc.length - 3, doc.length));
   return point;
 }

@@ -60,7 +60,10 @@ export function readPatch(patch: string): Hunk[] {
 
   if (targets.size > 1) throw multipleFiles([...targets]);
   if (hunks.length === 0) throw notADiff(patch);
-  return hunks.map(({ implicitTail, ...hunk }) => ({ ...hunk, lines: hunk.lines.slice(0, hunk.lines.length - implicitTail) }));
+  return hunks.map(({ implicitTail, ...hunk }) => ({
+    ...hunk,
+    lines: hunk.lines.slice(0, hunk.lines.length - implicitTail),
+  }));
 }
 
 function startHunk(hunks: Draft[], header: string): Draft {

@@ -17,7 +17,11 @@ export function unifiedDiff(before: string, after: string, label: string): strin
   const exact =
     maxEditLength === undefined
       ? undefined
-      : structuredPatch(label, label, before, after, undefined, undefined, { context: CONTEXT, stripTrailingCr: true, maxEditLength });
+      : structuredPatch(label, label, before, after, undefined, undefined, {
+          context: CONTEXT,
+          stripTrailingCr: true,
+          maxEditLength,
+        });
   const patch = exact ?? coarsePatch(label, split, CONTEXT);
   const diff = formatPatch(patch, FILE_HEADERS_ONLY);
   return diff.includes('\n@@ ') ? diff : '';

@@ -9,7 +9,11 @@ export const WORD = new RegExp(`[${WORD_CHARACTERS}]+`, 'gu');
 const DIGIT = /\p{N}/u;
 
 /** Lower case without accents: "Café" and "cafe" are one word. */
-export const foldWord = (word: string): string => word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+export const foldWord = (word: string): string =>
+  word
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 
 /**
  * A word's term: folded and stemmed (Porter2, the Snowball English stemmer), so "flexible" and

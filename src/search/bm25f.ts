@@ -46,6 +46,7 @@ const fieldFrequency = (field: FieldParameters, tf: number, length: number, aver
  */
 export function termImpact(tf: Fields, length: Fields, average: Fields): number {
   const frequency =
-    fieldFrequency(BM25F.title, tf.title, length.title, average.title) + fieldFrequency(BM25F.document, tf.document, length.document, average.document);
+    fieldFrequency(BM25F.title, tf.title, length.title, average.title) +
+    fieldFrequency(BM25F.document, tf.document, length.document, average.document);
   return frequency / (BM25F.k1 + frequency);
 }

@@ -11,7 +11,8 @@ export type Postings = readonly (readonly number[] | undefined)[];
 /** The lowest and highest impact of a document in bucket `bucket` (half-open). */
 export const bucketFloor = (bucket: number): number => (IMPACT_LEVELS - 1 - bucket) / IMPACT_LEVELS;
 export const bucketCeiling = (bucket: number): number => (IMPACT_LEVELS - bucket) / IMPACT_LEVELS;
-const bucketOf = (impact: number): number => IMPACT_LEVELS - 1 - Math.min(IMPACT_LEVELS - 1, Math.floor(impact * IMPACT_LEVELS));
+const bucketOf = (impact: number): number =>
+  IMPACT_LEVELS - 1 - Math.min(IMPACT_LEVELS - 1, Math.floor(impact * IMPACT_LEVELS));
 
 /**
  * Where FlexSearch 0.8 keeps an index's postings (`map`, term to buckets) and, with `fastupdate`,
@@ -63,7 +64,10 @@ export class ImpactIndex {
     const average = this.averages();
     const buckets = new Map<string, number>();
     for (const [term, tf] of counted.document) {
-      buckets.set(term, bucketOf(termImpact({ title: counted.title.get(term) ?? 0, document: tf }, counted.length, average)));
+      buckets.set(
+        term,
+        bucketOf(termImpact({ title: counted.title.get(term) ?? 0, document: tf }, counted.length, average)),
+      );
     }
     this.#buckets = buckets;
     if (buckets.size > 0) this.#flex.add(slot, [...buckets.keys()] as unknown as string);
@@ -72,7 +76,10 @@ export class ImpactIndex {
   /** Removes an indexed document. */
   remove(slot: number): void {
     this.#flex.remove(slot);
-    this.#totals = { title: this.#totals.title - this.#titleLengths[slot]!, document: this.#totals.document - this.#documentLengths[slot]! };
+    this.#totals = {
+      title: this.#totals.title - this.#titleLengths[slot]!,
+      document: this.#totals.document - this.#documentLengths[slot]!,
+    };
     this.#documents -= 1;
   }
 
@@ -93,7 +100,10 @@ export class ImpactIndex {
 
   averages(): Fields {
     const documents = Math.max(1, this.#documents);
-    return { title: Math.max(1, this.#totals.title / documents), document: Math.max(1, this.#totals.document / documents) };
+    return {
+      title: Math.max(1, this.#totals.title / documents),
+      document: Math.max(1, this.#totals.document / documents),
+    };
   }
 
   /** Every term held, unordered. */
@@ -122,7 +132,10 @@ export class ImpactIndex {
    * import drops `fastupdate` (then every removal scans all postings): each id's buckets are found
    * again from the postings, once.
    */
-  static restore(chunks: readonly (readonly [key: string, data: string])[], lengths: ReadonlyMap<number, Fields>): ImpactIndex {
+  static restore(
+    chunks: readonly (readonly [key: string, data: string])[],
+    lengths: ReadonlyMap<number, Fields>,
+  ): ImpactIndex {
     const index = new ImpactIndex();
     const internals = index.#internals;
     // As FlexSearch's own import leaves it: ids in a Set.

@@ -29,6 +29,8 @@ export class WorkerChannel extends ThreadClient<WireIndexRequest, IndexReply> im
 
   override send(request: IndexRequest): Promise<IndexReply> {
     const { wire, transfer } = toWire(request);
-    return super.send(wire, transfer).catch((error: Error) => ({ ok: false, failure: 'failed', message: error.message }));
+    return super
+      .send(wire, transfer)
+      .catch((error: Error) => ({ ok: false, failure: 'failed', message: error.message }));
   }
 }

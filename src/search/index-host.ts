@@ -70,7 +70,12 @@ export class IndexHost {
     try {
       return { ok: true, value: await this.#run(request) };
     } catch (error) {
-      const failure = error instanceof InvalidInputError ? 'invalid-input' : error instanceof IndexNotLoadedError ? 'not-loaded' : 'failed';
+      const failure =
+        error instanceof InvalidInputError
+          ? 'invalid-input'
+          : error instanceof IndexNotLoadedError
+            ? 'not-loaded'
+            : 'failed';
       return { ok: false, failure, message: error instanceof Error ? error.message : String(error) };
     }
   }

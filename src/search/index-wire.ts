@@ -8,7 +8,13 @@ import type { IndexRequest } from './index-host.js';
  */
 export type WireIndexRequest =
   | Exclude<IndexRequest, { op: 'upsert' }>
-  | { readonly op: 'upsert'; readonly orgId: string; readonly doc: Omit<Extract<IndexRequest, { op: 'upsert' }>['doc'], 'body'> & { readonly body: string | Uint8Array } };
+  | {
+      readonly op: 'upsert';
+      readonly orgId: string;
+      readonly doc: Omit<Extract<IndexRequest, { op: 'upsert' }>['doc'], 'body'> & {
+        readonly body: string | Uint8Array;
+      };
+    };
 
 /** Bodies shorter than this cross as they are: encoding would cost more than it saves. */
 const PACKED_BODY_CHARS = 64 * 1024;

@@ -14,12 +14,16 @@ export function matchRanges(query: string, text: string): [number, number][] {
   const terms = new Set<string>();
   eachTerm(shown, (term) => terms.add(term));
   const last = [...shown.matchAll(WORD)].at(-1);
-  const prefix = last && last.index + last[0].length === shown.length && last[0].length >= MIN_PREFIX_CHARS ? foldWord(last[0]) : undefined;
+  const prefix =
+    last && last.index + last[0].length === shown.length && last[0].length >= MIN_PREFIX_CHARS
+      ? foldWord(last[0])
+      : undefined;
   if (terms.size === 0 && prefix === undefined) return [];
   const ranges: [number, number][] = [];
   for (const word of text.matchAll(WORD)) {
     const term = termOfWord(word[0]);
-    if (term !== null && (terms.has(term) || (prefix !== undefined && term.startsWith(prefix)))) ranges.push([word.index, word.index + word[0].length]);
+    if (term !== null && (terms.has(term) || (prefix !== undefined && term.startsWith(prefix))))
+      ranges.push([word.index, word.index + word[0].length]);
   }
   return ranges;
 }

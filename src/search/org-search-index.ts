@@ -39,7 +39,12 @@ interface Entry {
 
 /** An index as saved: what it knows of each document (with its slot and field lengths), and FlexSearch's export. */
 export interface IndexSnapshot {
-  readonly docs: readonly (DocumentFacts & { readonly plainBody: string; readonly slot: number; readonly titleLength: number; readonly documentLength: number })[];
+  readonly docs: readonly (DocumentFacts & {
+    readonly plainBody: string;
+    readonly slot: number;
+    readonly titleLength: number;
+    readonly documentLength: number;
+  })[];
   readonly flex: readonly (readonly [key: string, data: string])[];
 }
 
@@ -85,7 +90,11 @@ export class OrgSearchIndex {
     const wholeDocument = [...terms.title, ...terms.body];
     const counts = termCounts(wholeDocument);
     for (const term of counts.keys()) this.#vocabulary.add(term);
-    this.#index.add(slot, { title: termCounts(terms.title), document: counts, length: { title: terms.title.length, document: wholeDocument.length } });
+    this.#index.add(slot, {
+      title: termCounts(terms.title),
+      document: counts,
+      length: { title: terms.title.length, document: wholeDocument.length },
+    });
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
@@ -135,7 +144,10 @@ export class OrgSearchIndex {
   /** The index a snapshot was taken of, without analyzing any document again. */
   static fromSnapshot(snapshot: IndexSnapshot): OrgSearchIndex {
     const index = new OrgSearchIndex();
-    index.#index = ImpactIndex.restore(snapshot.flex, new Map(snapshot.docs.map((doc) => [doc.slot, { title: doc.titleLength, document: doc.documentLength }])));
+    index.#index = ImpactIndex.restore(
+      snapshot.flex,
+      new Map(snapshot.docs.map((doc) => [doc.slot, { title: doc.titleLength, document: doc.documentLength }])),
+    );
     for (const term of index.#index.terms()) index.#vocabulary.add(term);
     for (const { plainBody, slot, titleLength: _title, documentLength: _document, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
@@ -173,7 +185,14 @@ export class OrgSearchIndex {
     const queryWords = queryWordsOf(terms);
     const hits = ranked.items.map(({ slot, score }): SearchHit => {
       const { doc } = this.#entries[slot]!;
-      return { id: doc.id, type: doc.type, title: doc.title, workspaceId: doc.workspaceId, preview: buildPreview(this.#analysis(slot), queryWords), score };
+      return {
+        id: doc.id,
+        type: doc.type,
+        title: doc.title,
+        workspaceId: doc.workspaceId,
+        preview: buildPreview(this.#analysis(slot), queryWords),
+        score,
+      };
     });
     return { hits, ...(notice ? { notice } : {}) };
   }
@@ -188,7 +207,9 @@ export class OrgSearchIndex {
 
   /** The query's terms, rarest first, each with its words: a prefix also stands for the longer words it starts. */
   #queryTerms(parsed: ParsedQuery): QueryTerm[] {
-    const words = new Map<string, { word: string; weight: number }[]>([...parsed.terms.keys()].map((term) => [term, [{ word: term, weight: 1 }]]));
+    const words = new Map<string, { word: string; weight: number }[]>(
+      [...parsed.terms.keys()].map((term) => [term, [{ word: term, weight: 1 }]]),
+    );
     if (parsed.prefix !== undefined) {
       const group = parsed.prefixTerm ?? parsed.prefix;
       const grouped = words.get(group) ?? [];
@@ -204,7 +225,9 @@ export class OrgSearchIndex {
     return [...words]
       .map(([term, group]) => ({
         words: group,
-        idf: (parsed.terms.get(term) ?? 1) * idf(documents, Math.max(...group.map(({ word }) => this.#index.documentFrequency(word)))),
+        idf:
+          (parsed.terms.get(term) ?? 1) *
+          idf(documents, Math.max(...group.map(({ word }) => this.#index.documentFrequency(word)))),
       }))
       .filter((term) => term.words.some(({ word }) => this.#index.documentFrequency(word) > 0))
       .sort((a, b) => b.idf - a.idf);
@@ -234,7 +257,9 @@ export class OrgSearchIndex {
   #positions(slot: number, terms: readonly QueryTerm[]): (readonly number[])[] {
     const { positions } = this.#analysis(slot);
     return terms.map(({ words }) =>
-      words.length === 1 ? (positions.get(words[0]!.word) ?? []) : words.flatMap(({ word }) => positions.get(word) ?? []).sort((a, b) => a - b),
+      words.length === 1
+        ? (positions.get(words[0]!.word) ?? [])
+        : words.flatMap(({ word }) => positions.get(word) ?? []).sort((a, b) => a - b),
     );
   }
 

@@ -25,7 +25,9 @@ export function parseQuery(query: SearchQuery): ParsedQuery {
     throw new InvalidInputError('the search query must not be empty');
   }
   if (query.query.length > MAX_QUERY_CHARS) {
-    throw new InvalidInputError(`the search query is ${query.query.length} characters long; at most ${MAX_QUERY_CHARS} are taken`);
+    throw new InvalidInputError(
+      `the search query is ${query.query.length} characters long; at most ${MAX_QUERY_CHARS} are taken`,
+    );
   }
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_LIMIT) {
     throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
@@ -37,6 +39,8 @@ export function parseQuery(query: SearchQuery): ParsedQuery {
   const prefix = endsInWord ? foldWord(lastWord[0]) : undefined;
   return {
     terms,
-    ...(prefix !== undefined && prefix.length >= MIN_PREFIX_CHARS ? { prefix, prefixTerm: termOfWord(lastWord![0]) } : {}),
+    ...(prefix !== undefined && prefix.length >= MIN_PREFIX_CHARS
+      ? { prefix, prefixTerm: termOfWord(lastWord![0]) }
+      : {}),
   };
 }

@@ -40,7 +40,9 @@ export async function writeSavedIndex(dir: string, version: string, snapshot: In
 async function readManifest(dir: string): Promise<Manifest | undefined> {
   try {
     const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
-    return manifest.format === FORMAT && typeof manifest.version === 'string' && /^g-[\w-]+$/.test(manifest.generation) ? manifest : undefined;
+    return manifest.format === FORMAT && typeof manifest.version === 'string' && /^g-[\w-]+$/.test(manifest.generation)
+      ? manifest
+      : undefined;
   } catch {
     return undefined;
   }

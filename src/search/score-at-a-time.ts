@@ -66,7 +66,9 @@ export function bestByImpact(index: ImpactIndex, terms: readonly QueryTerm[], se
   let floor = best.threshold();
   let spent = false;
   while (active.length > 0 && !spent) {
-    const stream = active.reduce((best, next) => (next.weight * bucketCeiling(next.bucket) > best.weight * bucketCeiling(best.bucket) ? next : best));
+    const stream = active.reduce((best, next) =>
+      next.weight * bucketCeiling(next.bucket) > best.weight * bucketCeiling(best.bucket) ? next : best,
+    );
     const gain = stream.weight * bucketFloor(stream.bucket);
     const segment = stream.postings[stream.bucket]!;
     for (const slot of segment) {
@@ -114,7 +116,8 @@ function skipEmpty(stream: Stream): void {
 }
 
 /** The most a document no unread bucket has reached could still add up to. */
-const remainingOf = (active: readonly Stream[]): number => active.reduce((sum, stream) => sum + stream.weight * bucketCeiling(stream.bucket), 0);
+const remainingOf = (active: readonly Stream[]): number =>
+  active.reduce((sum, stream) => sum + stream.weight * bucketCeiling(stream.bucket), 0);
 
 /**
  * The `k` slots of largest sum, as a min-heap over `sums`: sums only grow during a search, so a

@@ -38,7 +38,10 @@ export interface SavedIndexDelta {
  * read (the index builds meanwhile); resolves with the ids of all of them and the commit of the
  * last artifact change they reflect.
  */
-export type LoadDocuments = (orgId: string, take: (docs: readonly IndexedDocument[]) => Promise<void>) => Promise<LoadedDocuments>;
+export type LoadDocuments = (
+  orgId: string,
+  take: (docs: readonly IndexedDocument[]) => Promise<void>,
+) => Promise<LoadedDocuments>;
 
 export interface LoadedDocuments {
   readonly ids: readonly string[];
@@ -95,7 +98,8 @@ export class SearchIndexes {
     this.#saved = options.saved;
     this.#onUse = options.onUse;
     const onLost = () => this.#built.clear();
-    this.#channel = options.openChannel?.(onLost) ?? (options.thread === 'worker' ? new WorkerChannel(onLost) : inThreadChannel());
+    this.#channel =
+      options.openChannel?.(onLost) ?? (options.thread === 'worker' ? new WorkerChannel(onLost) : inThreadChannel());
   }
 
   /**
@@ -138,7 +142,10 @@ export class SearchIndexes {
   drop(orgId: string): void {
     const building = this.#building.get(orgId);
     if (building) {
-      void building.ready.then(() => this.drop(orgId), () => undefined);
+      void building.ready.then(
+        () => this.drop(orgId),
+        () => undefined,
+      );
       return;
     }
     if (!this.#built.has(orgId)) return;
@@ -217,7 +224,10 @@ export class SearchIndexes {
     const version = dir === undefined ? undefined : await savedIndexVersion(dir);
     // Without a saved index the build starts at once, taking documents while the store reads them.
     if (!this.#saved || dir === undefined || version === undefined) return undefined;
-    const [restored, delta] = await Promise.all([this.#channel.send({ op: 'restore', orgId, dir }), this.#saved.since(orgId, version)]);
+    const [restored, delta] = await Promise.all([
+      this.#channel.send({ op: 'restore', orgId, dir }),
+      this.#saved.since(orgId, version),
+    ]);
     // Another process may have saved a newer index in between: the delta is for the older one.
     return replyValue(restored) === version ? delta : undefined;
   }
@@ -234,7 +244,10 @@ export class SearchIndexes {
    * A read through a handle taken before its worker was lost reaches the new worker, which does
    * not hold the index: it is built again from `main` and the read asked once more.
    */
-  async #read(orgId: string, request: Extract<IndexRequest, { op: 'search' | 'size' }>): Promise<ReturnType<typeof replyValue>> {
+  async #read(
+    orgId: string,
+    request: Extract<IndexRequest, { op: 'search' | 'size' }>,
+  ): Promise<ReturnType<typeof replyValue>> {
     try {
       return replyValue(await this.#channel.send(request));
     } catch (error) {

@@ -11,7 +11,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'while of at by for with about against between into through during before after above below to from up ' +
     'down in out on off over under again further then once here there when where why how all any both each ' +
     'few more most other some such no nor not only own same so than too very s t can will just don should now ' +
-    "d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn " +
+    'd ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn ' +
     'weren won wouldn'
   ).split(' '),
 );

@@ -40,7 +40,11 @@ export class Vocabulary {
     const merged: string[] = new Array(this.#sorted.length + added.length);
     let i = 0;
     let j = 0;
-    for (let k = 0; k < merged.length; k++) merged[k] = j >= added.length || (i < this.#sorted.length && this.#sorted[i]! < added[j]!) ? this.#sorted[i++]! : added[j++]!;
+    for (let k = 0; k < merged.length; k++)
+      merged[k] =
+        j >= added.length || (i < this.#sorted.length && this.#sorted[i]! < added[j]!)
+          ? this.#sorted[i++]!
+          : added[j++]!;
     this.#sorted = merged;
     this.#pending = [];
     return merged;

@@ -102,6 +102,7 @@ export async function loadNodeSqlite(): Promise<SqliteDriver | undefined> {
   if (!sqlite || !isComplete(sqlite.DatabaseSync)) return undefined;
   return {
     name: 'node:sqlite',
-    open: (file, { busyTimeoutMs }) => new NodeSqliteConnection(new sqlite.DatabaseSync(file, { timeout: busyTimeoutMs })),
+    open: (file, { busyTimeoutMs }) =>
+      new NodeSqliteConnection(new sqlite.DatabaseSync(file, { timeout: busyTimeoutMs })),
   };
 }

@@ -87,7 +87,8 @@ export class ThreadConnection {
     if (this.#closed) return;
     this.#closed = true;
     const opened = await this.#opened.catch(() => undefined);
-    if (opened && opened.generation === sqliteThread.generation) await call({ op: 'close', conn: opened.conn }).catch(() => undefined);
+    if (opened && opened.generation === sqliteThread.generation)
+      await call({ op: 'close', conn: opened.conn }).catch(() => undefined);
   }
 
   async #open(): Promise<{ conn: number; generation: number }> {
@@ -102,7 +103,10 @@ export class ThreadConnection {
     const current = this.#opened;
     let opened = await current;
     if (opened.generation !== sqliteThread.generation) {
-      if (this.#inTransaction) throw new Error(`the SQLite thread was lost during the transaction on ${this.spec.file}: none of it was committed`);
+      if (this.#inTransaction)
+        throw new Error(
+          `the SQLite thread was lost during the transaction on ${this.spec.file}: none of it was committed`,
+        );
       // Calls sent together after a loss open the connection once.
       if (this.#opened === current) this.#opened = this.#open();
       opened = await this.#opened;

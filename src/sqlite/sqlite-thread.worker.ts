@@ -36,11 +36,17 @@ async function answer(call: ThreadCall): Promise<unknown> {
       return opened;
     }
     case 'all':
-      return connection(call.conn).statement(call.sql).all(...call.params);
+      return connection(call.conn)
+        .statement(call.sql)
+        .all(...call.params);
     case 'get':
-      return connection(call.conn).statement(call.sql).get(...call.params);
+      return connection(call.conn)
+        .statement(call.sql)
+        .get(...call.params);
     case 'run':
-      return connection(call.conn).statement(call.sql).run(...call.params);
+      return connection(call.conn)
+        .statement(call.sql)
+        .run(...call.params);
     case 'exec':
       connection(call.conn).db.exec(call.sql);
       return null;

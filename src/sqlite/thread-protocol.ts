@@ -16,7 +16,12 @@ export interface Statement {
 export type ThreadCall =
   /** Answers the new connection's number. */
   | { readonly op: 'open'; readonly spec: ConnectionSpec }
-  | { readonly op: 'all' | 'get' | 'run'; readonly conn: number; readonly sql: string; readonly params: readonly SqliteValue[] }
+  | {
+      readonly op: 'all' | 'get' | 'run';
+      readonly conn: number;
+      readonly sql: string;
+      readonly params: readonly SqliteValue[];
+    }
   | { readonly op: 'exec'; readonly conn: number; readonly sql: string }
   /** The statements as one IMMEDIATE transaction: all or none. */
   | { readonly op: 'batch'; readonly conn: number; readonly statements: readonly Statement[] }

@@ -37,8 +37,22 @@ import {
   type WriteEnv,
 } from './org/index.js';
 import type {
-  ArtifactMeta, ArtifactRecord, Author, BodyChange, CatalogView, ChangeContext, CommitListener,
-  CommitResult, DeletedArtifact, FolderRecord, HistoryEntry, LayoutMigration, NewArtifact, NewFolder, StoreDocuments, StoreLog,
+  ArtifactMeta,
+  ArtifactRecord,
+  Author,
+  BodyChange,
+  CatalogView,
+  ChangeContext,
+  CommitListener,
+  CommitResult,
+  DeletedArtifact,
+  FolderRecord,
+  HistoryEntry,
+  LayoutMigration,
+  NewArtifact,
+  NewFolder,
+  StoreDocuments,
+  StoreLog,
 } from './types.js';
 
 export interface GitStoreOptions {
@@ -138,7 +152,11 @@ export class GitStore {
   async initOrganization(orgId: string, input: NewOrganization, ctx: ChangeContext): Promise<CommitResult> {
     const product: NewArtifact = {
       ...(input.productId ? { id: input.productId } : {}),
-      type: 'product', parentId: null, workspaceId: input.workspaceId, title: input.productTitle, body: input.productBody,
+      type: 'product',
+      parentId: null,
+      workspaceId: input.workspaceId,
+      title: input.productTitle,
+      body: input.productBody,
     };
     validateNewArtifact(product, this.env);
     if (await this.exists(orgId)) throw new ConflictError('the organization already has a repository');
@@ -179,7 +197,10 @@ export class GitStore {
 
   /** See read-many.ts: all artifacts (or those of `ids`) with bodies, read from git in bulk. */
   async readMany(orgId: string, ids?: readonly string[]): Promise<ArtifactRecord[]> {
-    return readMany(await this.fresh(orgId), ids?.map((id) => id.toLowerCase()));
+    return readMany(
+      await this.fresh(orgId),
+      ids?.map((id) => id.toLowerCase()),
+    );
   }
 
   /**
@@ -225,13 +246,23 @@ export class GitStore {
   }
 
   /** Removes the artifact (with `recursive`, its descendants too) in one commit; a result per artifact, the named one first. */
-  async delete(orgId: string, id: string, options: { recursive: boolean }, ctx: ChangeContext): Promise<CommitResult[]> {
+  async delete(
+    orgId: string,
+    id: string,
+    options: { recursive: boolean },
+    ctx: ChangeContext,
+  ): Promise<CommitResult[]> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     return this.orgs.writeMany(orgId, (handle) => deleteArtifact(handle, id.toLowerCase(), options, ctx, this.env));
   }
 
   /** Brings a deleted artifact back, with the descendants deleted with it, in one commit (a page whose folder went, to the top level in `rootWorkspaceId`). */
-  async restoreDeleted(orgId: string, id: string, options: { rootWorkspaceId: string }, ctx: ChangeContext): Promise<CommitResult[]> {
+  async restoreDeleted(
+    orgId: string,
+    id: string,
+    options: { rootWorkspaceId: string },
+    ctx: ChangeContext,
+  ): Promise<CommitResult[]> {
     if (!isUuid(id)) throw new NotFoundError('artifact');
     return this.orgs.writeMany(orgId, (handle) => restoreDeleted(handle, id.toLowerCase(), options, ctx, this.env));
   }
@@ -392,7 +423,10 @@ export class GitStore {
     return this.orgs.fresh(orgId);
   }
 
-  private write<T extends CommitResult | undefined>(orgId: string, work: (handle: OrgHandle) => Promise<T>): Promise<T> {
+  private write<T extends CommitResult | undefined>(
+    orgId: string,
+    work: (handle: OrgHandle) => Promise<T>,
+  ): Promise<T> {
     return this.orgs.write(orgId, work);
   }
 }

@@ -11,4 +11,5 @@ export const packText = (text: string): Uint8Array => encoder.encode(text);
 export const unpackText = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 /** The buffers to move with a message holding these packed texts. */
-export const buffersOf = (...packed: readonly Uint8Array[]): ArrayBuffer[] => packed.map((bytes) => bytes.buffer as ArrayBuffer);
+export const buffersOf = (...packed: readonly Uint8Array[]): ArrayBuffer[] =>
+  packed.map((bytes) => bytes.buffer as ArrayBuffer);

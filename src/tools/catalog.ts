@@ -44,7 +44,12 @@ function compact(node: unknown, io: 'input' | 'output'): unknown {
   if (!node || typeof node !== 'object') return node;
   const schema = node as JsonSchema;
   const anyOf = schema.anyOf as JsonSchema[] | undefined;
-  if (anyOf?.length === 2 && anyOf[1]?.type === 'null' && typeof anyOf[0]?.type === 'string' && Object.keys(anyOf[0]).length === 1) {
+  if (
+    anyOf?.length === 2 &&
+    anyOf[1]?.type === 'null' &&
+    typeof anyOf[0]?.type === 'string' &&
+    Object.keys(anyOf[0]).length === 1
+  ) {
     const { anyOf: _pair, ...rest } = schema;
     return { ...rest, type: [anyOf[0].type, 'null'] };
   }
@@ -90,7 +95,10 @@ export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
   };
 }
 
-export function buildCatalog(tools: readonly AnyToolDef[] = TOOLS, appTools: readonly AnyToolDef[] = APP_TOOLS): ToolCatalog {
+export function buildCatalog(
+  tools: readonly AnyToolDef[] = TOOLS,
+  appTools: readonly AnyToolDef[] = APP_TOOLS,
+): ToolCatalog {
   const all = [...tools, ...appTools];
   const byName = new Map(all.map((tool) => [tool.name, tool]));
   if (byName.size !== all.length) throw new Error('tool names must be unique');
@@ -98,13 +106,20 @@ export function buildCatalog(tools: readonly AnyToolDef[] = TOOLS, appTools: rea
   const withApps = Object.freeze(all.map((tool) => toolDefinition(tool, true)));
   const selected = boundedMemo(MAX_SELECTIONS, (key: string) => {
     const [readOnly, apps, names] = key.split('|');
-    const connection: Connection = { readOnly: readOnly === '1' ? 'header' : false, ...(names ? { tools: new Set(names.split(',')) } : {}) };
+    const connection: Connection = {
+      readOnly: readOnly === '1' ? 'header' : false,
+      ...(names ? { tools: new Set(names.split(',')) } : {}),
+    };
     if (apps !== '1') return Object.freeze(listed.filter((_, i) => offers(connection, tools[i]!)));
     return Object.freeze(withApps.filter((_, i) => offers(connection, all[i]!)));
   });
   const listedFor = (connection: Connection, apps = false) =>
     !connection.readOnly && !connection.tools
-      ? (apps ? withApps : listed)
-      : selected(`${connection.readOnly ? 1 : 0}|${apps ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`);
+      ? apps
+        ? withApps
+        : listed
+      : selected(
+          `${connection.readOnly ? 1 : 0}|${apps ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`,
+        );
   return Object.freeze({ tools, byName, listed, listedFor });
 }

@@ -4,7 +4,9 @@ import { TOOLS } from './table.js';
 import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
 
 /** The app each model tool's result is shown in. */
-const APP_OF: ReadonlyMap<string, AppName> = new Map(TOOLS.flatMap((tool) => (tool.app ? [[tool.name, tool.app] as const] : [])));
+const APP_OF: ReadonlyMap<string, AppName> = new Map(
+  TOOLS.flatMap((tool) => (tool.app ? [[tool.name, tool.app] as const] : [])),
+);
 
 /** Why a connection may only read: what the client asked for, or what its credential allows. */
 export type ReadOnlyReason = 'header' | 'url' | 'credential';
@@ -31,8 +33,14 @@ export function parseToolSelection(
   value: string,
   catalog: { readonly tools: readonly AnyToolDef[]; readonly byName: ReadonlyMap<string, AnyToolDef> },
 ): ReadonlySet<string> {
-  const words = value.split(',').map((word) => word.trim().toLowerCase()).filter((word) => word !== '');
-  if (words.length === 0) throw new InvalidInputError('X-Specbase-Tools is empty; name tool kinds (search, read, list, create, edit) or tool names, comma separated');
+  const words = value
+    .split(',')
+    .map((word) => word.trim().toLowerCase())
+    .filter((word) => word !== '');
+  if (words.length === 0)
+    throw new InvalidInputError(
+      'X-Specbase-Tools is empty; name tool kinds (search, read, list, create, edit) or tool names, comma separated',
+    );
   const chosen = new Set<string>();
   for (const word of words) {
     if ((KINDS as readonly string[]).includes(word)) {
@@ -68,8 +76,10 @@ const READ_ONLY_BECAUSE: Record<ReadOnlyReason, string> = {
 /** Undefined when the connection may call `tool`; otherwise the sentence that says why not and what to do. */
 export function refusalOf(connection: Connection, tool: AnyToolDef): string | undefined {
   if (connection.readOnly && !isReadOnly(tool.kind)) {
-    return `${tool.name} changes the specification, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
-      'tools/list names what it can do';
+    return (
+      `${tool.name} changes the specification, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
+      'tools/list names what it can do'
+    );
   }
   if (connection.tools && !selects(connection.tools, tool)) {
     return `${tool.name} is not among the tools this connection asked for (X-Specbase-Tools: ${connection.toolsAsked ?? ''}); tools/list names what it can do`;

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { artifactType, type ArtifactTypeDef, type RequirementType } from '../artifacts/index.js';
 import type { CreateInput } from '../domain/types.js';
-import { artifactIdParam, contentParam, folderIdParam, readOutputFor, requirementTypeParam, titleParam } from './schemas.js';
+import {
+  artifactIdParam,
+  contentParam,
+  folderIdParam,
+  readOutputFor,
+  requirementTypeParam,
+  titleParam,
+} from './schemas.js';
 import { createdText, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
@@ -28,9 +35,7 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
     name: `specbase_create_${def.singular}`,
     title: `Create ${def.name}`,
     kind: 'create',
-    description:
-      `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` +
-      'returns it in full.',
+    description: `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` + 'returns it in full.',
     input: z.object({
       [parent.key]: parent.schema,
       ...(isRequirement ? { type: requirementTypeParam } : {}),

@@ -13,7 +13,11 @@ export function editTool(def: ArtifactTypeDef): AnyToolDef {
       `Edit ${withArticle(def.name)} by a unified diff of its full text (mode "full"), e.g.\n` +
       '@@\n # Checkout\n-TBD\n+Pay by card.\n' +
       'All hunks apply or none.',
-    input: z.object({ [def.idParam]: artifactIdParam(def), patch: patchParam, baseVersion: baseVersionParam.optional() }),
+    input: z.object({
+      [def.idParam]: artifactIdParam(def),
+      patch: patchParam,
+      baseVersion: baseVersionParam.optional(),
+    }),
     output: editOutput,
     app: 'change',
     async run({ specs, actor }, args) {

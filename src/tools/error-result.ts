@@ -28,7 +28,12 @@ export function errorSentence(error: unknown): string {
 /** Every failure of a tool call becomes an `isError` result here and nowhere else. */
 export function toolErrorResult(error: unknown, tool: string, log: ToolLog): CallToolResult {
   const storage = error instanceof SpecbaseError ? undefined : storageFailureOf(error);
-  if (storage) log('error', 'tool call failed: the server cannot write', { tool, reason: storage.data.reason, error: String(error) });
+  if (storage)
+    log('error', 'tool call failed: the server cannot write', {
+      tool,
+      reason: storage.data.reason,
+      error: String(error),
+    });
   else if (!(error instanceof SpecbaseError)) {
     log('error', 'tool call failed unexpectedly', {
       tool,

@@ -1,7 +1,13 @@
 import { InvalidInputError, SpecbaseError, ToolNotOfferedError } from '../errors.js';
 import { refusalOf } from './connection.js';
 import { toolErrorResult } from './error-result.js';
-import { appsReach, protocolError, type McpHandler, type RequestContext, type ToolServerDeps } from './handler-types.js';
+import {
+  appsReach,
+  protocolError,
+  type McpHandler,
+  type RequestContext,
+  type ToolServerDeps,
+} from './handler-types.js';
 import { completePrompt, promptHandlers } from './prompts.js';
 import { completeResource, resourceHandlers } from './resources.js';
 import { artifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
@@ -49,7 +55,8 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
   const { catalog, specs, audit, log, render } = deps;
   const runTool = async (name: string, rawArgs: unknown, request: RequestContext): Promise<Record<string, unknown>> => {
     const tool = catalog.byName.get(name);
-    if (!tool) throw protocolError(`unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list names this server's tools`);
+    if (!tool)
+      throw protocolError(`unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list names this server's tools`);
     const { scope, client } = request;
     const started = performance.now();
     const record = (outcome: 'ok' | 'error', artifactId: string | null, commit: string | null, detail: string | null) =>
@@ -70,7 +77,9 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
 
     try {
       if (tool.appOnly && !appsReach(deps, request)) {
-        throw new ToolNotOfferedError(`${tool.name} is called by Specbase's MCP Apps, and this client did not declare that it renders them; tools/list names what it can do`);
+        throw new ToolNotOfferedError(
+          `${tool.name} is called by Specbase's MCP Apps, and this client did not declare that it renders them; tools/list names what it can do`,
+        );
       }
       const refusal = refusalOf(request.connection, tool);
       if (refusal) throw new ToolNotOfferedError(refusal);
@@ -99,7 +108,8 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
 
   const callTool = async (params: Record<string, unknown> | undefined, request: RequestContext) => {
     const { pollAfterMs } = deps;
-    const poll = request.closeStream && pollAfterMs !== undefined ? setTimeout(request.closeStream, pollAfterMs) : undefined;
+    const poll =
+      request.closeStream && pollAfterMs !== undefined ? setTimeout(request.closeStream, pollAfterMs) : undefined;
     try {
       return await runTool(String(params?.name ?? ''), params?.arguments, request);
     } finally {
@@ -115,11 +125,18 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
       async handle(params, request) {
         const ref = (params?.ref ?? {}) as { type?: unknown; uri?: unknown; name?: unknown };
         const argument = (params?.argument ?? {}) as { name?: unknown; value?: unknown };
-        const completion = (await completeResource(deps, ref, argument, request)) ?? (await completePrompt(deps, ref, argument, request));
+        const completion =
+          (await completeResource(deps, ref, argument, request)) ??
+          (await completePrompt(deps, ref, argument, request));
         return { completion: completion ?? { values: [], total: 0, hasMore: false } };
       },
     },
-    { method: 'tools/list', handle: async (_params, request) => ({ tools: [...catalog.listedFor(request.connection, appsReach(deps, request))] }) },
+    {
+      method: 'tools/list',
+      handle: async (_params, request) => ({
+        tools: [...catalog.listedFor(request.connection, appsReach(deps, request))],
+      }),
+    },
     { method: 'tools/call', handle: (params, request) => request.track(() => callTool(params, request)) },
   ];
 }

@@ -19,7 +19,11 @@ export function listTool(def: ArtifactTypeDef): AnyToolDef {
     async run({ specs, actor }, args) {
       const parentId = String(args[parent.idParam]);
       const items = await specs.listChildren(actor, def.type, parentId);
-      return { structured: { items }, text: listText(items, def.name.toLowerCase(), def.pluralName.toLowerCase()), artifactId: parentId };
+      return {
+        structured: { items },
+        text: listText(items, def.name.toLowerCase(), def.pluralName.toLowerCase()),
+        artifactId: parentId,
+      };
     },
   };
 }
@@ -29,14 +33,17 @@ export function listPagesTool(def: ArtifactTypeDef): AnyToolDef {
     name: `specbase_list_${def.plural}`,
     title: `List ${def.pluralName}`,
     kind: 'list',
-    description:
-      `List the ${def.pluralName} you can access: all, or those directly in folderId.`,
+    description: `List the ${def.pluralName} you can access: all, or those directly in folderId.`,
     input: z.object({ folderId: folderIdParam().optional() }),
     output: listOutput,
     async run({ specs, actor }, args) {
       const folderId = args.folderId as string | undefined;
       const items = await specs.listPages(actor, folderId);
-      return { structured: { items }, text: listText(items, def.name.toLowerCase(), def.pluralName.toLowerCase()), ...(folderId ? { artifactId: folderId } : {}) };
+      return {
+        structured: { items },
+        text: listText(items, def.name.toLowerCase(), def.pluralName.toLowerCase()),
+        ...(folderId ? { artifactId: folderId } : {}),
+      };
     },
   };
 }
@@ -45,13 +52,16 @@ export const listFoldersTool: AnyToolDef = {
   name: 'specbase_list_folders',
   title: 'List page folders',
   kind: 'list',
-  description:
-    'List the folders of pages: all, or the subfolders of parentFolderId; ids are the page tools\' folderId.',
+  description: "List the folders of pages: all, or the subfolders of parentFolderId; ids are the page tools' folderId.",
   input: z.object({ parentFolderId: folderIdParam().optional() }),
   output: foldersOutput,
   async run({ specs, actor }, args) {
     const parentFolderId = args.parentFolderId as string | undefined;
     const folders = await specs.listFolders(actor, parentFolderId);
-    return { structured: { folders }, text: foldersText(folders), ...(parentFolderId ? { artifactId: parentFolderId } : {}) };
+    return {
+      structured: { folders },
+      text: foldersText(folders),
+      ...(parentFolderId ? { artifactId: parentFolderId } : {}),
+    };
   },
 };

@@ -4,7 +4,10 @@ import type { Connection } from './connection.js';
 import type { McpHandler, RequestContext, ToolScope } from './handler-types.js';
 import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
-type ModernHandler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<Record<string, unknown>>;
+type ModernHandler = (
+  request: { params?: Record<string, unknown> },
+  ctx: ServerContext,
+) => Promise<Record<string, unknown>>;
 
 /**
  * The server for one 2026-07-28 request (`@modelcontextprotocol/server`): the v2 handler builds
@@ -17,7 +20,11 @@ export function createModernToolServer(
   requestOf: (authInfo: AuthInfo | undefined) => { readonly scope: ToolScope; readonly connection: Connection },
   track: RequestContext['track'],
 ): Server {
-  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: SERVER_CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+  });
   const register = server.setRequestHandler.bind(server) as unknown as (method: string, handler: ModernHandler) => void;
   for (const handler of handlers) {
     if (handler.legacyOnly) continue;

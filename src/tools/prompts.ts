@@ -34,7 +34,11 @@ export const PROMPTS: readonly PromptDef[] = [
     name: 'draft_feature',
     title: 'Draft a feature',
     description: 'Draft a new feature under a capability, with its requirements and their acceptance criteria',
-    artifact: { name: 'capabilityId', type: 'capability', description: 'The capability the feature belongs to (type its title)' },
+    artifact: {
+      name: 'capabilityId',
+      type: 'capability',
+      description: 'The capability the feature belongs to (type its title)',
+    },
     note: { name: 'idea', description: 'What the feature should do, in a sentence or two' },
     instruction: (capability, idea, context) =>
       `Draft a new feature for the capability "${capability.title}" (id ${capability.id}), shown below with its current features.${quoteNote(idea, 'The idea')}\n\n` +
@@ -47,7 +51,7 @@ export const PROMPTS: readonly PromptDef[] = [
   },
   {
     name: 'review_feature',
-    title: 'Review a feature\'s requirements',
+    title: "Review a feature's requirements",
     description: 'Review the requirements of a feature for gaps, contradictions and untestable wording',
     artifact: { name: 'featureId', type: 'feature', description: 'The feature to review (type its title)' },
     note: { name: 'focus', description: 'Anything to look at especially (optional)' },
@@ -96,7 +100,11 @@ const actorOf = async (request: RequestContext): Promise<Actor> => ({
 });
 
 /** The children already there (their titles), so that the model does not repeat them. */
-async function childrenLine(deps: Pick<ToolServerDeps, 'specs'>, actor: Actor, artifact: ArtifactView): Promise<string> {
+async function childrenLine(
+  deps: Pick<ToolServerDeps, 'specs'>,
+  actor: Actor,
+  artifact: ArtifactView,
+): Promise<string> {
   const childType = CHILD_TYPE[artifact.type as ArtifactType];
   if (!childType) return '';
   const children = await deps.specs.listChildren(actor, childType, artifact.id);
@@ -112,24 +120,48 @@ export function promptHandlers(deps: Pick<ToolServerDeps, 'specs'>): McpHandler[
       method: 'prompts/get',
       async handle(params, request) {
         const prompt = PROMPTS.find((candidate) => candidate.name === params?.name);
-        if (!prompt) throw protocolError(`unknown prompt ${JSON.stringify(String(params?.name ?? '').slice(0, 100))}; prompts/list names the prompts`);
+        if (!prompt)
+          throw protocolError(
+            `unknown prompt ${JSON.stringify(String(params?.name ?? '').slice(0, 100))}; prompts/list names the prompts`,
+          );
         const args = (params?.arguments ?? {}) as Record<string, unknown>;
         const id = args[prompt.artifact.name];
-        if (typeof id !== 'string' || id.trim() === '') throw protocolError(`${prompt.name} needs ${prompt.artifact.name}: ${prompt.artifact.description}`);
+        if (typeof id !== 'string' || id.trim() === '')
+          throw protocolError(`${prompt.name} needs ${prompt.artifact.name}: ${prompt.artifact.description}`);
         const actor = await actorOf(request);
-        const artifact = await deps.specs.read(actor, prompt.artifact.type, id.trim(), 'full').catch((error: unknown) => {
-          if (error instanceof NotFoundError) throw protocolError(`${prompt.artifact.name}: ${prompt.artifact.type.replace('_', ' ')} not found`);
-          throw error;
-        });
+        const artifact = await deps.specs
+          .read(actor, prompt.artifact.type, id.trim(), 'full')
+          .catch((error: unknown) => {
+            if (error instanceof NotFoundError)
+              throw protocolError(`${prompt.artifact.name}: ${prompt.artifact.type.replace('_', ' ')} not found`);
+            throw error;
+          });
         const note = prompt.note ? args[prompt.note.name] : undefined;
         const context = await childrenLine(deps, actor, artifact);
         return {
           description: prompt.description,
           messages: [
-            { role: 'user', content: { type: 'text', text: prompt.instruction(artifact, typeof note === 'string' && note.trim() ? note.trim() : undefined, context) } },
             {
               role: 'user',
-              content: { type: 'resource', resource: { uri: artifactUri(request.scope.orgId, artifact.id), mimeType: RESOURCE_MIME_TYPE, text: artifact.content } },
+              content: {
+                type: 'text',
+                text: prompt.instruction(
+                  artifact,
+                  typeof note === 'string' && note.trim() ? note.trim() : undefined,
+                  context,
+                ),
+              },
+            },
+            {
+              role: 'user',
+              content: {
+                type: 'resource',
+                resource: {
+                  uri: artifactUri(request.scope.orgId, artifact.id),
+                  mimeType: RESOURCE_MIME_TYPE,
+                  text: artifact.content,
+                },
+              },
             },
           ],
         };
@@ -148,6 +180,8 @@ export async function completePrompt(
   if (ref.type !== 'ref/prompt') return undefined;
   const prompt = PROMPTS.find((candidate) => candidate.name === ref.name);
   if (!prompt || argument.name !== prompt.artifact.name) return { values: [], total: 0, hasMore: false };
-  const items = (await deps.specs.listReadable(await actorOf(request))).filter((item) => item.type === prompt.artifact.type);
+  const items = (await deps.specs.listReadable(await actorOf(request))).filter(
+    (item) => item.type === prompt.artifact.type,
+  );
   return completeIds(items, String(argument.value ?? ''));
 }

@@ -10,9 +10,7 @@ function productReadTool(def: ArtifactTypeDef): AnyToolDef {
     name: `specbase_read_${def.singular}`,
     title: `Read ${def.name}`,
     kind: 'read',
-    description:
-      `Read the ${def.name}, ${def.summary}. ` +
-      'Start here: its id is the productId.',
+    description: `Read the ${def.name}, ${def.summary}. ` + 'Start here: its id is the productId.',
     input: z.object({ mode: modeParam }),
     output: readWithLinksOutputFor(def.type),
     app: 'artifact',

@@ -4,7 +4,13 @@ import type { Actor, ListItemView } from '../domain/types.js';
 import type { McpHandler, RequestContext, ToolServerDeps } from './handler-types.js';
 import { appsReach, protocolError } from './handler-types.js';
 import { APP_RESOURCES, readAppResource } from './apps/resources.js';
-import { artifactTemplate, ARTIFACT_TEMPLATE, artifactUri, parseArtifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
+import {
+  artifactTemplate,
+  ARTIFACT_TEMPLATE,
+  artifactUri,
+  parseArtifactUri,
+  RESOURCE_MIME_TYPE,
+} from './resource-uri.js';
 
 /** resources/list answers this many per page. */
 export const RESOURCE_PAGE_SIZE = 100;
@@ -34,7 +40,8 @@ const cursorOf = (offset: number): string => Buffer.from(String(offset)).toStrin
 function offsetOf(cursor: unknown): number {
   if (cursor === undefined) return 0;
   const offset = typeof cursor === 'string' ? Number(Buffer.from(cursor, 'base64url').toString()) : Number.NaN;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw protocolError('invalid cursor: pass the nextCursor of the previous resources/list answer');
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw protocolError('invalid cursor: pass the nextCursor of the previous resources/list answer');
   return offset;
 }
 
@@ -62,7 +69,10 @@ function notFound(uri: string): (error: unknown) => never {
 }
 
 /** Ids whose artifact's title contains what was typed (or whose id starts with it), best first. */
-export function completeIds(items: readonly ListItemView[], typed: string): { values: string[]; total: number; hasMore: boolean } {
+export function completeIds(
+  items: readonly ListItemView[],
+  typed: string,
+): { values: string[]; total: number; hasMore: boolean } {
   const needle = typed.trim().toLowerCase();
   const rank = (item: ListItemView): number => {
     const title = item.title.toLowerCase();
@@ -75,7 +85,11 @@ export function completeIds(items: readonly ListItemView[], typed: string): { va
     .map((item) => ({ item, rank: rank(item) }))
     .filter((match) => match.rank >= 0)
     .sort((a, b) => a.rank - b.rank);
-  return { values: matches.slice(0, MAX_COMPLETIONS).map((match) => match.item.id), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+  return {
+    values: matches.slice(0, MAX_COMPLETIONS).map((match) => match.item.id),
+    total: matches.length,
+    hasMore: matches.length > MAX_COMPLETIONS,
+  };
 }
 
 /** The resource methods of the MCP surface: artifacts as markdown resources. */
@@ -155,7 +169,8 @@ export async function completeResource(
   request: RequestContext,
 ): Promise<{ values: string[]; total: number; hasMore: boolean } | undefined> {
   if (ref.type !== 'ref/resource') return undefined;
-  if (ref.uri !== ARTIFACT_TEMPLATE && ref.uri !== artifactTemplate(request.scope.orgId)) return { values: [], total: 0, hasMore: false };
+  if (ref.uri !== ARTIFACT_TEMPLATE && ref.uri !== artifactTemplate(request.scope.orgId))
+    return { values: [], total: 0, hasMore: false };
   if (argument.name !== 'id') return { values: [], total: 0, hasMore: false };
   return completeIds(await deps.specs.listReadable(await actorOf(request)), String(argument.value ?? ''));
 }

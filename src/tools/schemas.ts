@@ -16,16 +16,11 @@ export const artifactIdParam = (def: ArtifactTypeDef) =>
 
 export const folderIdParam = () => idParam('Folder', 'specbase_list_folders');
 
-export const modeParam = z
-  .enum(['concise', 'full'])
-  .default('concise')
-  .describe('concise: ~500 chars');
+export const modeParam = z.enum(['concise', 'full']).default('concise').describe('concise: ~500 chars');
 
 export const limitParam = z.number().int().min(1).max(50).default(10).describe('Maximum results (1-50)');
 
-export const artifactTypesParam = z
-  .array(z.enum(ARTIFACT_TYPES))
-  .describe('Only these types (default: all)');
+export const artifactTypesParam = z.array(z.enum(ARTIFACT_TYPES)).describe('Only these types (default: all)');
 
 export const requirementTypeParam = z
   .enum(REQUIREMENT_TYPES)

@@ -9,7 +9,7 @@ export const SERVER_CAPABILITIES = Object.freeze({
 });
 
 export const INSTRUCTIONS =
-  'Specbase holds this organization\'s product knowledge as markdown documents: one Product with Capabilities > Features > Requirements > Acceptance Criteria, User Types, Core Entities, and free-form Pages in folders. ' +
+  "Specbase holds this organization's product knowledge as markdown documents: one Product with Capabilities > Features > Requirements > Acceptance Criteria, User Types, Core Entities, and free-form Pages in folders. " +
   'Start with specbase_search or specbase_read_product; read with mode "full" before editing with a unified diff.';
 
 /**

@@ -60,7 +60,10 @@ type LegacyHandler = (
  */
 export function createToolServer(handlers: readonly McpHandler[], scope: ToolSessionScope): Server {
   const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
-  const register = server.setRequestHandler.bind(server) as unknown as (schema: unknown, handler: LegacyHandler) => void;
+  const register = server.setRequestHandler.bind(server) as unknown as (
+    schema: unknown,
+    handler: LegacyHandler,
+  ) => void;
   for (const handler of handlers) {
     register(REQUEST_SCHEMAS[handler.method], (request, extra) =>
       handler.handle(request.params, {

@@ -17,7 +17,8 @@ export function artifactText(view: ArtifactView): string {
   const name = artifactType(view.type).name;
   const kind = view.requirementType ? `${name} (${view.requirementType})` : name;
   const document = view.content.endsWith('\n') ? view.content : `${view.content}\n`;
-  const ref = (r: { type: string; id: string; title: string; deleted?: true }) => `${r.type} ${r.id} "${r.title}"${r.deleted ? ' (deleted)' : ''}`;
+  const ref = (r: { type: string; id: string; title: string; deleted?: true }) =>
+    `${r.type} ${r.id} "${r.title}"${r.deleted ? ' (deleted)' : ''}`;
   const links = view.links?.length ? `\nLinks to: ${view.links.map(ref).join('; ')}` : '';
   const referenced = view.referencedBy?.length ? `\nReferenced by: ${view.referencedBy.map(ref).join('; ')}` : '';
   return (
@@ -28,7 +29,9 @@ export function artifactText(view: ArtifactView): string {
 
 export function listText(items: readonly ListItemView[], singular: string, plural: string): string {
   if (items.length === 0) return `No ${plural}.`;
-  return [`${counted(items.length, singular, plural)}:`, ...items.map((item) => `- ${item.title} (${item.id})`)].join('\n');
+  return [`${counted(items.length, singular, plural)}:`, ...items.map((item) => `- ${item.title} (${item.id})`)].join(
+    '\n',
+  );
 }
 
 export function searchText({ results, notice }: SearchResultsView): string {
@@ -53,6 +56,9 @@ export function createdText(view: ArtifactView): string {
 export function foldersText(folders: readonly FolderView[]): string {
   if (folders.length === 0) return 'No folders.';
   return folders
-    .map((f) => `- ${f.name} (${f.id})${f.parentFolderId ? ` in ${f.parentFolderId}` : ''}, ${counted(f.pageCount, 'page', 'pages')}`)
+    .map(
+      (f) =>
+        `- ${f.name} (${f.id})${f.parentFolderId ? ` in ${f.parentFolderId}` : ''}, ${counted(f.pageCount, 'page', 'pages')}`,
+    )
     .join('\n');
 }

@@ -5,9 +5,14 @@ import { APP_JS } from './assets/app-js.js';
 import { EDIT_CSS } from './assets/edit-css.js';
 import { REVIEW_CSS } from './assets/review-css.js';
 
-const asset = (body: string, type: string) => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+const asset = (body: string, type: string) => ({
+  body,
+  type,
+  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+});
 
-const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><path d="M16 6l9 10-9 10-9-10z" fill="#fff"/></svg>';
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><path d="M16 6l9 10-9 10-9-10z" fill="#fff"/></svg>';
 
 const ASSETS = {
   '/assets/app.css': asset(APP_CSS + EDIT_CSS + REVIEW_CSS, 'text/css; charset=utf-8'),

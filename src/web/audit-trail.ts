@@ -41,7 +41,9 @@ export async function audited<T>(
     return result;
   } catch (error) {
     const errorClass = error instanceof SpecbaseError ? error.code : 'internal_error';
-    await record('error', {}, `${errorClass}: ${error instanceof Error ? error.message : String(error)}`).catch(() => undefined);
+    await record('error', {}, `${errorClass}: ${error instanceof Error ? error.message : String(error)}`).catch(
+      () => undefined,
+    );
     throw error;
   }
 }

@@ -23,7 +23,11 @@ export interface WebDeps {
   readonly specs: SpecService;
   readonly control: ControlPlane;
   readonly config: Config;
-  readonly auth: { readonly webSession: RequestHandler; readonly requireWebUser: RequestHandler; readonly grants: GrantAdmin };
+  readonly auth: {
+    readonly webSession: RequestHandler;
+    readonly requireWebUser: RequestHandler;
+    readonly grants: GrantAdmin;
+  };
   readonly webhooks: { readonly delivery: DeliveryDeps };
 }
 
@@ -47,7 +51,9 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(connectRoutes(deps));
   router.use(auditRoutes(deps));
   router.use(webhookRoutes(deps));
-  router.use((req, res) => sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404));
+  router.use((req, res) =>
+    sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404),
+  );
   router.use(webErrors);
   return router;
 }

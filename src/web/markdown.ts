@@ -12,7 +12,12 @@ const marked = new Marked({ gfm: true, async: false });
 const POLICY: sanitizeHtml.IOptions = {
   allowedTags: [
     ...sanitizeHtml.defaults.allowedTags.filter((tag) => tag !== 'style'),
-    'h1', 'h2', 'img', 'del', 'ins', 'input',
+    'h1',
+    'h2',
+    'img',
+    'del',
+    'ins',
+    'input',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],

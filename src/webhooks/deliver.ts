@@ -57,7 +57,11 @@ export async function deliverMessage(deps: DeliveryDeps, message: OutboxMessage)
     );
     const ok = answer.status >= 200 && answer.status < 300;
     const redirect = answer.status >= 300 && answer.status < 400 ? 'redirects are not followed' : null;
-    outcome = { ok, responseCode: answer.status, error: ok ? null : (redirect ?? `the endpoint answered HTTP ${answer.status}`) };
+    outcome = {
+      ok,
+      responseCode: answer.status,
+      error: ok ? null : (redirect ?? `the endpoint answered HTTP ${answer.status}`),
+    };
   } catch (error) {
     if (!(error instanceof OutboundRequestError)) throw error;
     outcome = { ok: false, responseCode: null, error: error.message };

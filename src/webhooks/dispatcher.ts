@@ -61,7 +61,11 @@ export class WebhookDispatcher {
   async #drain(): Promise<void> {
     const store: WebhookStore = this.#options.store;
     for (;;) {
-      const batch = await store.claim({ owner: this.#options.owner, leaseUntil: new Date(Date.now() + LEASE_MS), limit: BATCH });
+      const batch = await store.claim({
+        owner: this.#options.owner,
+        leaseUntil: new Date(Date.now() + LEASE_MS),
+        limit: BATCH,
+      });
       await Promise.all(batch.map((message) => deliverMessage(this.#options, message).catch(this.#options.onError)));
       if (batch.length < BATCH || this.#closed) return;
     }

@@ -4,16 +4,18 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import type { Harness, Persona } from './harness.js';
 
 /** What a client that renders MCP Apps declares (the ext-apps negotiation). */
-export const APPS_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+export const APPS_CAPABILITIES = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+};
 
 /** A v2 client (2026-07-28) signed in as `persona` that declares it renders MCP Apps. */
 export async function connectAppsClient(h: Harness, persona: Persona): Promise<Client> {
   const headers = { Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId };
   const transport = new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), { requestInit: { headers } });
-  const client = new Client(
-    { name: 'apps-test-host', version: '1.0.0' },
-    { capabilities: APPS_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } } as ConstructorParameters<typeof Client>[1],
-  );
+  const client = new Client({ name: 'apps-test-host', version: '1.0.0' }, {
+    capabilities: APPS_CAPABILITIES,
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+  } as ConstructorParameters<typeof Client>[1]);
   await client.connect(transport);
   return client;
 }
@@ -23,7 +25,11 @@ let bridgeBundle: Promise<string> | undefined;
 /** ext-apps' own host bridge, bundled for the browser once per test file. */
 function hostBridge(): Promise<string> {
   bridgeBundle ??= build({
-    stdin: { contents: "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';", resolveDir: process.cwd(), loader: 'js' },
+    stdin: {
+      contents: "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    },
     bundle: true,
     format: 'iife',
     globalName: 'SpecbaseHost',
@@ -72,7 +78,11 @@ export interface AppsHost {
   close(): Promise<void>;
 }
 
-export async function openAppsHost(browser: Browser, client: Client, viewport: { width: number; height: number } = { width: 900, height: 900 }): Promise<AppsHost> {
+export async function openAppsHost(
+  browser: Browser,
+  client: Client,
+  viewport: { width: number; height: number } = { width: 900, height: 900 },
+): Promise<AppsHost> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const calls: string[] = [];
@@ -91,7 +101,11 @@ export async function openAppsHost(browser: Browser, client: Client, viewport: {
     async mount(resourceUri, toolResult, theme = 'light') {
       const read = await client.readResource({ uri: resourceUri });
       const html = (read.contents[0] as { text: string }).text;
-      await page.evaluate(({ html, toolResult, theme }) => (globalThis as any).mountApp(html, toolResult, theme), { html, toolResult, theme });
+      await page.evaluate(({ html, toolResult, theme }) => (globalThis as any).mountApp(html, toolResult, theme), {
+        html,
+        toolResult,
+        theme,
+      });
       const frame = page.frames().find((f) => f !== page.mainFrame());
       if (!frame) throw new Error('the app frame did not load');
       return frame;

@@ -24,7 +24,9 @@ export function floodDisk(file: string, { mib = 1024, rounds = 30 } = {}): DiskF
   const writer = (async () => {
     while (!stopped && done < rounds) {
       dd = spawn('dd', ['if=/dev/zero', `of=${file}`, 'bs=1M', `count=${mib}`, 'conv=fsync'], { stdio: 'ignore' });
-      const exited = await new Promise<number | null>((resolve, reject) => dd!.once('exit', resolve).once('error', reject));
+      const exited = await new Promise<number | null>((resolve, reject) =>
+        dd!.once('exit', resolve).once('error', reject),
+      );
       if (exited !== 0 && !stopped) throw new Error(`dd exited with ${exited}`);
       done += 1;
     }

@@ -47,7 +47,10 @@ export interface HarnessOptions {
   readonly prepareDataDir?: (dataDir: string) => void | Promise<void>;
 }
 
-const PERSONA_ROLES: Record<Exclude<Persona, 'owner' | 'outsider'>, { default: WorkspaceRole; restricted?: WorkspaceRole }> = {
+const PERSONA_ROLES: Record<
+  Exclude<Persona, 'owner' | 'outsider'>,
+  { default: WorkspaceRole; restricted?: WorkspaceRole }
+> = {
   editor: { default: 'editor', restricted: 'editor' },
   viewer: { default: 'viewer', restricted: 'viewer' },
   partial: { default: 'editor' },
@@ -101,9 +104,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await services.control.users.setPassword(user.id, password);
       const roles = persona === 'owner' || persona === 'outsider' ? undefined : PERSONA_ROLES[persona];
       if (roles) {
-        await services.control.members.grant({ orgId: demo.orgId, userId: user.id, workspaceId: defaultWorkspaceId, role: roles.default });
+        await services.control.members.grant({
+          orgId: demo.orgId,
+          userId: user.id,
+          workspaceId: defaultWorkspaceId,
+          role: roles.default,
+        });
         if (roles.restricted) {
-          await services.control.members.grant({ orgId: demo.orgId, userId: user.id, workspaceId: restrictedWorkspaceId, role: roles.restricted });
+          await services.control.members.grant({
+            orgId: demo.orgId,
+            userId: user.id,
+            workspaceId: restrictedWorkspaceId,
+            role: roles.restricted,
+          });
         }
       }
       const { secret } = await services.control.tokens.create({ userId: user.id, name: `${persona} test token` });
@@ -137,7 +150,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
 }
 
-async function closeAll(server: NodeServer, app: HttpApp | undefined, services: Services, dataDir: string): Promise<void> {
+async function closeAll(
+  server: NodeServer,
+  app: HttpApp | undefined,
+  services: Services,
+  dataDir: string,
+): Promise<void> {
   await Promise.all([shutdown(server, 200), app?.drain(200)]);
   await app?.close();
   await services.close();

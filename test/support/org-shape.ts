@@ -20,7 +20,14 @@ export interface SeedArtifact {
  * plus user types, core entities and pages. The issue's 10,000-artifact organization had
  * about 7,400 acceptance criteria.
  */
-const SHARE = { capability: 0.002, feature: 0.02, requirement: 0.2, user_type: 0.005, core_entity: 0.005, page: 0.03 } as const;
+const SHARE = {
+  capability: 0.002,
+  feature: 0.02,
+  requirement: 0.2,
+  user_type: 0.005,
+  core_entity: 0.005,
+  page: 0.03,
+} as const;
 
 const CREATED = '2024-01-01T00:00:00.000Z';
 
@@ -45,7 +52,15 @@ export function organizationArtifacts(total: number, workspaceId: string): SeedA
     const title = text.title;
     const path = artifactPath(artifactType(type), id, title);
     const content = renderArtifactFile(
-      { id, type, parent: parentId, workspace: workspaceId, title, created: CREATED, ...(type === 'requirement' ? { requirementType: 'FUNCTIONAL' as const } : {}) },
+      {
+        id,
+        type,
+        parent: parentId,
+        workspace: workspaceId,
+        title,
+        created: CREATED,
+        ...(type === 'requirement' ? { requirementType: 'FUNCTIONAL' as const } : {}),
+      },
       text.body,
     );
     out.push({ id, type, parentId, title, body: text.body, path, content });
@@ -54,8 +69,12 @@ export function organizationArtifacts(total: number, workspaceId: string): SeedA
   const count = (share: number) => Math.max(1, Math.round(total * share));
   const product = add('product', null);
   const capabilities = Array.from({ length: count(SHARE.capability) }, () => add('capability', product));
-  const features = Array.from({ length: count(SHARE.feature) }, (_, i) => add('feature', capabilities[i % capabilities.length]!));
-  const requirements = Array.from({ length: count(SHARE.requirement) }, (_, i) => add('requirement', features[i % features.length]!));
+  const features = Array.from({ length: count(SHARE.feature) }, (_, i) =>
+    add('feature', capabilities[i % capabilities.length]!),
+  );
+  const requirements = Array.from({ length: count(SHARE.requirement) }, (_, i) =>
+    add('requirement', features[i % features.length]!),
+  );
   for (let i = 0; i < count(SHARE.user_type); i++) add('user_type', product);
   for (let i = 0; i < count(SHARE.core_entity); i++) add('core_entity', product);
   for (let i = 0; i < count(SHARE.page); i++) add('page', null);

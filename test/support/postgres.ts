@@ -41,7 +41,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
  */
 export async function startThrowawayCluster(): Promise<{ url: string; stop(): Promise<void> }> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error(`no PostgreSQL binaries found (looked in /usr/lib/postgresql/*/bin and PATH). ${HOW_TO_INSTALL}`);
+  if (!bin)
+    throw new Error(`no PostgreSQL binaries found (looked in /usr/lib/postgresql/*/bin and PATH). ${HOW_TO_INSTALL}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -61,7 +62,9 @@ export async function startThrowawayCluster(): Promise<{ url: string; stop(): Pr
     await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`could not start a throwaway PostgreSQL with ${bin}: ${(error as Error).message}. ${HOW_TO_INSTALL}`);
+    throw new Error(
+      `could not start a throwaway PostgreSQL with ${bin}: ${(error as Error).message}. ${HOW_TO_INSTALL}`,
+    );
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -95,7 +98,9 @@ async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promis
     await admin.connect();
   } catch (error) {
     await shutdown();
-    throw new Error(`could not connect to PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')}: ${(error as Error).message}. ${HOW_TO_INSTALL}`);
+    throw new Error(
+      `could not connect to PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')}: ${(error as Error).message}. ${HOW_TO_INSTALL}`,
+    );
   }
   const created: string[] = [];
   return {
@@ -111,10 +116,12 @@ async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promis
       const name = new URL(databaseUrl).pathname.slice(1);
       if (!created.includes(name)) throw new Error(`not a test database: ${name}`);
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${reachable}`);
-      if (!reachable) await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (!reachable)
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
     },
     async stop() {
-      for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      for (const name of created)
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       await admin.end().catch(() => undefined);
       await shutdown();
     },

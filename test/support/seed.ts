@@ -33,7 +33,10 @@ export interface SeededDataDir {
 }
 
 /** The control-plane schema the cached database was made with. */
-const SCHEMA_FILES = [path.join(ROOT, 'src', 'control', 'schema.ts'), path.join(ROOT, 'src', 'control', 'sqlite', 'migrations.ts')];
+const SCHEMA_FILES = [
+  path.join(ROOT, 'src', 'control', 'schema.ts'),
+  path.join(ROOT, 'src', 'control', 'sqlite', 'migrations.ts'),
+];
 
 function cacheKey(total: number, loose: boolean, commitEach: boolean): string {
   const hash = createHash('sha1')
@@ -49,16 +52,25 @@ function cacheKey(total: number, loose: boolean, commitEach: boolean): string {
  * built once and cached under .scratch/bench keyed by size, object format and layout. Callers
  * copy it (copyDataDir) before starting a server on it.
  */
-export async function seededDataDir(total: number, options: { loose?: boolean; commitEach?: boolean } = {}): Promise<SeededDataDir> {
+export async function seededDataDir(
+  total: number,
+  options: { loose?: boolean; commitEach?: boolean } = {},
+): Promise<SeededDataDir> {
   const loose = options.loose ?? true;
   const commitEach = options.commitEach ?? false;
   const dir = path.join(SCRATCH, cacheKey(total, loose, commitEach));
   const manifestFile = path.join(dir, 'bench-manifest.json');
-  if (fs.existsSync(manifestFile)) return { dir, manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as SeedManifest };
+  if (fs.existsSync(manifestFile))
+    return { dir, manifest: JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as SeedManifest };
 
   fs.mkdirSync(SCRATCH, { recursive: true });
   const building = fs.mkdtempSync(path.join(SCRATCH, 'building-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SPECBASE_DATA_DIR: building, SPECBASE_LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SPECBASE_DATA_DIR: building,
+    SPECBASE_LOG_LEVEL: 'silent',
+  });
   const services = await openServices(config);
   let manifest: SeedManifest;
   try {
@@ -101,7 +113,8 @@ function copyTree(from: string, to: string, underObjects: boolean): void {
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
-    if (entry.isDirectory()) copyTree(source, target, underObjects || (entry.name === 'objects' && from.endsWith('.git')));
+    if (entry.isDirectory())
+      copyTree(source, target, underObjects || (entry.name === 'objects' && from.endsWith('.git')));
     else if (underObjects) fs.linkSync(source, target);
     else fs.copyFileSync(source, target);
   }
@@ -112,18 +125,31 @@ function copyTree(from: string, to: string, underObjects: boolean): void {
  * holding every file, or with `commitEach` one commit per artifact, a history as long as an
  * organization whose every artifact was created through the service.
  */
-export function fastImport(gitdir: string, artifacts: readonly SeedArtifact[], options: { commitEach?: boolean } = {}): void {
+export function fastImport(
+  gitdir: string,
+  artifacts: readonly SeedArtifact[],
+  options: { commitEach?: boolean } = {},
+): void {
   execFileSync('git', ['init', '-q', '--bare', '--initial-branch=main', gitdir]);
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
   const commit = (a: SeedArtifact, at: number) => {
-    const message = artifactCommitMessage({ verb: 'create', type: a.type, id: a.id, title: a.title, client: 'bench-seed' });
+    const message = artifactCommitMessage({
+      verb: 'create',
+      type: a.type,
+      id: a.id,
+      title: a.title,
+      client: 'bench-seed',
+    });
     return `commit refs/heads/main\ncommitter Specbase <specbase@localhost> ${at} +0000\n${data(message)}`;
   };
   const file = (a: SeedArtifact) => `M 100644 inline ${a.path}\n${data(a.content)}`;
   const chunks = options.commitEach
     ? artifacts.map((a, i) => `${commit(a, 1_700_000_000 + i)}${file(a)}`)
     : [commit(artifacts[0]!, 1_700_000_000), ...artifacts.map(file)];
-  const result = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], { input: chunks.join(''), maxBuffer: 1 << 26 });
+  const result = spawnSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], {
+    input: chunks.join(''),
+    maxBuffer: 1 << 26,
+  });
   if (result.status !== 0) throw new Error(`git fast-import failed: ${result.stderr.toString()}`);
 }
 
@@ -135,7 +161,10 @@ export function explodePacks(gitdir: string): void {
     const moved = path.join(gitdir, name);
     fs.renameSync(pack, moved);
     fs.rmSync(pack.replace(/\.pack$/, '.idx'), { force: true });
-    const result = spawnSync('git', ['--git-dir', gitdir, 'unpack-objects', '-q'], { input: fs.readFileSync(moved), maxBuffer: 1 << 20 });
+    const result = spawnSync('git', ['--git-dir', gitdir, 'unpack-objects', '-q'], {
+      input: fs.readFileSync(moved),
+      maxBuffer: 1 << 20,
+    });
     if (result.status !== 0) throw new Error(`git unpack-objects failed: ${result.stderr.toString()}`);
     fs.rmSync(moved);
   }

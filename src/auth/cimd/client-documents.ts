@@ -33,7 +33,8 @@ function clientIdUrlProblem(clientId: string): string | undefined {
   // "localhost." is "localhost" to a resolver but not to a comparison of names: refused, not guessed.
   if (url.hostname.endsWith('.')) return "the client id URL's host must not end with a dot";
   if (clientId.includes('#')) return 'the client id URL must not contain a fragment';
-  if (/\/\.\.?(\/|$|\?)/.test(clientId.replace(/^https:\/\/[^/]*/, ''))) return 'the client id URL must not contain dot segments';
+  if (/\/\.\.?(\/|$|\?)/.test(clientId.replace(/^https:\/\/[^/]*/, '')))
+    return 'the client id URL must not contain dot segments';
   return undefined;
 }
 
@@ -58,14 +59,18 @@ function validated(clientId: string, json: unknown): OAuthClientInformationFull 
   };
   if (!json || typeof json !== 'object' || Array.isArray(json)) return refuse('not a JSON object');
   const doc = json as Record<string, unknown>;
-  if (doc.client_id !== clientId) return refuse(`its client_id ${JSON.stringify(doc.client_id)} is not the document's URL`);
+  if (doc.client_id !== clientId)
+    return refuse(`its client_id ${JSON.stringify(doc.client_id)} is not the document's URL`);
   const redirects = doc.redirect_uris;
   if (!Array.isArray(redirects) || redirects.length === 0 || !redirects.every((uri) => typeof uri === 'string')) {
     return refuse('redirect_uris must be a non-empty list of URLs');
   }
   const name = doc.client_name;
   if (name !== undefined && typeof name !== 'string') return refuse('client_name must be a string');
-  const tooLarge = clientMetadataSizeProblem({ client_name: name as string | undefined, redirect_uris: redirects as string[] });
+  const tooLarge = clientMetadataSizeProblem({
+    client_name: name as string | undefined,
+    redirect_uris: redirects as string[],
+  });
   if (tooLarge) return refuse(tooLarge);
   for (const uri of redirects as string[]) {
     const problem = redirectUriProblem(uri);
@@ -110,7 +115,8 @@ export class ClientDocuments {
     try {
       fetched = await fetchDocument(new URL(clientId), this.#options);
     } catch (error) {
-      if (error instanceof DocumentFetchError) throw new InvalidClientError(`client metadata document ${clientId}: ${error.message}`);
+      if (error instanceof DocumentFetchError)
+        throw new InvalidClientError(`client metadata document ${clientId}: ${error.message}`);
       throw error;
     }
     const client = validated(clientId, fetched.json);

@@ -25,18 +25,29 @@ export async function fetchDocument(url: URL, policy: DocumentFetchPolicy): Prom
   try {
     res = await outboundRequest(url, policy, { method: 'GET', headers: { Accept: 'application/json' } });
   } catch (error) {
-    if (error instanceof OutboundRequestError) throw new DocumentFetchError(error.message.replace(/^the answer is/, 'the document is'));
+    if (error instanceof OutboundRequestError)
+      throw new DocumentFetchError(error.message.replace(/^the answer is/, 'the document is'));
     throw error;
   }
   if (res.status !== 200) {
-    throw new DocumentFetchError(res.status >= 300 && res.status < 400 ? `the document redirects (HTTP ${res.status}); redirects are not followed` : `the document answered HTTP ${res.status}`);
+    throw new DocumentFetchError(
+      res.status >= 300 && res.status < 400
+        ? `the document redirects (HTTP ${res.status}); redirects are not followed`
+        : `the document answered HTTP ${res.status}`,
+    );
   }
-  if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(header(res.headers['content-type']) ?? '')) throw new DocumentFetchError('the document is not application/json');
+  if (!/^application\/(?:[\w.+-]*\+)?json\b/i.test(header(res.headers['content-type']) ?? ''))
+    throw new DocumentFetchError('the document is not application/json');
   let json: unknown;
   try {
     json = JSON.parse(res.body.toString('utf8'));
   } catch {
     throw new DocumentFetchError('the document is not valid JSON');
   }
-  return { json, cacheControl: header(res.headers['cache-control']), expires: header(res.headers.expires), date: header(res.headers.date) };
+  return {
+    json,
+    cacheControl: header(res.headers['cache-control']),
+    expires: header(res.headers.expires),
+    date: header(res.headers.date),
+  };
 }

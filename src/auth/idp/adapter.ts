@@ -1,7 +1,13 @@
 import type { SqlDatabase } from '../../control/index.js';
 import { hashSecret, nowSeconds } from '../secrets.js';
 
-type Payload = Record<string, unknown> & { jti?: string; grantId?: string; uid?: string; userCode?: string; consumed?: number };
+type Payload = Record<string, unknown> & {
+  jti?: string;
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+  consumed?: number;
+};
 
 /**
  * oidc-provider's storage in the control plane's database. Ids of codes, tokens and sessions are bearer secrets, so
@@ -32,30 +38,42 @@ export class SqlIdpAdapter {
       `INSERT INTO auth_idp_store (model, id_hash, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
          uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
-      [this.#model, hashSecret(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null,
-        payload.userCode ? hashSecret(payload.userCode) : null, expiresIn ? nowSeconds() + expiresIn : null],
+      [
+        this.#model,
+        hashSecret(id),
+        JSON.stringify(stored),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ? hashSecret(payload.userCode) : null,
+        expiresIn ? nowSeconds() + expiresIn : null,
+      ],
     );
   }
 
   async find(id: string): Promise<Payload | undefined> {
-    const row = await this.#db.get<Row>('SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND id_hash = ?', [
-      this.#model, hashSecret(id),
-    ]);
+    const row = await this.#db.get<Row>(
+      'SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND id_hash = ?',
+      [this.#model, hashSecret(id)],
+    );
     return this.#live(row, id);
   }
 
   /** Used by oidc-provider only to read a session's account and grants, never to save it, so the id is not needed. */
   async findByUid(uid: string): Promise<Payload | undefined> {
-    const row = await this.#db.get<Row>('SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND uid = ?', [this.#model, uid]);
+    const row = await this.#db.get<Row>('SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND uid = ?', [
+      this.#model,
+      uid,
+    ]);
     if (!row || !this.#alive(row)) return undefined;
     const { __jti: _marker, ...payload } = JSON.parse(row.payload) as Payload & { __jti?: boolean };
     return payload;
   }
 
   async findByUserCode(userCode: string): Promise<Payload | undefined> {
-    const row = await this.#db.get<Row>('SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND user_code = ?', [
-      this.#model, hashSecret(userCode),
-    ]);
+    const row = await this.#db.get<Row>(
+      'SELECT payload, expires_at FROM auth_idp_store WHERE model = ? AND user_code = ?',
+      [this.#model, hashSecret(userCode)],
+    );
     return row && this.#alive(row) ? (JSON.parse(row.payload) as Payload) : undefined;
   }
 
@@ -83,9 +101,10 @@ export class SqlIdpAdapter {
   }
 
   async #remaining(id: string): Promise<number | undefined> {
-    const row = await this.#db.get<{ expires_at: number | null }>('SELECT expires_at FROM auth_idp_store WHERE model = ? AND id_hash = ?', [
-      this.#model, hashSecret(id),
-    ]);
+    const row = await this.#db.get<{ expires_at: number | null }>(
+      'SELECT expires_at FROM auth_idp_store WHERE model = ? AND id_hash = ?',
+      [this.#model, hashSecret(id)],
+    );
     return row?.expires_at ? Math.max(1, row.expires_at - nowSeconds()) : undefined;
   }
 }

@@ -15,7 +15,11 @@ interface ErrorContext {
  * did not raise with 500 "server_error"; a write the disk refused (saving the sign-in's
  * interaction or session) is a 503 that says the server cannot write, as everywhere else.
  */
-export async function renderError(ctx: ErrorContext, out: { error?: string; error_description?: string }, error: unknown): Promise<void> {
+export async function renderError(
+  ctx: ErrorContext,
+  out: { error?: string; error_description?: string },
+  error: unknown,
+): Promise<void> {
   const failure = storageFailureOf(error);
   ctx.set(PAGE_HEADERS);
   ctx.type = 'html';

@@ -34,7 +34,9 @@ function asPublicUrl(baseUrl: string): express.RequestHandler {
  * it (about a tenth of a call's time on the event loop). It is disabled again whenever none of
  * the provider's requests is under way; the next one enables it.
  */
-function releasingContext(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+function releasingContext(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
   let underWay = 0;
   return (req, res) => {
     underWay += 1;

@@ -14,7 +14,12 @@ interface Problem {
 }
 
 /** The embedded provider's sign-in page: email and password of a local account. */
-export function interactionRouter(deps: { baseUrl: string; provider: Provider; control: ControlPlane; throttle: SigninThrottle }): express.Router {
+export function interactionRouter(deps: {
+  baseUrl: string;
+  provider: Provider;
+  control: ControlPlane;
+  throttle: SigninThrottle;
+}): express.Router {
   const { baseUrl, provider, control, throttle } = deps;
   const router = express.Router();
 
@@ -39,7 +44,12 @@ export function interactionRouter(deps: { baseUrl: string; provider: Provider; c
     if (!details || details.uid !== req.params.uid) return expired(res);
     if (details.prompt.name !== 'login') {
       // Our clients are first-party; any other prompt means a request we do not serve.
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: `unsupported prompt ${details.prompt.name}` }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: `unsupported prompt ${details.prompt.name}` },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     showForm(req, res, details.uid);
@@ -59,7 +69,13 @@ export function interactionRouter(deps: { baseUrl: string; provider: Provider; c
     const address = req.socket.remoteAddress ?? 'unknown';
     const refusal = throttle.refusal(email, address);
     if (refusal) {
-      return showForm(req, res, details.uid, { message: refusal.message, status: 429, retryAfterSeconds: refusal.retryAfterSeconds }, email);
+      return showForm(
+        req,
+        res,
+        details.uid,
+        { message: refusal.message, status: 429, retryAfterSeconds: refusal.retryAfterSeconds },
+        email,
+      );
     }
     const user = email && password ? await control.users.verifyPassword(email, password) : undefined;
     if (!user || user.issuer !== LOCAL_ISSUER) {
@@ -67,7 +83,12 @@ export function interactionRouter(deps: { baseUrl: string; provider: Provider; c
       return showForm(req, res, details.uid, { message: 'Wrong email or password.', status: 401 }, email);
     }
     throttle.succeeded(email);
-    await provider.interactionFinished(req, res, { login: { accountId: user.subject } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.subject } },
+      { mergeWithLastSubmission: false },
+    );
   });
 
   return router;

@@ -25,7 +25,11 @@ export function loadOrCreateKeys(dataDir: string): IdpKeys {
 function generateKeys(): IdpKeys {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' }] },
+    jwks: {
+      keys: [
+        { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' },
+      ],
+    },
     cookieKeys: [randomBytes(32).toString('base64url')],
     rpClientSecret: randomBytes(32).toString('base64url'),
   };

@@ -20,7 +20,10 @@ function page(ctx: LogoutContext, title: string, body: string, scriptHash?: stri
   ctx.type = 'html';
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', `default-src 'self'; script-src ${scriptHash ?? "'none'"}; frame-ancestors 'none'; form-action 'self'`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'self'; script-src ${scriptHash ?? "'none'"}; frame-ancestors 'none'; form-action 'self'`,
+  );
   ctx.body = pageHtml(title, body);
 }
 

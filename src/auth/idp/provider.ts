@@ -54,12 +54,22 @@ export function createIdentityProvider(deps: {
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
     pkce: { required: () => true },
     loadExistingGrant: firstPartyGrant,
     renderError,
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 900, Session: 14 * 86_400, Grant: 14 * 86_400 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 900,
+      Session: 14 * 86_400,
+      Grant: 14 * 86_400,
+    },
   });
   provider.proxy = true;
   return provider;

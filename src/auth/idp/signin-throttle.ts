@@ -2,7 +2,10 @@ import type { UserLimits } from '../../config/index.js';
 import { LimitExceededError } from '../../errors.js';
 import { retryAfterSeconds, TokenBuckets } from '../../limits/index.js';
 
-export type SigninLimits = Pick<UserLimits, 'signinFailuresPerAccount' | 'signinFailuresPerAddress' | 'signinWindowSeconds'>;
+export type SigninLimits = Pick<
+  UserLimits,
+  'signinFailuresPerAccount' | 'signinFailuresPerAddress' | 'signinWindowSeconds'
+>;
 
 /** "45 seconds", "3 minutes": how a person reads a wait. */
 function inWords(seconds: number): string {
@@ -37,7 +40,10 @@ export class SigninThrottle {
         : undefined;
     if (!spent) return undefined;
     const seconds = retryAfterSeconds(spent.waitMs);
-    return new LimitExceededError(`Too many failed sign-in attempts for ${spent.who}. Try again in ${inWords(seconds)}.`, seconds);
+    return new LimitExceededError(
+      `Too many failed sign-in attempts for ${spent.who}. Try again in ${inWords(seconds)}.`,
+      seconds,
+    );
   }
 
   failed(email: string, address: string): void {

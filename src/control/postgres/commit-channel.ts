@@ -39,7 +39,8 @@ export interface CommitChannelOptions {
 }
 
 const isNotice = (value: unknown): value is CommitNotice & { origin: string } =>
-  typeof value === 'object' && value !== null &&
+  typeof value === 'object' &&
+  value !== null &&
   typeof (value as Record<string, unknown>).orgId === 'string' &&
   typeof (value as Record<string, unknown>).commit === 'string' &&
   typeof (value as Record<string, unknown>).origin === 'string';

@@ -16,7 +16,9 @@ const INT8_OID = 20;
 /** Counters and epoch seconds are BIGINT; every value we store fits a JavaScript number. */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** The statements are written with `?`; PostgreSQL numbers its parameters. */

@@ -25,7 +25,10 @@ export async function applyPostgresMigrations(
         version INTEGER NOT NULL,
         applied_at TEXT NOT NULL,
         PRIMARY KEY (namespace, version))`);
-      const done = await client.query<{ version: number }>('SELECT version FROM schema_migrations WHERE namespace = $1', [namespace]);
+      const done = await client.query<{ version: number }>(
+        'SELECT version FROM schema_migrations WHERE namespace = $1',
+        [namespace],
+      );
       const appliedBefore = new Set(done.rows.map((row) => row.version));
       const applied: number[] = [];
       for (const migration of inVersionOrder(migrations)) {
@@ -34,7 +37,9 @@ export async function applyPostgresMigrations(
         try {
           await client.query(migration.sql);
           await client.query('INSERT INTO schema_migrations (namespace, version, applied_at) VALUES ($1, $2, $3)', [
-            namespace, migration.version, new Date().toISOString(),
+            namespace,
+            migration.version,
+            new Date().toISOString(),
           ]);
           await client.query('COMMIT');
         } catch (error) {

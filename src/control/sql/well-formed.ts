@@ -14,4 +14,5 @@ export function assertWellFormed(namespace: string, migrations: readonly Migrati
   }
 }
 
-export const inVersionOrder = (migrations: readonly Migration[]) => [...migrations].sort((a, b) => a.version - b.version);
+export const inVersionOrder = (migrations: readonly Migration[]) =>
+  [...migrations].sort((a, b) => a.version - b.version);

@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { statementCache, ThreadConnection, sqliteDriver, type SqliteConnection, type SqliteDriver, type SqliteStatement } from '../../sqlite/index.js';
+import {
+  statementCache,
+  ThreadConnection,
+  sqliteDriver,
+  type SqliteConnection,
+  type SqliteDriver,
+  type SqliteStatement,
+} from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
 
@@ -143,7 +150,12 @@ export async function openSqliteDatabase(file: string, driver?: SqliteDriver): P
   const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     handle.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
-    const writer = await ThreadConnection.open({ driver: handle.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
+    const writer = await ThreadConnection.open({
+      driver: handle.driver,
+      file: path.resolve(file),
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      setup: CONNECTION_SETTINGS,
+    });
     return new SqliteDatabase(handle, writer);
   } catch (error) {
     handle.close();

@@ -8,11 +8,7 @@ import { assertWellFormed, inVersionOrder } from '../sql/well-formed.js';
  * its own IMMEDIATE transaction and is re-checked inside it, so two processes starting at once
  * apply it exactly once. Returns the versions applied by this call.
  */
-export function applyMigrations(
-  db: SqliteConnection,
-  namespace: string,
-  migrations: readonly Migration[],
-): number[] {
+export function applyMigrations(db: SqliteConnection, namespace: string, migrations: readonly Migration[]): number[] {
   assertWellFormed(namespace, migrations);
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     namespace TEXT NOT NULL,

@@ -18,7 +18,8 @@ export interface EndpointRow {
   disabled_reason: string | null;
 }
 
-export const ENDPOINT_COLUMNS = 'id, org_id, url, events, workspace_ids, created_by, created_at, failing_since, disabled_at, disabled_reason';
+export const ENDPOINT_COLUMNS =
+  'id, org_id, url, events, workspace_ids, created_by, created_at, failing_since, disabled_at, disabled_reason';
 const MAX_URL = 2000;
 
 const words = (list: string) => list.split(' ').filter(Boolean);
@@ -52,20 +53,29 @@ function endpointUrl(value: string): string {
 
 function eventKinds(events: readonly string[]): WebhookEventKind[] {
   const unknown = events.filter((kind) => !(WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind));
-  if (unknown.length) throw new InvalidInputError(`unknown event kind ${unknown.join(', ')}; the kinds are ${WEBHOOK_EVENT_KINDS.join(', ')}`);
-  if (events.length === 0) throw new InvalidInputError(`choose at least one event kind: ${WEBHOOK_EVENT_KINDS.join(', ')}`);
+  if (unknown.length)
+    throw new InvalidInputError(
+      `unknown event kind ${unknown.join(', ')}; the kinds are ${WEBHOOK_EVENT_KINDS.join(', ')}`,
+    );
+  if (events.length === 0)
+    throw new InvalidInputError(`choose at least one event kind: ${WEBHOOK_EVENT_KINDS.join(', ')}`);
   return WEBHOOK_EVENT_KINDS.filter((kind) => events.includes(kind));
 }
 
 /** The Standard Webhooks secret format: `whsec_` and the base64 of the key. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export function sqlWebhookEndpoints(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'add' | 'list' | 'get' | 'remove' | 'enable' | 'target'> {
+export function sqlWebhookEndpoints(
+  db: SqlDatabase,
+  clock: Clock,
+): Pick<WebhookStore, 'add' | 'list' | 'get' | 'remove' | 'enable' | 'target'> {
   return {
     async add({ orgId, url, events, workspaceIds, createdBy }) {
       const href = endpointUrl(url);
       const kinds = eventKinds(events);
-      const known = new Set((await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id));
+      const known = new Set(
+        (await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id),
+      );
       const chosen = [...new Set(workspaceIds)];
       if (chosen.length === 0) throw new InvalidInputError('choose at least one workspace');
       const foreign = chosen.filter((id) => !known.has(id));
@@ -76,14 +86,24 @@ export function sqlWebhookEndpoints(db: SqlDatabase, clock: Clock): Pick<Webhook
         'INSERT INTO webhook_endpoints (id, org_id, url, secret, events, workspace_ids, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [id, orgId, href, secret, kinds.join(' '), chosen.join(' '), createdBy, clock().toISOString()],
       );
-      const endpoint = toEndpoint((await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]))!);
+      const endpoint = toEndpoint(
+        (await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]))!,
+      );
       return { endpoint, secret };
     },
     async list(orgId) {
-      return (await db.all<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? ORDER BY created_at, rowid`, [orgId])).map(toEndpoint);
+      return (
+        await db.all<EndpointRow>(
+          `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? ORDER BY created_at, rowid`,
+          [orgId],
+        )
+      ).map(toEndpoint);
     },
     async get(orgId, endpointId) {
-      const row = await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? AND id = ?`, [orgId, endpointId]);
+      const row = await db.get<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? AND id = ?`,
+        [orgId, endpointId],
+      );
       return row && toEndpoint(row);
     },
     async remove(orgId, endpointId) {
@@ -97,7 +117,9 @@ export function sqlWebhookEndpoints(db: SqlDatabase, clock: Clock): Pick<Webhook
       return changed > 0;
     },
     async target(endpointId) {
-      return db.get<{ url: string; secret: string }>('SELECT url, secret FROM webhook_endpoints WHERE id = ?', [endpointId]);
+      return db.get<{ url: string; secret: string }>('SELECT url, secret FROM webhook_endpoints WHERE id = ?', [
+        endpointId,
+      ]);
     },
   };
 }

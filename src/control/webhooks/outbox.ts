@@ -63,28 +63,47 @@ const words = (list: string) => list.split(' ').filter(Boolean);
 const DUE = `SELECT o.id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id
   WHERE o.next_attempt_at IS NOT NULL AND o.next_attempt_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?) AND e.disabled_at IS NULL`;
 
-export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'claim' | 'settle' | 'attempts' | 'prune'> {
+export function sqlWebhookOutbox(
+  db: SqlDatabase,
+  clock: Clock,
+): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'claim' | 'settle' | 'attempts' | 'prune'> {
   const insert = (rows: readonly SqlValue[][], tx: Pick<SqlDatabase, 'run'> = db) =>
     tx.run(
       `INSERT INTO webhook_outbox (id, endpoint_id, org_id, kind, payload, created_at, next_attempt_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       rows.flat(),
     );
 
-  async function claimOnSqlite(owner: string, now: string, until: string, limit: number, only?: string): Promise<MessageRow[]> {
+  async function claimOnSqlite(
+    owner: string,
+    now: string,
+    until: string,
+    limit: number,
+    only?: string,
+  ): Promise<MessageRow[]> {
     // One process writes the SQLite file: each candidate is leased by an UPDATE that still finds it free.
-    const candidates = await db.all<{ id: string }>(`${DUE}${only ? ' AND o.id = ?' : ''} ORDER BY o.next_attempt_at LIMIT ?`, [now, now, ...(only ? [only] : []), limit]);
+    const candidates = await db.all<{ id: string }>(
+      `${DUE}${only ? ' AND o.id = ?' : ''} ORDER BY o.next_attempt_at LIMIT ?`,
+      [now, now, ...(only ? [only] : []), limit],
+    );
     const leased: MessageRow[] = [];
     for (const { id } of candidates) {
       const changed = await db.run(
         'UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ? AND next_attempt_at IS NOT NULL AND (lease_until IS NULL OR lease_until < ?)',
         [owner, until, id, now],
       );
-      if (changed === 1) leased.push((await db.get<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM webhook_outbox WHERE id = ?`, [id]))!);
+      if (changed === 1)
+        leased.push((await db.get<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM webhook_outbox WHERE id = ?`, [id]))!);
     }
     return leased;
   }
 
-  function claimOnPostgres(owner: string, now: string, until: string, limit: number, only?: string): Promise<MessageRow[]> {
+  function claimOnPostgres(
+    owner: string,
+    now: string,
+    until: string,
+    limit: number,
+    only?: string,
+  ): Promise<MessageRow[]> {
     // Replicas claim at once: each skips the rows another is leasing, and takes only free ones.
     return db.all<MessageRow>(
       `UPDATE webhook_outbox SET lease_owner = ?, lease_until = ?
@@ -97,14 +116,19 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
   return {
     async enqueue(change) {
       // Most organizations have no webhook: one indexed read, and no transaction, for each commit of theirs.
-      const any = await db.get('SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1', [change.orgId]);
+      const any = await db.get(
+        'SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1',
+        [change.orgId],
+      );
       if (!any) return 0;
       return db.transaction(async (tx) => {
         const endpoints = await tx.all<{ id: string; events: string; workspace_ids: string }>(
           'SELECT id, events, workspace_ids FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL',
           [change.orgId],
         );
-        const matching = endpoints.filter((e) => words(e.events).includes(change.kind) && words(e.workspace_ids).includes(change.artifact.workspaceId));
+        const matching = endpoints.filter(
+          (e) => words(e.events).includes(change.kind) && words(e.workspace_ids).includes(change.artifact.workspaceId),
+        );
         if (matching.length === 0) return 0;
         const org = await tx.get<{ name: string }>('SELECT name FROM organizations WHERE id = ?', [change.orgId]);
         const payload = JSON.stringify({
@@ -119,7 +143,10 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
           },
         });
         const now = clock().toISOString();
-        await insert(matching.map((e) => [messageId(), e.id, change.orgId, change.kind, payload, now, now]), tx);
+        await insert(
+          matching.map((e) => [messageId(), e.id, change.orgId, change.kind, payload, now, now]),
+          tx,
+        );
         return matching.length;
       });
     },
@@ -136,7 +163,11 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
         endpointId,
         orgId,
         kind: 'test',
-        payload: JSON.stringify({ type: 'webhook.test', timestamp: now, data: { organization: { id: orgId, name: org.name }, endpoint: endpointId } }),
+        payload: JSON.stringify({
+          type: 'webhook.test',
+          timestamp: now,
+          data: { organization: { id: orgId, name: org.name }, endpoint: endpointId },
+        }),
         createdAt: now,
         attempts: 0,
       };
@@ -168,20 +199,40 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
         );
         if (outcome.ok) {
           // Conditional, so that concurrent successes (the usual case) do not all write one row.
-          await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [message.endpointId]);
+          await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [
+            message.endpointId,
+          ]);
         } else {
-          await tx.run('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL', [at, message.endpointId]);
+          await tx.run('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL', [
+            at,
+            message.endpointId,
+          ]);
           const since = new Date(now.getTime() - disableAfterMs).toISOString();
           await tx.run(
             `UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?
               WHERE id = ? AND disabled_at IS NULL AND failing_since <= ?`,
-            [at, `every delivery failed for a day; the last: ${outcome.responseCode ? `HTTP ${outcome.responseCode}` : (error ?? 'no answer')}`, message.endpointId, since],
+            [
+              at,
+              `every delivery failed for a day; the last: ${outcome.responseCode ? `HTTP ${outcome.responseCode}` : (error ?? 'no answer')}`,
+              message.endpointId,
+              since,
+            ],
           );
         }
         const row = await tx.get<{ id: number }>(
           `INSERT INTO webhook_attempts (message_id, endpoint_id, at, ok, response_code, error, duration_ms, state, next_attempt_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-          [message.id, message.endpointId, at, outcome.ok ? 1 : 0, outcome.responseCode, error, durationMs, state, nextAttemptAt],
+          [
+            message.id,
+            message.endpointId,
+            at,
+            outcome.ok ? 1 : 0,
+            outcome.responseCode,
+            error,
+            durationMs,
+            state,
+            nextAttemptAt,
+          ],
         );
         return {
           id: row!.id,
@@ -211,7 +262,9 @@ export function sqlWebhookOutbox(db: SqlDatabase, clock: Clock): Pick<WebhookSto
 
     async prune(before) {
       // Settled messages only: one still due is kept however old, until delivered or given up.
-      return db.run('DELETE FROM webhook_outbox WHERE next_attempt_at IS NULL AND created_at < ?', [before.toISOString()]);
+      return db.run('DELETE FROM webhook_outbox WHERE next_attempt_at IS NULL AND created_at < ?', [
+        before.toISOString(),
+      ]);
     },
   };
 }

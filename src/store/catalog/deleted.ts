@@ -15,9 +15,16 @@ export function deletedArtifacts(state: OrgState): DeletedArtifact[] {
   return [...state.deletes.values()].reverse().map(({ entry, workspaceId }) => {
     const named = deletedByName(entry);
     return {
-      id: entry.artifactId, type: entry.artifactType, title: entry.title, workspaceId, commit: entry.commit,
-      deletedAt: entry.authoredAt, deletedBy: entry.author, ...(entry.client ? { client: entry.client } : {}),
-      named, descendants: named ? (byCommit.get(entry.commit) ?? 1) - 1 : 0,
+      id: entry.artifactId,
+      type: entry.artifactType,
+      title: entry.title,
+      workspaceId,
+      commit: entry.commit,
+      deletedAt: entry.authoredAt,
+      deletedBy: entry.author,
+      ...(entry.client ? { client: entry.client } : {}),
+      named,
+      descendants: named ? (byCommit.get(entry.commit) ?? 1) - 1 : 0,
     };
   });
 }

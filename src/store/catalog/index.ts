@@ -4,7 +4,12 @@
  */
 export { OrgState, type DirListing } from './org-state.js';
 export {
-  artifactMeta, isoSeconds, recordArtifactChange, recordArtifactRemoval, type ArtifactChange, type ArtifactRemoval,
+  artifactMeta,
+  isoSeconds,
+  recordArtifactChange,
+  recordArtifactRemoval,
+  type ArtifactChange,
+  type ArtifactRemoval,
 } from './record-change.js';
 export { recordMove, renamesIn } from './record-move.js';
 export { LinkIndex } from './link-index.js';

@@ -23,22 +23,28 @@ export function recordArtifactChange(state: OrgState, change: ArtifactChange): C
   const { added, removed } = change;
   const author = headerSafe(change.author);
   const targets = linkTargets(change.body);
-  const meta = { ...artifactMeta(change, state.metas.get(change.id)?.formerPaths), ...(targets.length > 0 ? { linkTargets: targets } : {}) };
+  const meta = {
+    ...artifactMeta(change, state.metas.get(change.id)?.formerPaths),
+    ...(targets.length > 0 ? { linkTargets: targets } : {}),
+  };
   state.setArtifact(meta, change.blob);
-  state.addEntry({
-    commit: change.commit,
-    parent: change.parent,
-    verb: change.verb,
-    artifactId: change.id,
-    artifactType: change.type,
-    title: change.title,
-    message: change.message.trimEnd(),
-    author,
-    authoredAt: change.authoredAt,
-    ...(change.client ? { client: change.client } : {}),
-    added,
-    removed,
-  }, change.workspaceId);
+  state.addEntry(
+    {
+      commit: change.commit,
+      parent: change.parent,
+      verb: change.verb,
+      artifactId: change.id,
+      artifactType: change.type,
+      title: change.title,
+      message: change.message.trimEnd(),
+      author,
+      authoredAt: change.authoredAt,
+      ...(change.client ? { client: change.client } : {}),
+      added,
+      removed,
+    },
+    change.workspaceId,
+  );
   return { commit: change.commit, artifact: { ...meta, body: change.body }, added, removed };
 }
 
@@ -87,19 +93,22 @@ export function recordArtifactRemoval(state: OrgState, id: string, removal: Arti
   const meta = state.metas.get(id);
   if (!meta) return undefined;
   state.removeArtifact(id);
-  state.addEntry({
-    commit: removal.commit,
-    parent: removal.parent,
-    verb: 'delete',
-    artifactId: id,
-    artifactType: meta.type,
-    title: meta.title,
-    message: removal.message.trimEnd(),
-    author: headerSafe(removal.author),
-    authoredAt: removal.authoredAt,
-    ...(removal.client ? { client: removal.client } : {}),
-    added: 0,
-    removed: removal.removed,
-  }, meta.workspaceId);
+  state.addEntry(
+    {
+      commit: removal.commit,
+      parent: removal.parent,
+      verb: 'delete',
+      artifactId: id,
+      artifactType: meta.type,
+      title: meta.title,
+      message: removal.message.trimEnd(),
+      author: headerSafe(removal.author),
+      authoredAt: removal.authoredAt,
+      ...(removal.client ? { client: removal.client } : {}),
+      added: 0,
+      removed: removal.removed,
+    },
+    meta.workspaceId,
+  );
   return { commit: removal.commit, artifact: { ...meta, body: '' }, added: 0, removed: removal.removed, deleted: true };
 }

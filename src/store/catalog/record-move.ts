@@ -11,7 +11,10 @@ export function recordMove(state: OrgState, id: string, from: string, to: string
   const meta = state.metas.get(id);
   const folder = state.folders.get(id);
   if (meta?.path === from) {
-    state.setArtifact({ ...meta, path: to, formerPaths: [from, ...(meta.formerPaths ?? [])] }, state.blobs.get(id) ?? '');
+    state.setArtifact(
+      { ...meta, path: to, formerPaths: [from, ...(meta.formerPaths ?? [])] },
+      state.blobs.get(id) ?? '',
+    );
   } else if (folder?.path === from) {
     state.setFolder({ ...folder, path: to });
   } else {

@@ -72,7 +72,8 @@ export function repositoryFs(durability: Durability) {
   return {
     promises: {
       readFile: fsp.readFile,
-      writeFile: (target: string, data: string | Uint8Array) => writeFileAtomically(target, data, undefined, durability),
+      writeFile: (target: string, data: string | Uint8Array) =>
+        writeFileAtomically(target, data, undefined, durability),
       async mkdir(dir: string, options?: MakeDirectoryOptions) {
         await fsp.mkdir(dir, options);
         await durability.syncDirectory(path.dirname(dir));

@@ -19,7 +19,6 @@ export interface BlameLimits {
 
 const DEFAULT_LIMITS: BlameLimits = { timeoutMs: 10_000, maxOutputBytes: 32 * 1024 * 1024 };
 
-
 /** Reads `git blame --porcelain`: a header per line, commit details only the first time a commit appears. */
 export function parsePorcelainBlame(output: string): BlamedLine[] {
   const commits = new Map<string, { name: string; email: string; time: number }>();
@@ -54,14 +53,25 @@ export function parsePorcelainBlame(output: string): BlamedLine[] {
  * `git blame --porcelain <commit> -- <path>` on the bare repository, bounded in time and in
  * output; the arguments are fixed or validated, never a shell string.
  */
-export function blameFile(gitdir: string, commit: string, filePath: string, limits: BlameLimits = DEFAULT_LIMITS): Promise<BlamedLine[]> {
+export function blameFile(
+  gitdir: string,
+  commit: string,
+  filePath: string,
+  limits: BlameLimits = DEFAULT_LIMITS,
+): Promise<BlamedLine[]> {
   if (!isObjectId(commit)) return Promise.reject(new NotFoundError('version'));
   const args = ['--git-dir', gitdir, 'blame', '--porcelain', commit, '--', filePath];
-  return run('git', args, { env: gitEnvironment(), timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes }).then(
+  return run('git', args, {
+    env: gitEnvironment(),
+    timeoutMs: limits.timeoutMs,
+    maxOutputBytes: limits.maxOutputBytes,
+  }).then(
     (stdout) => parsePorcelainBlame(stdout.toString('utf8')),
     (error: unknown) => {
       const tooMuch = error instanceof RunFailure && (error.reason === 'timeout' || error.reason === 'too-much-output');
-      throw tooMuch ? new ConflictError('the blame of this document took too long; try again later') : new NotFoundError('version');
+      throw tooMuch
+        ? new ConflictError('the blame of this document took too long; try again later')
+        : new NotFoundError('version');
     },
   );
 }

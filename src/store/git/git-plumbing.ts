@@ -15,7 +15,9 @@ export function gitPlumbing(
   const command = args.find((arg, i) => !arg.startsWith('-') && args[i - 1] !== '-c') ?? 'git';
   const input = options.input === undefined ? {} : { input: options.input };
   const maxOutputBytes = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
-  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes, env: gitEnvironment(), ...input }).catch((error: Error) => {
-    throw new Error(`git ${command} failed: ${error.message}`);
-  });
+  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes, env: gitEnvironment(), ...input }).catch(
+    (error: Error) => {
+      throw new Error(`git ${command} failed: ${error.message}`);
+    },
+  );
 }

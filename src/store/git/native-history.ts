@@ -15,7 +15,17 @@ const FIELD = '\x1f';
 const ZERO_OID = /^0{40}$/;
 
 const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
-const LOG_ARGS = ['log', '--root', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z', LOG_FORMAT];
+const LOG_ARGS = [
+  'log',
+  '--root',
+  '--first-parent',
+  '--diff-merges=first-parent',
+  '--no-renames',
+  '--raw',
+  '--no-abbrev',
+  '-z',
+  LOG_FORMAT,
+];
 
 /**
  * Every commit from the root to `target` along first parents, oldest first, with its changed
@@ -31,9 +41,16 @@ export function firstParentHistory(gitdir: string, target: string): Promise<Hist
  * change of that path, up to the one for which `enough` says true: git is stopped there
  * instead of walking on to the root (the cost is the commits between, not the whole history).
  */
-export function pathHistory(gitdir: string, from: string, path: string, enough: (step: HistoryStep) => boolean): Promise<HistoryStep[]> {
+export function pathHistory(
+  gitdir: string,
+  from: string,
+  path: string,
+  enough: (step: HistoryStep) => boolean,
+): Promise<HistoryStep[]> {
   return new Promise((resolve, reject) => {
-    const child = launcher.launch('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], { env: gitEnvironment() });
+    const child = launcher.launch('git', ['--git-dir', gitdir, ...LOG_ARGS, from, '--', path], {
+      env: gitEnvironment(),
+    });
     child.stdin.end();
     const steps: HistoryStep[] = [];
     let pending = '';
@@ -75,16 +92,34 @@ export function pathHistory(gitdir: string, from: string, path: string, enough: 
 }
 
 /** The files `commit` deleted against `parent`; with `pathspec`, only those it matches. */
-export async function deletedFiles(gitdir: string, parent: string, commit: string, pathspec?: string): Promise<FileChange[]> {
-  const args = ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--no-abbrev', '--diff-filter=D', parent, commit, '--'];
+export async function deletedFiles(
+  gitdir: string,
+  parent: string,
+  commit: string,
+  pathspec?: string,
+): Promise<FileChange[]> {
+  const args = [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-renames',
+    '--raw',
+    '--no-abbrev',
+    '--diff-filter=D',
+    parent,
+    commit,
+    '--',
+  ];
   const out = await runGit(gitdir, pathspec === undefined ? args : [...args, pathspec]);
   return parseRaw(out.toString('utf8'));
 }
 
 function runGit(gitdir: string, args: readonly string[]): Promise<Buffer> {
-  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes: MAX_LOG_BYTES, env: gitEnvironment() }).catch((error: Error) => {
-    throw new Error(`git ${args[0]} failed: ${error.message}`);
-  });
+  return run('git', ['--git-dir', gitdir, ...args], { maxOutputBytes: MAX_LOG_BYTES, env: gitEnvironment() }).catch(
+    (error: Error) => {
+      throw new Error(`git ${args[0]} failed: ${error.message}`);
+    },
+  );
 }
 
 /** Parses the output of the `git log` above; exported for its unit test. */
@@ -115,7 +150,8 @@ function parseRaw(raw: string): FileChange[] {
     if (!meta.startsWith(':')) continue;
     const [oldMode, newMode, before, after] = meta.slice(1).split(' ');
     const path = tokens[++i]!;
-    const blob = (mode: string | undefined, oid: string | undefined) => (!oid || ZERO_OID.test(oid) || !mode?.startsWith('100') ? null : oid);
+    const blob = (mode: string | undefined, oid: string | undefined) =>
+      !oid || ZERO_OID.test(oid) || !mode?.startsWith('100') ? null : oid;
     const change = { path, before: blob(oldMode, before), after: blob(newMode, after) };
     // A submodule or a symlink is no file of ours on either side.
     if (change.before || change.after) changes.push(change);

@@ -63,5 +63,10 @@ export function mainStampThisTick(gitdir: string): string | null {
  * upload-pack, `git for-each-ref`) would take a temp file for a branch.
  */
 export async function writeMain(gitdir: string, commit: string, durability: Durability): Promise<void> {
-  await writeFileAtomically(path.join(gitdir, MAIN_REF), `${commit}\n`, path.join(gitdir, 'specbase', 'staging'), durability);
+  await writeFileAtomically(
+    path.join(gitdir, MAIN_REF),
+    `${commit}\n`,
+    path.join(gitdir, 'specbase', 'staging'),
+    durability,
+  );
 }

@@ -12,7 +12,12 @@ export interface Repo {
 
 export type { CommitObject, TreeEntry };
 
-export const openRepo = (gitdir: string, durability: Durability): Repo => ({ gitdir, cache: {}, durability, fs: repositoryFs(durability) });
+export const openRepo = (gitdir: string, durability: Durability): Repo => ({
+  gitdir,
+  cache: {},
+  durability,
+  fs: repositoryFs(durability),
+});
 
 const decoder = new TextDecoder('utf-8');
 
@@ -21,7 +26,9 @@ const decoder = new TextDecoder('utf-8');
  * anything else by isomorphic-git, which inflates in JavaScript on the loop.
  */
 export async function readBlobText(repo: Repo, oid: string): Promise<string> {
-  const bytes = (await readLooseBlobOffLoop(repo.gitdir, oid)) ?? (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob;
+  const bytes =
+    (await readLooseBlobOffLoop(repo.gitdir, oid)) ??
+    (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob;
   return decoder.decode(bytes);
 }
 

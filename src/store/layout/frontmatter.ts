@@ -108,7 +108,12 @@ export function parseRepositoryFile(content: string, path: string): RepositoryFi
   }
   const id = text(data, 'id', path).toLowerCase();
   const type = text(data, 'type', path);
-  const common = { id, parent: nullableText(data, 'parent', path), workspace: text(data, 'workspace', path), created: text(data, 'created', path) };
+  const common = {
+    id,
+    parent: nullableText(data, 'parent', path),
+    workspace: text(data, 'workspace', path),
+    created: text(data, 'created', path),
+  };
   if (type === 'folder') {
     return { kind: 'folder', frontmatter: { ...common, type, name: text(data, 'name', path) } };
   }
@@ -143,7 +148,9 @@ function parseBlock(content: string, close: number): Record<string, unknown> {
   const openingLineEnd = content.search(/\r?\n/);
   if (openingLineEnd < 0) return {};
   // A language named on the opening line is left out of the block; otherwise its blanks are in.
-  const start = content.slice(OPENING_DELIMITER.length, openingLineEnd).trim() ? openingLineEnd : OPENING_DELIMITER.length;
+  const start = content.slice(OPENING_DELIMITER.length, openingLineEnd).trim()
+    ? openingLineEnd
+    : OPENING_DELIMITER.length;
   const block = content.slice(start, close);
   if (block.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
   const data = yamlEngine.parse(block);

@@ -3,13 +3,21 @@ import { InvalidInputError } from '../../errors.js';
 import type { Author, ChangeVerb } from '../types.js';
 
 const VERB_WORD: Record<ChangeVerb, string> = {
-  create: 'Create', edit: 'Edit', revert: 'Revert', restore: 'Restore', delete: 'Delete', move: 'Move',
+  create: 'Create',
+  edit: 'Edit',
+  revert: 'Revert',
+  restore: 'Restore',
+  delete: 'Delete',
+  move: 'Move',
 };
 const WORD_VERB = new Map(Object.entries(VERB_WORD).map(([verb, word]) => [word, verb as ChangeVerb]));
 
 /** One line, no control characters: safe inside a commit header or trailer. */
 export const oneLine = (value: string, max = 200): string =>
-  value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+  value
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 /** Names and emails go into commit headers: one line, no angle brackets. */
 export const headerSafe = (person: Author): Author => ({
@@ -71,7 +79,12 @@ export function artifactCommitMessage(input: {
 }
 
 /** `Create folder: name`, and the later changes of a folder record: moved, renamed, deleted. */
-export function folderCommitMessage(input: { id: string; name: string; client?: string; verb?: 'Create' | 'Move' | 'Rename' | 'Delete' }): string {
+export function folderCommitMessage(input: {
+  id: string;
+  name: string;
+  client?: string;
+  verb?: 'Create' | 'Move' | 'Rename' | 'Delete';
+}): string {
   return `${input.verb ?? 'Create'} folder: ${oneLine(input.name)}\n\n${trailerBlock([
     ['Folder-Id', input.id],
     ['Client', input.client],

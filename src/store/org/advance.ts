@@ -2,7 +2,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpecbaseError } from '../../errors.js';
 import { countLineChangesOffLoop } from '../../patch/index.js';
 import { parseCommitMessage, parseRepositoryFile, type ParsedMessage, type RepositoryFile } from '../layout/index.js';
-import { isoSeconds, recordArtifactChange, recordArtifactRemoval, recordMove, renamesIn, type OrgState } from '../catalog/index.js';
+import {
+  isoSeconds,
+  recordArtifactChange,
+  recordArtifactRemoval,
+  recordMove,
+  renamesIn,
+  type OrgState,
+} from '../catalog/index.js';
 import {
   BlobBatch,
   changedFiles,
@@ -144,7 +151,8 @@ async function applyFileChange(
   const knownId = state.idOfPath.get(change.path);
   if (!change.after) {
     // A record that moved in this commit no longer has this path and stays.
-    if (knownId && state.metas.get(knownId)?.path === change.path) return removeArtifact(files, state, knownId, oid, commit, change);
+    if (knownId && state.metas.get(knownId)?.path === change.path)
+      return removeArtifact(files, state, knownId, oid, commit, change);
     else if (knownId && state.folders.get(knownId)?.path === change.path) state.removeFolder(knownId);
     else state.idOfPath.delete(change.path);
     return undefined;
@@ -157,7 +165,14 @@ async function applyFileChange(
   const fm = file.frontmatter;
   if (knownId && knownId !== fm.id) return undefined;
   if (file.kind === 'folder') {
-    state.setFolder({ id: fm.id, name: file.frontmatter.name, parentId: fm.parent, workspaceId: fm.workspace, path: change.path, createdAt: fm.created });
+    state.setFolder({
+      id: fm.id,
+      name: file.frontmatter.name,
+      parentId: fm.parent,
+      workspaceId: fm.workspace,
+      path: change.path,
+      createdAt: fm.created,
+    });
     return undefined;
   }
   const previous = state.metas.get(fm.id);
@@ -171,9 +186,12 @@ async function applyFileChange(
   const before = previous && earlierBlob ? await files.body(earlierBlob, previous.path) : '';
   const lines = await countLineChangesOffLoop(before, file.body, false);
   const message = messageOf(commit);
-  const verb = message.verb && (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
-    ? message.verb
-    : previous ? 'edit' : 'create';
+  const verb =
+    message.verb && (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
+      ? message.verb
+      : previous
+        ? 'edit'
+        : 'create';
   const client = message.trailers.get('Client');
   return recordArtifactChange(state, {
     commit: oid,
@@ -224,7 +242,9 @@ export async function advanceTo(
   const files = new FileReader(repo, options.bodies, batch);
   try {
     for (const { oid: commitOid, commit, changes: listed } of chain) {
-      const changes = (listed ?? (await changedFiles(repo, state.rootTree, commit.tree, trees))).filter((c) => c.path.endsWith('.md'));
+      const changes = (listed ?? (await changedFiles(repo, state.rootTree, commit.tree, trees))).filter((c) =>
+        c.path.endsWith('.md'),
+      );
       // Files are added before any is deleted, so that a file that moved is seen as one record.
       changes.sort((a, b) => Number(!a.after) - Number(!b.after));
       const renames = renamesIn(state, changes);
@@ -239,7 +259,8 @@ export async function advanceTo(
         const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
         const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
         if (result && options.collect) results.push(result);
-        if (result && change.after && targetBlobs.has(change.after)) feed?.push({ record: result.artifact, blob: change.after });
+        if (result && change.after && targetBlobs.has(change.after))
+          feed?.push({ record: result.artifact, blob: change.after });
       }
       state.moveTo(commitOid, commit.tree);
     }
@@ -262,7 +283,11 @@ function blobsAtTarget(chain: readonly Pick<Partial<HistoryStep>, 'changes'>[]):
 }
 
 /** The commits after `head` up to `target` along first parents, oldest first; 'diverged' when `head` is not on that line. */
-async function chainTo(repo: Repo, head: string, target: string): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged'> {
+async function chainTo(
+  repo: Repo,
+  head: string,
+  target: string,
+): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged'> {
   const chain: { oid: string; commit: CommitObject }[] = [];
   let oid: string | undefined = target;
   while (oid && oid !== head) {

@@ -53,7 +53,8 @@ export class ColdFeed {
     for (;;) {
       // The taker comes back for more a turn after each batch, when the build has parsed a few
       // records only: it waits for a whole batch, or the handover is one message per turn again.
-      if (this.#buffer.length < HANDOVER_BATCH && !this.#ended) await new Promise<void>((resolve) => (this.#wake = resolve));
+      if (this.#buffer.length < HANDOVER_BATCH && !this.#ended)
+        await new Promise<void>((resolve) => (this.#wake = resolve));
       const batch = this.#buffer;
       this.#buffer = [];
       if (batch.length > 0) yield batch;

@@ -29,8 +29,10 @@ export function layoutMoves(state: OrgState): LayoutMove[] {
     planned.add(to);
     moves.push({ id, from, to });
   };
-  for (const meta of state.metas.values()) plan(meta.id, meta.path, shardedArtifactPath(artifactType(meta.type), meta.id, meta.path));
-  for (const folder of state.folders.values()) plan(folder.id, folder.path, shardedFolderPath(folder.id, folder.name, folder.path));
+  for (const meta of state.metas.values())
+    plan(meta.id, meta.path, shardedArtifactPath(artifactType(meta.type), meta.id, meta.path));
+  for (const folder of state.folders.values())
+    plan(folder.id, folder.path, shardedFolderPath(folder.id, folder.name, folder.path));
   return moves;
 }
 
@@ -64,7 +66,12 @@ const quoted = (path: string): string =>
  * all new trees in one pack (a loose object per tree would be thousands of files to create and
  * sync). The commit waits on a private ref; a leftover from a killed run is overwritten.
  */
-async function writeMigrationCommit(repo: Repo, head: string, moves: readonly LayoutMove[], committer: WriteEnv['committer']): Promise<string> {
+async function writeMigrationCommit(
+  repo: Repo,
+  head: string,
+  moves: readonly LayoutMove[],
+  committer: WriteEnv['committer'],
+): Promise<string> {
   const service = headerSafe(committer);
   const who = `${service.name} <${service.email}> ${Math.floor(Date.now() / 1000)} +0000`;
   const message = migrationMessage(moves.length);
@@ -80,7 +87,9 @@ async function writeMigrationCommit(repo: Repo, head: string, moves: readonly La
     '',
   ].join('\n');
   await gitPlumbing(repo.gitdir, [...fsyncOptions(repo), 'fast-import', '--quiet', '--force'], { input: stream });
-  return (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${MIGRATION_REF}^{commit}`])).toString('utf8').trim();
+  return (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${MIGRATION_REF}^{commit}`]))
+    .toString('utf8')
+    .trim();
 }
 
 /**

@@ -66,7 +66,11 @@ export async function readRecord(handle: OrgHandle, id: string, bodies: BodyCach
  * own process: isomorphic-git inflates in JavaScript, on the event loop, and an old version of
  * a 1 MiB document held it for 90 ms.
  */
-export async function readBodyAt(objects: ObjectReader, meta: ArtifactMeta, commit: string): Promise<string | undefined> {
+export async function readBodyAt(
+  objects: ObjectReader,
+  meta: ArtifactMeta,
+  commit: string,
+): Promise<string | undefined> {
   for (const path of [meta.path, ...(meta.formerPaths ?? [])]) {
     const data = await objects.read(`${commit}:${path}`).catch((error: unknown) => {
       if (error instanceof MissingObjectError) return undefined;

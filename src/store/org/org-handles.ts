@@ -130,7 +130,9 @@ export class OrgHandles {
     const opening = { reader: new DirectReader(gitdir), feed: new ColdFeed() };
     this.#opening.set(key, opening);
     const closing = this.#closing.get(key);
-    const handle = closing ? closing.then(() => this.open(key, gitdir, opening.feed)) : this.open(key, gitdir, opening.feed);
+    const handle = closing
+      ? closing.then(() => this.open(key, gitdir, opening.feed))
+      : this.open(key, gitdir, opening.feed);
     const entry: Entry = { handle, leases: 1, lastUsed: Date.now() };
     this.#entries.set(key, entry);
     const opened = () => {

@@ -230,7 +230,9 @@ export class OrgKeeper {
   async #inEachSection(work: (handle: OrgHandle) => Promise<void>): Promise<void> {
     const handles = await Promise.allSettled(this.#handles.values());
     await Promise.all(
-      handles.map((settled) => (settled.status === 'fulfilled' ? this.#mutex.run(settled.value.orgId, () => work(settled.value)) : undefined)),
+      handles.map((settled) =>
+        settled.status === 'fulfilled' ? this.#mutex.run(settled.value.orgId, () => work(settled.value)) : undefined,
+      ),
     );
   }
 
@@ -245,7 +247,12 @@ export class OrgKeeper {
     const state = await this.#loadChecked(key, gitdir, saved);
     // A state built from Git is saved later, into the file made again (see #saveFirstLater).
     if (!state) await saved?.close();
-    const loaded: OrgHandle = { orgId: key, repo: openRepo(gitdir, this.#options.durability), state: state ?? new OrgState(), saved: state && saved };
+    const loaded: OrgHandle = {
+      orgId: key,
+      repo: openRepo(gitdir, this.#options.durability),
+      state: state ?? new OrgState(),
+      saved: state && saved,
+    };
     let built!: () => void;
     const ready = new Promise<void>((resolve) => (built = resolve));
     const open = this.#exclusive(loaded, async () => {
@@ -276,10 +283,14 @@ export class OrgKeeper {
     const state = await saved?.load().catch(() => undefined);
     if (!state) return undefined;
     const mismatch = await savedStateMismatch(gitdir, state).catch(
-      (error: unknown) => `it could not be compared with the repository: ${error instanceof Error ? error.message : String(error)}`,
+      (error: unknown) =>
+        `it could not be compared with the repository: ${error instanceof Error ? error.message : String(error)}`,
     );
     if (!mismatch) return state;
-    this.#options.log?.('warn', 'the saved state disagrees with the repository: rebuilding it from Git', { orgId, mismatch });
+    this.#options.log?.('warn', 'the saved state disagrees with the repository: rebuilding it from Git', {
+      orgId,
+      mismatch,
+    });
     return undefined;
   }
 
@@ -325,7 +336,8 @@ export class OrgKeeper {
       try {
         return await work();
       } finally {
-        if (handle.saved) handle.saved = await saveOrDrop(handle.saved, handle.state, this.#options.cacheDir(handle.orgId));
+        if (handle.saved)
+          handle.saved = await saveOrDrop(handle.saved, handle.state, this.#options.cacheDir(handle.orgId));
       }
     });
   }

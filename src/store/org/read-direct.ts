@@ -107,14 +107,20 @@ export class DirectReader {
 
   /** The one file at `main` that holds artifact `id`, where the sharded layout puts it. */
   async #locate(main: string, id: string): Promise<Located | undefined> {
-    const dirs = ARTIFACT_TYPE_TABLE.filter((def) => def.type !== 'product').map((def) => `${shardDir(def.pathSegment, id)}/`);
-    const listing = (await gitPlumbing(this.gitdir, ['ls-tree', '-z', main, '--', ...dirs, PRODUCT_PATH])).toString('utf8');
+    const dirs = ARTIFACT_TYPE_TABLE.filter((def) => def.type !== 'product').map(
+      (def) => `${shardDir(def.pathSegment, id)}/`,
+    );
+    const listing = (await gitPlumbing(this.gitdir, ['ls-tree', '-z', main, '--', ...dirs, PRODUCT_PATH])).toString(
+      'utf8',
+    );
     const files = listing.split('\0').flatMap((line) => {
       const tab = line.indexOf('\t');
       const [mode, type, blob] = line.slice(0, tab).split(' ');
       return tab > 0 && type === 'blob' && mode?.startsWith('100') ? [{ path: line.slice(tab + 1), blob: blob! }] : [];
     });
-    const named = files.filter((file) => file.path !== PRODUCT_PATH && basenameOf(file.path).endsWith(`-${shortId(id)}.md`));
+    const named = files.filter(
+      (file) => file.path !== PRODUCT_PATH && basenameOf(file.path).endsWith(`-${shortId(id)}.md`),
+    );
     const candidates = named.length > 0 ? named : files.filter((file) => file.path === PRODUCT_PATH);
     const parsed = (await Promise.all(candidates.map((file) => this.#artifact(file.path, file.blob)))).filter(
       (file): file is Located => file?.frontmatter.id === id,
@@ -124,7 +130,10 @@ export class DirectReader {
 
   async #artifact(path: string, blob: string): Promise<Located | undefined> {
     try {
-      const file = parseRepositoryFile((await gitPlumbing(this.gitdir, ['cat-file', 'blob', blob])).toString('utf8'), path);
+      const file = parseRepositoryFile(
+        (await gitPlumbing(this.gitdir, ['cat-file', 'blob', blob])).toString('utf8'),
+        path,
+      );
       return file.kind === 'artifact' ? { path, blob, frontmatter: file.frontmatter, body: file.body } : undefined;
     } catch (error) {
       if (error instanceof SpecbaseError) return undefined;
@@ -144,7 +153,10 @@ export class DirectReader {
     const parent = step.commit.parent[0];
     if (!parent) return undefined;
     const named = await deletedFiles(this.gitdir, parent, step.oid, `:(glob)**/*-${shortId(id)}.md`);
-    return (await this.#moveAmong(named, added, id)) ?? (await this.#moveAmong(await this.#deletedIn(parent, step.oid), added, id));
+    return (
+      (await this.#moveAmong(named, added, id)) ??
+      (await this.#moveAmong(await this.#deletedIn(parent, step.oid), added, id))
+    );
   }
 
   async #moveAmong(deletions: readonly FileChange[], added: FileChange, id: string): Promise<Move | undefined> {
@@ -152,7 +164,8 @@ export class DirectReader {
     const same = deleted.find((change) => change.before === added.after);
     if (same) return { from: same.path, pure: true };
     for (const change of deleted.filter((c) => basenameOf(c.path).endsWith(`-${shortId(id)}.md`))) {
-      if ((await this.#artifact(change.path, change.before!))?.frontmatter.id === id) return { from: change.path, pure: false };
+      if ((await this.#artifact(change.path, change.before!))?.frontmatter.id === id)
+        return { from: change.path, pure: false };
     }
     return undefined;
   }

@@ -71,6 +71,10 @@ export async function readDocuments(
   const { state } = handle;
   const ids = [...state.metas.keys()];
   const version = state.entries.at(-1)?.commit ?? null;
-  await readMany(handle, ids.filter((id) => taken.get(id) !== state.blobs.get(id)), take);
+  await readMany(
+    handle,
+    ids.filter((id) => taken.get(id) !== state.blobs.get(id)),
+    take,
+  );
   return { ids, version };
 }

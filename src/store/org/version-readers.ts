@@ -21,7 +21,10 @@ export class VersionReaders {
 
   of(gitdir: string): ObjectReader {
     return {
-      read: (name) => (this.#closed ? Promise.reject(new Error('the store is closed: no more reads of older versions')) : this.#batch(gitdir).read(name)),
+      read: (name) =>
+        this.#closed
+          ? Promise.reject(new Error('the store is closed: no more reads of older versions'))
+          : this.#batch(gitdir).read(name),
     };
   }
 

@@ -12,6 +12,8 @@ const FORMER_CACHES = ['state.db', 'state.db-wal', 'state.db-shm', 'index.json',
 /** Removes the caches an earlier version left in the repository; a failure leaves them, unread. */
 export async function removeFormerCaches(gitdir: string): Promise<void> {
   await Promise.all(
-    FORMER_CACHES.map((name) => rm(path.join(gitdir, 'specbase', name), { recursive: true, force: true }).catch(() => undefined)),
+    FORMER_CACHES.map((name) =>
+      rm(path.join(gitdir, 'specbase', name), { recursive: true, force: true }).catch(() => undefined),
+    ),
   );
 }

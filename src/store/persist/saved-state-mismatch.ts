@@ -12,7 +12,9 @@ const decoder = new TextDecoder('utf-8');
 
 /** The markdown files of `commit`'s tree, path -> blob id: the files the catalog is built from. */
 async function markdownFiles(gitdir: string, commit: string): Promise<Map<string, string>> {
-  const listing = await gitPlumbing(gitdir, ['ls-tree', '-r', '-z', '--full-tree', commit], { maxOutputBytes: MAX_LISTING_BYTES });
+  const listing = await gitPlumbing(gitdir, ['ls-tree', '-r', '-z', '--full-tree', commit], {
+    maxOutputBytes: MAX_LISTING_BYTES,
+  });
   const files = new Map<string, string>();
   let seen = 0;
   // Entries are `<mode> <type> <blob id>\t<path>`, each ended by NUL.
@@ -65,13 +67,15 @@ export async function savedStateMismatch(gitdir: string, state: OrgState): Promi
       }
     }
     for (const [id, folder] of state.folders) {
-      if (!files.has(folder.path)) return `folder ${id} is saved at ${folder.path}, which is not in the tree of ${commit}`;
+      if (!files.has(folder.path))
+        return `folder ${id} is saved at ${folder.path}, which is not in the tree of ${commit}`;
       claimed.add(folder.path);
     }
     for (const [path, blob] of files) {
       if (claimed.has(path)) continue;
       const id = await idIn(blob, path);
-      if (id !== undefined && !state.metas.has(id) && !state.folders.has(id)) return `${path} in ${commit} (id ${id}) is not saved`;
+      if (id !== undefined && !state.metas.has(id) && !state.folders.has(id))
+        return `${path} in ${commit} (id ${id}) is not saved`;
     }
     return undefined;
   } finally {

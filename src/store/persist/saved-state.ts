@@ -23,7 +23,8 @@ const BUSY_TIMEOUT_MS = 5_000;
  * truncate the log, so the file grows with rows (one per artifact, one per commit), not with
  * pages written.
  */
-const CONNECTION_SETTINGS = 'PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 64; PRAGMA journal_size_limit = 262144;';
+const CONNECTION_SETTINGS =
+  'PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 64; PRAGMA journal_size_limit = 262144;';
 const SET_HEAD = 'INSERT OR REPLACE INTO head (one, commit_id, root_tree) VALUES (1, ?, ?)';
 
 const SCHEMA = `
@@ -77,7 +78,12 @@ export class SavedState {
   private static async openFile(file: string): Promise<SavedState> {
     const db = await openDatabase(file);
     try {
-      const writer = await ThreadConnection.open({ driver: db.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS, setup: CONNECTION_SETTINGS });
+      const writer = await ThreadConnection.open({
+        driver: db.driver,
+        file: path.resolve(file),
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        setup: CONNECTION_SETTINGS,
+      });
       return new SavedState(db, writer);
     } catch (error) {
       db.close();
@@ -90,17 +96,22 @@ export class SavedState {
     const head = this.db.prepare('SELECT commit_id, root_tree FROM head').get();
     if (typeof head?.commit_id !== 'string' || typeof head.root_tree !== 'string') return undefined;
     const state = new OrgState();
-    const artifacts = this.db.prepare('SELECT id, rank, blob, meta FROM artifacts WHERE rank > ? ORDER BY rank LIMIT ?');
+    const artifacts = this.db.prepare(
+      'SELECT id, rank, blob, meta FROM artifacts WHERE rank > ? ORDER BY rank LIMIT ?',
+    );
     for (let after = -1; ; await nextTurn()) {
       const rows = artifacts.all(after, CHUNK);
-      for (const row of rows) state.restoreArtifact(JSON.parse(row.meta as string) as ArtifactMeta, row.blob as string, row.rank as number);
+      for (const row of rows)
+        state.restoreArtifact(JSON.parse(row.meta as string) as ArtifactMeta, row.blob as string, row.rank as number);
       if (rows.length < CHUNK) break;
       after = rows.at(-1)!.rank as number;
     }
     for (const row of this.db.prepare('SELECT folder FROM folders').all()) {
       state.setFolder(JSON.parse(row.folder as string) as FolderRecord);
     }
-    const entries = this.db.prepare('SELECT position, workspace, entry FROM entries WHERE position >= ? ORDER BY position LIMIT ?');
+    const entries = this.db.prepare(
+      'SELECT position, workspace, entry FROM entries WHERE position >= ? ORDER BY position LIMIT ?',
+    );
     for (;;) {
       const rows = entries.all(state.entries.length, CHUNK);
       for (const row of rows) {
@@ -132,7 +143,10 @@ export class SavedState {
     if (first.length < WRITE_CHUNK && !this.replaceAll) {
       await this.writer.batch([...first, { sql: SET_HEAD, params: [state.head, state.rootTree] }]);
     } else {
-      const clear = ['DELETE FROM artifacts', 'DELETE FROM folders', 'DELETE FROM entries'].map((sql) => ({ sql, params: [] }));
+      const clear = ['DELETE FROM artifacts', 'DELETE FROM folders', 'DELETE FROM entries'].map((sql) => ({
+        sql,
+        params: [],
+      }));
       await this.writer.batch([{ sql: SET_HEAD, params: [null, null] }, ...(this.replaceAll ? clear : [])]);
       for (let chunk = first; chunk.length > 0; chunk = nextChunk(writes)) await this.writer.batch(chunk);
       await this.writer.batch([{ sql: SET_HEAD, params: [state.head, state.rootTree] }]);
@@ -161,7 +175,10 @@ export class SavedState {
     for (const id of this.replaceAll ? state.metas.keys() : state.unsaved.artifacts) {
       const meta = state.metas.get(id);
       yield meta
-        ? { sql: PUT_ARTIFACT, params: [id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)] }
+        ? {
+            sql: PUT_ARTIFACT,
+            params: [id, state.orderOf(id) ?? null, state.blobs.get(id) ?? null, JSON.stringify(meta)],
+          }
         : { sql: DROP_ARTIFACT, params: [id] };
     }
     for (const id of this.replaceAll ? state.folders.keys() : state.unsaved.folders) {
@@ -169,7 +186,10 @@ export class SavedState {
       yield folder ? { sql: PUT_FOLDER, params: [id, JSON.stringify(folder)] } : { sql: DROP_FOLDER, params: [id] };
     }
     for (let position = this.replaceAll ? 0 : state.unsaved.entriesFrom; position < state.entries.length; position++) {
-      yield { sql: PUT_ENTRY, params: [position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])] };
+      yield {
+        sql: PUT_ENTRY,
+        params: [position, state.workspaceOfEntry(position), JSON.stringify(state.entries[position])],
+      };
     }
   }
 }
@@ -210,7 +230,9 @@ async function openDatabase(file: string): Promise<SqliteConnection> {
   try {
     db.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
     if (db.prepare('PRAGMA user_version').get<{ user_version: number }>()?.user_version !== FORMAT) {
-      db.exec('DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;');
+      db.exec(
+        'DROP TABLE IF EXISTS head; DROP TABLE IF EXISTS artifacts; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS entries;',
+      );
       db.exec(`PRAGMA user_version = ${FORMAT}`);
     }
     db.exec(SCHEMA);

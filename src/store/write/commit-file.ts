@@ -30,7 +30,10 @@ export async function commitFile(
   state: OrgState,
   change: FileCommit,
 ): Promise<{ commit: string; blob: string; timestamp: number }> {
-  const { commit, blobs, timestamp } = await commitFiles(repo, state, { ...change, files: [{ path: change.path, content: change.content }] });
+  const { commit, blobs, timestamp } = await commitFiles(repo, state, {
+    ...change,
+    files: [{ path: change.path, content: change.content }],
+  });
   return { commit, blob: blobs[0]!, timestamp };
 }
 

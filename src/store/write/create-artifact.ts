@@ -24,7 +24,8 @@ function checkedParentId(handle: OrgHandle, input: NewArtifact): string | null {
   const def = artifactType(input.type);
   const parentId = input.parentId?.toLowerCase() ?? null;
   if (def.parent === 'folder') {
-    if (parentId !== null && !(isUuid(parentId) && handle.state.folders.has(parentId))) throw new NotFoundError('folder');
+    if (parentId !== null && !(isUuid(parentId) && handle.state.folders.has(parentId)))
+      throw new NotFoundError('folder');
     return parentId;
   }
   const parent = parentId && isUuid(parentId) ? handle.state.metas.get(parentId) : undefined;
@@ -45,18 +46,30 @@ export async function createArtifact(
 ): Promise<CommitResult> {
   const { id, title } = validateNewArtifact(input, env);
   const def = artifactType(input.type);
-  if (handle.state.metas.has(id) || handle.state.folders.has(id)) throw new ConflictError('an artifact with this id already exists');
+  if (handle.state.metas.has(id) || handle.state.folders.has(id))
+    throw new ConflictError('an artifact with this id already exists');
   if (def.type === 'product' && [...handle.state.metas.values()].some((m) => m.type === 'product')) {
     throw new InvalidInputError('an organization has exactly one product');
   }
   const parentId = checkedParentId(handle, input);
   const path = artifactPath(def, id, title);
   if (handle.state.idOfPath.has(path)) throw new ConflictError(`the path ${path} is taken`);
-  const requirementType = def.type === 'requirement' ? requirementTypeOfBody(input.body, input.requirementType ?? DEFAULT_REQUIREMENT_TYPE) : undefined;
+  const requirementType =
+    def.type === 'requirement'
+      ? requirementTypeOfBody(input.body, input.requirementType ?? DEFAULT_REQUIREMENT_TYPE)
+      : undefined;
   return writeArtifactFile(handle, env, ctx, {
-    verb: 'create', id, type: def.type, parentId, workspaceId: input.workspaceId, title,
+    verb: 'create',
+    id,
+    type: def.type,
+    parentId,
+    workspaceId: input.workspaceId,
+    title,
     ...(requirementType ? { requirementType } : {}),
-    path, createdAt: new Date().toISOString(), before: '', body: input.body,
+    path,
+    createdAt: new Date().toISOString(),
+    before: '',
+    body: input.body,
     ...(input.importedFrom ? { importedFrom: input.importedFrom } : {}),
   });
 }

@@ -13,7 +13,12 @@ export function validateNewFolder(input: NewFolder): { id: string; name: string 
 }
 
 /** Runs under the organization's lock, with the state at `main`. */
-export async function createFolder(handle: OrgHandle, input: NewFolder, ctx: ChangeContext, env: WriteEnv): Promise<FolderRecord> {
+export async function createFolder(
+  handle: OrgHandle,
+  input: NewFolder,
+  ctx: ChangeContext,
+  env: WriteEnv,
+): Promise<FolderRecord> {
   const { id, name } = validateNewFolder(input);
   const { state } = handle;
   if (state.folders.has(id) || state.metas.has(id)) throw new ConflictError('a folder with this id already exists');
@@ -26,7 +31,14 @@ export async function createFolder(handle: OrgHandle, input: NewFolder, ctx: Cha
   const record: FolderRecord = { id, name, parentId, workspaceId: input.workspaceId, path, createdAt };
   await commitFile(handle.repo, state, {
     path: record.path,
-    content: renderFolderFile({ id, type: 'folder', name, parent: parentId, workspace: input.workspaceId, created: createdAt }),
+    content: renderFolderFile({
+      id,
+      type: 'folder',
+      name,
+      parent: parentId,
+      workspace: input.workspaceId,
+      created: createdAt,
+    }),
     message: folderCommitMessage({ id, name, ...(ctx.client ? { client: ctx.client } : {}) }),
     author: ctx.author,
     committer: env.committer,

@@ -46,7 +46,11 @@ export async function deleteArtifact(
   const lines = await Promise.all(records.map((record) => countLineChangesOffLoop(record.body, '', false)));
   const client = ctx.client ? { client: ctx.client } : {};
   const message = artifactCommitMessage({
-    verb: 'delete', type: top.type, id: top.id, title: top.title, ...client,
+    verb: 'delete',
+    type: top.type,
+    id: top.id,
+    title: top.title,
+    ...client,
   });
   const parent = state.head;
   const { commit, timestamp } = await commitFiles(handle.repo, state, {
@@ -57,7 +61,13 @@ export async function deleteArtifact(
   });
   return subtree.flatMap((meta, i) => {
     const result = recordArtifactRemoval(state, meta.id, {
-      commit, parent, author: ctx.author, authoredAt: isoSeconds(timestamp), message, ...client, removed: lines[i]!.removed,
+      commit,
+      parent,
+      author: ctx.author,
+      authoredAt: isoSeconds(timestamp),
+      message,
+      ...client,
+      removed: lines[i]!.removed,
     });
     return result ? [result] : [];
   });

@@ -4,4 +4,11 @@ export { createFolder, validateNewFolder } from './create-folder.js';
 export { updateArtifact, validateBodyChange } from './update-artifact.js';
 export { deleteArtifact, subtreeOf } from './delete-artifact.js';
 export { restoreDeleted } from './restore-deleted.js';
-export { deleteFolder, folderSubtree, moveArtifact, moveFolder, renameFolder, type Destination } from './move-artifact.js';
+export {
+  deleteFolder,
+  folderSubtree,
+  moveArtifact,
+  moveFolder,
+  renameFolder,
+  type Destination,
+} from './move-artifact.js';

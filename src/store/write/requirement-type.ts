@@ -7,7 +7,10 @@ import { InvalidInputError } from '../../errors.js';
  * the line keeps `otherwise` (the stored type, or the one a create was asked for). A line
  * naming no known type is refused.
  */
-export function requirementTypeOfBody(body: string, otherwise: RequirementType | undefined): RequirementType | undefined {
+export function requirementTypeOfBody(
+  body: string,
+  otherwise: RequirementType | undefined,
+): RequirementType | undefined {
   const stated = statedRequirementType(body);
   if (stated.stated && 'unknown' in stated) {
     throw new InvalidInputError(

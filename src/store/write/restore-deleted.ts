@@ -3,7 +3,12 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import { countLineChangesOffLoop } from '../../patch/index.js';
 import { isoSeconds, recordArtifactChange, type OrgState } from '../catalog/index.js';
 import { changedFiles, readBlobText, readCommitObject, TreeCache } from '../git/index.js';
-import { artifactCommitMessage, parseRepositoryFile, renderArtifactFile, type ArtifactFrontmatter } from '../layout/index.js';
+import {
+  artifactCommitMessage,
+  parseRepositoryFile,
+  renderArtifactFile,
+  type ArtifactFrontmatter,
+} from '../layout/index.js';
 import type { OrgHandle, WriteEnv } from '../org/index.js';
 import type { ChangeContext, CommitResult } from '../types.js';
 import { commitFiles } from './commit-file.js';
@@ -34,7 +39,8 @@ function withDescendants(files: readonly DeletedFile[], id: string): DeletedFile
   const top = files.find((f) => f.frontmatter.id === id);
   if (!top) return [];
   const found = [top];
-  for (let i = 0; i < found.length; i++) found.push(...files.filter((f) => f.frontmatter.parent === found[i]!.frontmatter.id));
+  for (let i = 0; i < found.length; i++)
+    found.push(...files.filter((f) => f.frontmatter.parent === found[i]!.frontmatter.id));
   return found;
 }
 
@@ -43,7 +49,11 @@ function withDescendants(files: readonly DeletedFile[], id: string): DeletedFile
  * deleted since (folders are not restored) at the top level, in `rootWorkspaceId`. Refused while
  * a parent artifact is deleted.
  */
-function placementOf(state: OrgState, top: ArtifactFrontmatter, rootWorkspaceId: string): { parent: string | null; workspace: string } {
+function placementOf(
+  state: OrgState,
+  top: ArtifactFrontmatter,
+  rootWorkspaceId: string,
+): { parent: string | null; workspace: string } {
   const { parent } = top;
   if (parent === null) return { parent, workspace: top.workspace };
   const inFolder = artifactType(top.type).parent === 'folder';
@@ -51,8 +61,12 @@ function placementOf(state: OrgState, top: ArtifactFrontmatter, rootWorkspaceId:
   if (live) return { parent, workspace: live.workspaceId };
   if (inFolder) return { parent: null, workspace: rootWorkspaceId };
   const deleted = state.deletes.get(parent)?.entry;
-  const what = deleted ? `its parent ${artifactType(deleted.artifactType).name.toLowerCase()} "${deleted.title}"` : 'its parent';
-  throw new InvalidInputError(`the ${artifactType(top.type).name.toLowerCase()} cannot be restored while ${what} is deleted; restore that first`);
+  const what = deleted
+    ? `its parent ${artifactType(deleted.artifactType).name.toLowerCase()} "${deleted.title}"`
+    : 'its parent';
+  throw new InvalidInputError(
+    `the ${artifactType(top.type).name.toLowerCase()} cannot be restored while ${what} is deleted; restore that first`,
+  );
 }
 
 /**
@@ -82,8 +96,18 @@ export async function restoreDeleted(
     if (state.idOfPath.has(file.path)) throw new ConflictError(`the path ${file.path} is taken; nothing was restored`);
   }
   const client = ctx.client ? { client: ctx.client } : {};
-  const message = artifactCommitMessage({ verb: 'restore', type: top.frontmatter.type, id, title: top.frontmatter.title, ...client });
-  const frontmatters = restored.map((f) => ({ ...f.frontmatter, workspace, ...(f === top ? { parent: topParent } : {}) }));
+  const message = artifactCommitMessage({
+    verb: 'restore',
+    type: top.frontmatter.type,
+    id,
+    title: top.frontmatter.title,
+    ...client,
+  });
+  const frontmatters = restored.map((f) => ({
+    ...f.frontmatter,
+    workspace,
+    ...(f === top ? { parent: topParent } : {}),
+  }));
   const lines = await Promise.all(restored.map((f) => countLineChangesOffLoop('', f.body, false)));
   const parent = state.head;
   const { commit, blobs, timestamp } = await commitFiles(handle.repo, state, {
@@ -96,9 +120,24 @@ export async function restoreDeleted(
     const fm = frontmatters[i]!;
     env.bodies.set(blobs[i]!, file.body);
     return recordArtifactChange(state, {
-      commit, parent, blob: blobs[i]!, verb: 'restore', id: fm.id, type: fm.type, parentId: fm.parent, workspaceId: fm.workspace,
-      title: fm.title, ...(fm.requirementType ? { requirementType: fm.requirementType } : {}), path: file.path, createdAt: fm.created,
-      author: ctx.author, authoredAt: isoSeconds(timestamp), message, ...client, ...lines[i]!, body: file.body,
+      commit,
+      parent,
+      blob: blobs[i]!,
+      verb: 'restore',
+      id: fm.id,
+      type: fm.type,
+      parentId: fm.parent,
+      workspaceId: fm.workspace,
+      title: fm.title,
+      ...(fm.requirementType ? { requirementType: fm.requirementType } : {}),
+      path: file.path,
+      createdAt: fm.created,
+      author: ctx.author,
+      authoredAt: isoSeconds(timestamp),
+      message,
+      ...client,
+      ...lines[i]!,
+      body: file.body,
     });
   });
 }

@@ -47,7 +47,11 @@ export async function treeWithFiles(
     pending.set(dir, changes);
   };
   for (const edit of edits) {
-    change(dirnameOf(edit.path), basename(edit.path), edit.blob === null ? null : { mode: '100644', path: basename(edit.path), oid: edit.blob, type: 'blob' });
+    change(
+      dirnameOf(edit.path),
+      basename(edit.path),
+      edit.blob === null ? null : { mode: '100644', path: basename(edit.path), oid: edit.blob, type: 'blob' },
+    );
   }
   for (;;) {
     const dir = [...pending.keys()].sort((a, b) => depth(b) - depth(a))[0]!;
@@ -72,4 +76,5 @@ export async function treeWithFiles(
 }
 
 /** The trees of `state.head` with one file set to `blob`. */
-export const treeWithFile = (repo: Repo, state: OrgState, path: string, blob: string) => treeWithFiles(repo, state, [{ path, blob }]);
+export const treeWithFile = (repo: Repo, state: OrgState, path: string, blob: string) =>
+  treeWithFiles(repo, state, [{ path, blob }]);

@@ -12,7 +12,8 @@ const HEADING_TITLE = 'title (the first "# " heading)';
 
 /** Checks that need no repository: run before taking the lock (a computed body is checked once computed). */
 export function validateBodyChange(change: BodyChange, env: WriteEnv): void {
-  if (!VERBS.includes(change.verb)) throw new InvalidInputError(`an update is an edit, a revert or a restore, not ${JSON.stringify(change.verb)}`);
+  if (!VERBS.includes(change.verb))
+    throw new InvalidInputError(`an update is an edit, a revert or a restore, not ${JSON.stringify(change.verb)}`);
   if (change.sourceCommit !== undefined && !isObjectId(change.sourceCommit)) {
     throw new InvalidInputError('the source commit must be a full commit id');
   }
@@ -49,9 +50,17 @@ export async function updateArtifact(
   // A body without a heading keeps its last title: listings and paths need one.
   const title = heading === undefined ? current.title : checkedTitle(heading, HEADING_TITLE);
   return writeArtifactFile(handle, env, ctx, {
-    verb: change.verb, id, type: current.type, parentId: current.parentId, workspaceId: current.workspaceId, title,
+    verb: change.verb,
+    id,
+    type: current.type,
+    parentId: current.parentId,
+    workspaceId: current.workspaceId,
+    title,
     ...requirementTypeOf(current, body),
-    path: current.path, createdAt: current.createdAt, before: current.body, body,
+    path: current.path,
+    createdAt: current.createdAt,
+    before: current.body,
+    body,
     ...(change.sourceCommit ? { sourceCommit: change.sourceCommit } : {}),
     ...(change.summary ? { summary: change.summary } : {}),
   });

@@ -6,7 +6,10 @@ import type { ChangeContext, CommitResult } from '../types.js';
 import { commitFile } from './commit-file.js';
 
 /** One artifact's file as it will be after the commit, and its body before. */
-export type ArtifactFileWrite = Omit<ArtifactChange, 'commit' | 'parent' | 'blob' | 'author' | 'authoredAt' | 'message' | 'client' | 'added' | 'removed'> & {
+export type ArtifactFileWrite = Omit<
+  ArtifactChange,
+  'commit' | 'parent' | 'blob' | 'author' | 'authoredAt' | 'message' | 'client' | 'added' | 'removed'
+> & {
   readonly before: string;
   readonly sourceCommit?: string;
   readonly summary?: string;
@@ -29,11 +32,20 @@ export async function writeArtifactFile(
   const requirementType = file.requirementType ? { requirementType: file.requirementType } : {};
   const client = ctx.client ? { client: ctx.client } : {};
   const frontmatter = {
-    id: file.id, type: file.type, parent: file.parentId, workspace: file.workspaceId, title: file.title,
-    created: file.createdAt, ...requirementType,
+    id: file.id,
+    type: file.type,
+    parent: file.parentId,
+    workspace: file.workspaceId,
+    title: file.title,
+    created: file.createdAt,
+    ...requirementType,
   };
   const message = artifactCommitMessage({
-    verb: file.verb, type: file.type, id: file.id, title: file.title, ...client,
+    verb: file.verb,
+    type: file.type,
+    id: file.id,
+    title: file.title,
+    ...client,
     ...(file.sourceCommit ? { sourceCommit: file.sourceCommit } : {}),
     ...(file.summary ? { summary: file.summary } : {}),
     ...(file.importedFrom ? { importedFrom: file.importedFrom } : {}),
@@ -50,8 +62,23 @@ export async function writeArtifactFile(
   });
   env.bodies.set(blob, file.body);
   return recordArtifactChange(handle.state, {
-    commit, parent, blob, verb: file.verb, id: file.id, type: file.type, parentId: file.parentId,
-    workspaceId: file.workspaceId, title: file.title, ...requirementType, path: file.path, createdAt: file.createdAt,
-    author: ctx.author, authoredAt: isoSeconds(timestamp), message, ...client, ...lines, body: file.body,
+    commit,
+    parent,
+    blob,
+    verb: file.verb,
+    id: file.id,
+    type: file.type,
+    parentId: file.parentId,
+    workspaceId: file.workspaceId,
+    title: file.title,
+    ...requirementType,
+    path: file.path,
+    createdAt: file.createdAt,
+    author: ctx.author,
+    authoredAt: isoSeconds(timestamp),
+    message,
+    ...client,
+    ...lines,
+    body: file.body,
   });
 }

@@ -12,9 +12,13 @@ import type { AppName } from './uris.js';
  * script reads in the same module.
  */
 function inlineRuntime(): string {
-  const bundle = readFileSync(fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps')), 'utf8');
+  const bundle = readFileSync(
+    fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps')),
+    'utf8',
+  );
   const clause = /export\s*\{([^}]*)\}\s*;?\s*$/.exec(bundle);
-  if (!clause || bundle.indexOf('export{') !== clause.index) throw new Error('the ext-apps runtime bundle no longer ends in its only export clause');
+  if (!clause || bundle.indexOf('export{') !== clause.index)
+    throw new Error('the ext-apps runtime bundle no longer ends in its only export clause');
   const members = clause[1]!.split(',').map((pair) => {
     const [local, exported] = pair.trim().split(/\s+as\s+/);
     return `${JSON.stringify(exported ?? local)}: ${local}`;
@@ -26,7 +30,11 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 
 const TYPE_NAMES = JSON.stringify(Object.fromEntries(ARTIFACT_TYPE_TABLE.map((def) => [def.type, def.name])));
 
-const TITLES: Record<AppName, string> = { artifact: 'Specbase artifact', change: 'Specbase change', search: 'Specbase search results' };
+const TITLES: Record<AppName, string> = {
+  artifact: 'Specbase artifact',
+  change: 'Specbase change',
+  search: 'Specbase search results',
+};
 
 const escapeAttribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 

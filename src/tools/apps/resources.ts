@@ -11,7 +11,9 @@ const DESCRIPTIONS: Record<AppName, string> = {
  * No network and no outside resources: everything an app needs is inline in its HTML. Hosts
  * build the frame's policy from this (empty domain lists are the strictest policy).
  */
-const UI_META = Object.freeze({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+const UI_META = Object.freeze({
+  ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
+});
 
 /** The apps as resources/list entries, for clients that render them. */
 export const APP_RESOURCES = Object.freeze(

@@ -51,7 +51,10 @@ export const artifactViewTool: AnyToolDef = {
   async run(ctx, args) {
     const { specs, actor } = ctx;
     const artifactId = String(args.id);
-    const [view, crumbs] = await Promise.all([specs.readAny(actor, artifactId, 'full'), placeOf(specs, actor, artifactId)]);
+    const [view, crumbs] = await Promise.all([
+      specs.readAny(actor, artifactId, 'full'),
+      placeOf(specs, actor, artifactId),
+    ]);
     const structured = {
       id: view.id,
       type: view.type,
@@ -115,7 +118,11 @@ export const changeViewTool: AnyToolDef = {
       removed: change.removed,
       html: rendering(ctx).diff(change.diff, `Change ${change.commit.slice(0, 7)} to ${view.title}`),
     };
-    return { structured, text: `Change ${change.commit.slice(0, 7)} to "${view.title}" by ${change.author.name}`, artifactId: view.id };
+    return {
+      structured,
+      text: `Change ${change.commit.slice(0, 7)} to "${view.title}" by ${change.author.name}`,
+      artifactId: view.id,
+    };
   },
 };
 
@@ -146,10 +153,20 @@ export const placesTool: AnyToolDef = {
   output: placesOutput,
   async run({ specs, actor }, args) {
     const ids = args.ids as string[];
-    const places = await Promise.all(ids.map(async (artifactId) => ({ id: artifactId, crumbs: await placeOf(specs, actor, artifactId) })));
-    return { structured: { places }, text: places.map((place) => `${place.id}: ${place.crumbs.map((c) => c.label).join(' > ')}`).join('\n') };
+    const places = await Promise.all(
+      ids.map(async (artifactId) => ({ id: artifactId, crumbs: await placeOf(specs, actor, artifactId) })),
+    );
+    return {
+      structured: { places },
+      text: places.map((place) => `${place.id}: ${place.crumbs.map((c) => c.label).join(' > ')}`).join('\n'),
+    };
   },
 };
 
 /** Every app-only tool, listed after the model's tools to clients that render apps. */
-export const APP_TOOLS: readonly AnyToolDef[] = Object.freeze([artifactViewTool, changeViewTool, placesTool, revertTool]);
+export const APP_TOOLS: readonly AnyToolDef[] = Object.freeze([
+  artifactViewTool,
+  changeViewTool,
+  placesTool,
+  revertTool,
+]);

@@ -12,8 +12,15 @@ export interface AdminContext extends OrgContext {
 export async function adminContext(control: ControlPlane, req: Request): Promise<AdminContext> {
   const ctx = await orgContext(control, req);
   const workspaces = await control.workspaces.list(ctx.org.id);
-  if (!isOrganizationAdmin(ctx.principal, workspaces.map((w) => w.id))) {
-    throw new PermissionDeniedError('permission denied: only organization admins (owners, or admins of every workspace) see this page');
+  if (
+    !isOrganizationAdmin(
+      ctx.principal,
+      workspaces.map((w) => w.id),
+    )
+  ) {
+    throw new PermissionDeniedError(
+      'permission denied: only organization admins (owners, or admins of every workspace) see this page',
+    );
   }
   return { ...ctx, workspaces };
 }

@@ -10,7 +10,11 @@ export interface ArtifactContext extends OrgContext, Located {
 }
 
 /** The organization, and where the artifact `:id` sits in what the user may read. */
-export async function artifactContext(specs: SpecService, control: ControlPlane, req: Request): Promise<ArtifactContext> {
+export async function artifactContext(
+  specs: SpecService,
+  control: ControlPlane,
+  req: Request,
+): Promise<ArtifactContext> {
   const ctx = await orgContext(control, req);
   const id = String(req.params.id ?? '').toLowerCase();
   if (!isUuid(id)) throw new NotFoundError('artifact');
@@ -26,8 +30,13 @@ export function commitParam(value: unknown): string {
 }
 
 /** As artifactContext, for pages that change the artifact: a reader without write access is refused. */
-export async function writableArtifactContext(specs: SpecService, control: ControlPlane, req: Request): Promise<ArtifactContext> {
+export async function writableArtifactContext(
+  specs: SpecService,
+  control: ControlPlane,
+  req: Request,
+): Promise<ArtifactContext> {
   const ctx = await artifactContext(specs, control, req);
-  if (!(await specs.canWrite(ctx.actor, ctx.id))) throw new PermissionDeniedError('permission denied: you can read this artifact but not change it');
+  if (!(await specs.canWrite(ctx.actor, ctx.id)))
+    throw new PermissionDeniedError('permission denied: you can read this artifact but not change it');
   return ctx;
 }

@@ -39,7 +39,10 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
-      layout({ title: artifact.title, user: ctx.user, org: ctx.org }, html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`),
+      layout(
+        { title: artifact.title, user: ctx.user, org: ctx.org },
+        html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`,
+      ),
     );
   });
 
@@ -52,15 +55,27 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
   router.get('/o/:orgId/a/:id/history', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
     const { query, filters, onFirstPage } = historyQuery(req);
-    const [artifact, page] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.historyPage(ctx.actor, ctx.id, query)]);
+    const [artifact, page] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id),
+      specs.historyPage(ctx.actor, ctx.id, query),
+    ]);
     const view = historyPage(ctx.org.id, artifact, ctx.crumbs, page, filters, onFirstPage);
     sendHtml(res, layout({ title: `History: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
   });
 
   router.get('/o/:orgId/a/:id/blame', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, blame] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.blame(ctx.actor, ctx.id)]);
-    sendHtml(res, layout({ title: `Blame: ${artifact.title}`, user: ctx.user, org: ctx.org }, blamePage(ctx.org.id, artifact, ctx.crumbs, blame)));
+    const [artifact, blame] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id),
+      specs.blame(ctx.actor, ctx.id),
+    ]);
+    sendHtml(
+      res,
+      layout(
+        { title: `Blame: ${artifact.title}`, user: ctx.user, org: ctx.org },
+        blamePage(ctx.org.id, artifact, ctx.crumbs, blame),
+      ),
+    );
   });
 
   router.get('/o/:orgId/a/:id/changes/:commit', async (req, res) => {
@@ -73,7 +88,10 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     ]);
     sendHtml(
       res,
-      layout({ title: `Change ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, changePage(ctx.org.id, artifact, ctx.crumbs, change, canWrite, diffLayoutParam(req.query.view))),
+      layout(
+        { title: `Change ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org },
+        changePage(ctx.org.id, artifact, ctx.crumbs, change, canWrite, diffLayoutParam(req.query.view)),
+      ),
     );
   });
 
@@ -81,8 +99,17 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     const ctx = await artifactContext(specs, control, req);
     const from = commitParam(req.query.from);
     const to = commitParam(req.query.to);
-    const [artifact, diff] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.compare(ctx.actor, ctx.id, from, to)]);
-    sendHtml(res, layout({ title: `Compare: ${artifact.title}`, user: ctx.user, org: ctx.org }, comparePage(ctx.org.id, artifact, ctx.crumbs, from, to, diff, diffLayoutParam(req.query.view))));
+    const [artifact, diff] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id),
+      specs.compare(ctx.actor, ctx.id, from, to),
+    ]);
+    sendHtml(
+      res,
+      layout(
+        { title: `Compare: ${artifact.title}`, user: ctx.user, org: ctx.org },
+        comparePage(ctx.org.id, artifact, ctx.crumbs, from, to, diff, diffLayoutParam(req.query.view)),
+      ),
+    );
   });
 
   router.get('/o/:orgId/a/:id/versions/:commit', async (req, res) => {
@@ -95,7 +122,10 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.canWrite(ctx.actor, ctx.id),
     ]);
     const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, body, canWrite);
-    sendHtml(res, layout({ title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
+    sendHtml(
+      res,
+      layout({ title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, view),
+    );
   });
 
   return router;

@@ -11,12 +11,17 @@ const MAX_EXPORT = 100_000;
 const EXPORT_PAGE = 1000;
 
 function filtersOf(req: Request): AuditFilters {
-  const pick = (name: string) => (typeof req.query[name] === 'string' ? String(req.query[name]).trim().slice(0, 320) : '');
+  const pick = (name: string) =>
+    typeof req.query[name] === 'string' ? String(req.query[name]).trim().slice(0, 320) : '';
   return Object.fromEntries(AUDIT_FILTERS.map((name) => [name, pick(name)]).filter(([, value]) => value));
 }
 
 /** The filters as a query of the control plane; an unknown user matches nothing, as an unknown artifact does. */
-async function queryOf(control: ControlPlane, orgId: string, filters: AuditFilters): Promise<Omit<AuditQuery, 'limit'>> {
+async function queryOf(
+  control: ControlPlane,
+  orgId: string,
+  filters: AuditFilters,
+): Promise<Omit<AuditQuery, 'limit'>> {
   const user = filters.user ? await control.users.byEmail(filters.user) : undefined;
   return {
     orgId,
@@ -29,7 +34,19 @@ async function queryOf(control: ControlPlane, orgId: string, filters: AuditFilte
   };
 }
 
-const CSV_COLUMNS = ['at', 'userEmail', 'userName', 'kind', 'client', 'action', 'artifactId', 'commit', 'outcome', 'durationMs', 'detail'] as const;
+const CSV_COLUMNS = [
+  'at',
+  'userEmail',
+  'userName',
+  'kind',
+  'client',
+  'action',
+  'artifactId',
+  'commit',
+  'outcome',
+  'durationMs',
+  'detail',
+] as const;
 
 /** RFC 4180 quoting; a cell a spreadsheet would run as a formula is prefixed with a quote. */
 function csvCell(value: unknown): string {
@@ -51,13 +68,20 @@ async function* allRows(control: ControlPlane, query: Omit<AuditQuery, 'limit'>)
   } while (cursor);
 }
 
-async function exportRows(res: Response, control: ControlPlane, orgId: string, query: Omit<AuditQuery, 'limit'>, format: 'csv' | 'json') {
+async function exportRows(
+  res: Response,
+  control: ControlPlane,
+  orgId: string,
+  query: Omit<AuditQuery, 'limit'>,
+  format: 'csv' | 'json',
+) {
   const day = new Date().toISOString().slice(0, 10);
   res.status(200).set('Cache-Control', 'no-store').attachment(`audit-${orgId}-${day}.${format}`);
   res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json');
   if (format === 'csv') {
     res.write(`${CSV_COLUMNS.join(',')}\r\n`);
-    for await (const entry of allRows(control, query)) res.write(`${CSV_COLUMNS.map((column) => csvCell(entry[column])).join(',')}\r\n`);
+    for await (const entry of allRows(control, query))
+      res.write(`${CSV_COLUMNS.map((column) => csvCell(entry[column])).join(',')}\r\n`);
   } else {
     let first = true;
     res.write('[');
@@ -79,9 +103,16 @@ export function auditRoutes(deps: { control: ControlPlane }): express.Router {
     const ctx = await adminContext(control, req);
     const filters = filtersOf(req);
     const cursor = typeof req.query.after === 'string' ? req.query.after : undefined;
-    const page = await control.audit.page({ ...(await queryOf(control, ctx.org.id, filters)), limit: PAGE, ...(cursor ? { cursor } : {}) });
+    const page = await control.audit.page({
+      ...(await queryOf(control, ctx.org.id, filters)),
+      limit: PAGE,
+      ...(cursor ? { cursor } : {}),
+    });
     const content = auditPage(ctx.org.id, page, filters, !cursor);
-    sendHtml(res, layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit', admin: true } }, content));
+    sendHtml(
+      res,
+      layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit', admin: true } }, content),
+    );
   });
 
   for (const format of ['csv', 'json'] as const) {

@@ -17,7 +17,8 @@ function tokenExpiry(choice: unknown): Date | null | undefined {
   if (choice === undefined || choice === '') return undefined;
   if (choice === 'never') return null;
   const days = Number(choice);
-  if (!TOKEN_LIFETIMES.includes(days)) throw new InvalidInputError(`a token expires in ${TOKEN_LIFETIMES.join(', ')} days, or never`);
+  if (!TOKEN_LIFETIMES.includes(days))
+    throw new InvalidInputError(`a token expires in ${TOKEN_LIFETIMES.join(', ')} days, or never`);
   return new Date(Date.now() + days * 86_400_000);
 }
 
@@ -26,13 +27,20 @@ function tokenExpiry(choice: unknown): Date | null | undefined {
  * connected assistants (and, for an organization admin, the members' connections used here,
  * which they can block here).
  */
-export function connectRoutes(deps: { control: ControlPlane; config: Config; auth: { readonly grants: GrantAdmin } }): express.Router {
+export function connectRoutes(deps: {
+  control: ControlPlane;
+  config: Config;
+  auth: { readonly grants: GrantAdmin };
+}): express.Router {
   const { control, config } = deps;
   const connections = { control, grants: deps.auth.grants };
   const router = express.Router();
 
   async function render(req: Request, res: Response, ctx: OrgContext, created?: { name: string; secret: string }) {
-    const [tokens, connected] = await Promise.all([control.tokens.list(ctx.user.id), loadConnections(connections, ctx)]);
+    const [tokens, connected] = await Promise.all([
+      control.tokens.list(ctx.user.id),
+      loadConnections(connections, ctx),
+    ]);
     const csrf = csrfToken(req, res, config.baseUrl);
     const page = connectPage({
       org: ctx.org,
@@ -42,7 +50,17 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
       connections: { orgId: ctx.org.id, csrf, ...connected },
       ...(created ? { created } : {}),
     });
-    sendHtml(res, layout({ title: 'Connect an assistant', user: ctx.user, org: { ...ctx.org, section: 'connect', admin: connected.members !== undefined } }, page));
+    sendHtml(
+      res,
+      layout(
+        {
+          title: 'Connect an assistant',
+          user: ctx.user,
+          org: { ...ctx.org, section: 'connect', admin: connected.members !== undefined },
+        },
+        page,
+      ),
+    );
   }
 
   function refused(req: Request, res: Response): boolean {
@@ -63,7 +81,12 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
     if (!name || name.length > 100) throw new InvalidInputError('a token needs a name of 1 to 100 characters');
     const expiresAt = tokenExpiry(fields.expires);
     const readOnly = fields.readonly === 'on';
-    const { secret, token } = await control.tokens.create({ userId: ctx.user.id, name, readOnly, ...(expiresAt === undefined ? {} : { expiresAt }) });
+    const { secret, token } = await control.tokens.create({
+      userId: ctx.user.id,
+      name,
+      readOnly,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+    });
     // The one page that shows the secret must not be kept by the browser or any cache.
     res.set('Cache-Control', 'no-store');
     await render(req, res, ctx, { name: token.name, secret });
@@ -83,7 +106,10 @@ export function connectRoutes(deps: { control: ControlPlane; config: Config; aut
     res.redirect(303, `/o/${ctx.org.id}/connect#h-grants`);
   });
 
-  for (const [segment, kind] of [['tokens', 'token'], ['grants', 'grant']] as const) {
+  for (const [segment, kind] of [
+    ['tokens', 'token'],
+    ['grants', 'grant'],
+  ] as const) {
     for (const verb of ['block', 'unblock'] as const) {
       router.post(`/o/:orgId/members/${segment}/:id/${verb}`, form, async (req, res) => {
         if (refused(req, res)) return;

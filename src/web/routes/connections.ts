@@ -11,12 +11,19 @@ export interface ConnectionsDeps {
 }
 
 const key = (credential: CredentialRef) => `${credential.kind}:${credential.id}`;
-const liveToken = (t: { revokedAt: string | null; expiresAt: string | null }) => !t.revokedAt && !(t.expiresAt && Date.parse(t.expiresAt) <= Date.now());
+const liveToken = (t: { revokedAt: string | null; expiresAt: string | null }) =>
+  !t.revokedAt && !(t.expiresAt && Date.parse(t.expiresAt) <= Date.now());
 
 /** The other members an organization admin acts for, or undefined for anyone else. */
 async function managedMembers(deps: ConnectionsDeps, ctx: OrgContext): Promise<User[] | undefined> {
   const workspaces = await deps.control.workspaces.list(ctx.org.id);
-  if (!isOrganizationAdmin(ctx.principal, workspaces.map((w) => w.id))) return undefined;
+  if (
+    !isOrganizationAdmin(
+      ctx.principal,
+      workspaces.map((w) => w.id),
+    )
+  )
+    return undefined;
   return (await deps.control.members.list(ctx.org.id)).map((m) => m.user).filter((user) => user.id !== ctx.user.id);
 }
 
@@ -25,13 +32,19 @@ async function membersCredentials(deps: ConnectionsDeps, users: readonly User[])
   const found = new Map<string, { user: User; connection: Omit<MemberConnection, 'lastUsedAt' | 'blockedAt'> }>();
   for (const user of users) {
     for (const token of (await deps.control.tokens.list(user.id)).filter(liveToken)) {
-      found.set(key({ kind: 'token', id: token.id }), { user, connection: { kind: 'token', id: token.id, name: token.name, host: null } });
+      found.set(key({ kind: 'token', id: token.id }), {
+        user,
+        connection: { kind: 'token', id: token.id, name: token.name, host: null },
+      });
     }
   }
   const byId = new Map(users.map((user) => [user.id, user]));
   for (const grant of await deps.grants.list(users.map((u) => u.id))) {
     const user = byId.get(grant.userId)!;
-    found.set(key({ kind: 'grant', id: grant.id }), { user, connection: { kind: 'grant', id: grant.id, name: grant.clientName, host: grant.redirectHost } });
+    found.set(key({ kind: 'grant', id: grant.id }), {
+      user,
+      connection: { kind: 'grant', id: grant.id, name: grant.clientName, host: grant.redirectHost },
+    });
   }
   return found;
 }
@@ -42,7 +55,10 @@ async function membersCredentials(deps: ConnectionsDeps, users: readonly User[])
  * assistants as used in this organization (last use here, blocked here), nothing more.
  */
 export async function loadConnections(deps: ConnectionsDeps, ctx: OrgContext) {
-  const [grants, standing] = await Promise.all([deps.grants.list([ctx.user.id]), deps.control.credentialOrgs.list(ctx.org.id)]);
+  const [grants, standing] = await Promise.all([
+    deps.grants.list([ctx.user.id]),
+    deps.control.credentialOrgs.list(ctx.org.id),
+  ]);
   const blockedHere = new Set(standing.filter((s) => s.blockedAt).map(key));
   const users = await managedMembers(deps, ctx);
   if (!users) return { grants, blockedHere };
@@ -52,7 +68,13 @@ export async function loadConnections(deps: ConnectionsDeps, ctx: OrgContext) {
     const found = credentials.get(key(here));
     if (!found) continue;
     const entry = members.get(found.user.id) ?? { user: found.user, connections: [] };
-    members.set(found.user.id, { ...entry, connections: [...entry.connections, { ...found.connection, lastUsedAt: here.lastUsedAt, blockedAt: here.blockedAt }] });
+    members.set(found.user.id, {
+      ...entry,
+      connections: [
+        ...entry.connections,
+        { ...found.connection, lastUsedAt: here.lastUsedAt, blockedAt: here.blockedAt },
+      ],
+    });
   }
   return { grants, blockedHere, members: [...members.values()] };
 }
@@ -73,7 +95,12 @@ export async function revokeToken(deps: ConnectionsDeps, ctx: OrgContext, tokenI
  * An organization admin blocks (or unblocks) a member's token or assistant in this organization
  * only; the credential stays its user's. Audited. A credential of no other member is "not found".
  */
-export async function setBlocked(deps: ConnectionsDeps, ctx: OrgContext, credential: CredentialRef, blocked: boolean): Promise<void> {
+export async function setBlocked(
+  deps: ConnectionsDeps,
+  ctx: OrgContext,
+  credential: CredentialRef,
+  blocked: boolean,
+): Promise<void> {
   const users = await managedMembers(deps, ctx);
   const found = users && (await membersCredentials(deps, users)).get(key(credential));
   if (!found) throw new NotFoundError('connection');
@@ -91,7 +118,13 @@ export async function setBlocked(deps: ConnectionsDeps, ctx: OrgContext, credent
   );
 }
 
-async function record(deps: ConnectionsDeps, ctx: OrgContext, orgId: string | null, action: string, detail: string): Promise<void> {
+async function record(
+  deps: ConnectionsDeps,
+  ctx: OrgContext,
+  orgId: string | null,
+  action: string,
+  detail: string,
+): Promise<void> {
   await deps.control.audit.record({
     kind: 'web',
     userId: ctx.user.id,

@@ -1,5 +1,11 @@
 import express, { type Request, type Response } from 'express';
-import { childTypesOf, isArtifactType, REQUIREMENT_TYPES, type ArtifactType, type RequirementType } from '../../artifacts/index.js';
+import {
+  childTypesOf,
+  isArtifactType,
+  REQUIREMENT_TYPES,
+  type ArtifactType,
+  type RequirementType,
+} from '../../artifacts/index.js';
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
@@ -12,7 +18,8 @@ import { layout } from '../views/layout.js';
 import { writableArtifactContext, type ArtifactContext } from './artifact-context.js';
 import { field, refusedForgery, smallForm } from './form.js';
 
-const isRequirementType = (value: string): value is RequirementType => (REQUIREMENT_TYPES as readonly string[]).includes(value);
+const isRequirementType = (value: string): value is RequirementType =>
+  (REQUIREMENT_TYPES as readonly string[]).includes(value);
 
 /** A problem the person can fix in the form is shown on it; anything else is an error page. */
 const fixable = (error: unknown): error is SpecbaseError => error instanceof InvalidInputError;
@@ -28,10 +35,20 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
     return value;
   }
 
-  async function renderChildForm(req: Request, res: Response, ctx: ArtifactContext, type: ArtifactType, problem?: string) {
+  async function renderChildForm(
+    req: Request,
+    res: Response,
+    ctx: ArtifactContext,
+    type: ArtifactType,
+    problem?: string,
+  ) {
     const parent = await specs.read(ctx.actor, ctx.type, ctx.id);
     const page = newChildPage(ctx.org.id, parent, ctx.crumbs, type, csrfToken(req, res, config.baseUrl), problem);
-    sendHtml(res, layout({ title: `New ${type.replace('_', ' ')}: ${parent.title}`, user: ctx.user, org: ctx.org }, page), problem ? 400 : 200);
+    sendHtml(
+      res,
+      layout({ title: `New ${type.replace('_', ' ')}: ${parent.title}`, user: ctx.user, org: ctx.org }, page),
+      problem ? 400 : 200,
+    );
   }
 
   router.get('/o/:orgId/a/:id/new', async (req, res) => {
@@ -69,10 +86,15 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
 
   async function renderPageForm(req: Request, res: Response, folderId: string | undefined, problem?: string) {
     const ctx = await orgContext(control, req);
-    if (!writesSomewhere(ctx)) throw new PermissionDeniedError('permission denied: your role does not allow creating pages');
+    if (!writesSomewhere(ctx))
+      throw new PermissionDeniedError('permission denied: your role does not allow creating pages');
     const folders = await specs.listFolders(ctx.actor);
     const page = newPagePage(ctx.org.id, folders, folderId, csrfToken(req, res, config.baseUrl), problem);
-    sendHtml(res, layout({ title: 'New page or folder', user: ctx.user, org: { ...ctx.org, section: 'home' } }, page), problem ? 400 : 200);
+    sendHtml(
+      res,
+      layout({ title: 'New page or folder', user: ctx.user, org: { ...ctx.org, section: 'home' } }, page),
+      problem ? 400 : 200,
+    );
   }
 
   router.get('/o/:orgId/pages/new', async (req, res) => {
@@ -111,7 +133,8 @@ export function createRoutes(deps: { specs: SpecService; control: ControlPlane; 
         ctx,
         'web.create_folder',
         null,
-        () => specs.createFolder(ctx.actor, { name: field(req, 'name'), ...(parent ? { parentFolderId: parent } : {}) }),
+        () =>
+          specs.createFolder(ctx.actor, { name: field(req, 'name'), ...(parent ? { parentFolderId: parent } : {}) }),
         (folder) => ({ artifactId: folder.id }),
       );
       res.redirect(303, `/o/${ctx.org.id}#h-pages`);

@@ -22,7 +22,11 @@ export function deleteRoutes(deps: { specs: SpecService; control: ControlPlane; 
   async function showDeleted(req: Request, res: Response, ctx: OrgContext, problem?: string) {
     const deleted = await specs.listDeleted(ctx.actor);
     const page = deletedPage(ctx.org.id, deleted, csrfToken(req, res, config.baseUrl), problem);
-    sendHtml(res, layout({ title: 'Deleted', user: ctx.user, org: { ...ctx.org, section: 'deleted' } }, page), problem ? 409 : 200);
+    sendHtml(
+      res,
+      layout({ title: 'Deleted', user: ctx.user, org: { ...ctx.org, section: 'deleted' } }, page),
+      problem ? 409 : 200,
+    );
   }
 
   router.get('/o/:orgId/a/:id/delete', async (req, res) => {
@@ -40,7 +44,14 @@ export function deleteRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const confirmed = Number((req.body as Record<string, unknown>).descendants ?? 0);
     const preview = await specs.deletePreview(ctx.actor, ctx.id);
     if (preview.descendants.length !== confirmed) return res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}/delete`);
-    await audited(control, ctx, 'web.delete', ctx.id, () => specs.delete(ctx.actor, ctx.id, { recursive: confirmed > 0 }), (done) => ({ commit: done.commit }));
+    await audited(
+      control,
+      ctx,
+      'web.delete',
+      ctx.id,
+      () => specs.delete(ctx.actor, ctx.id, { recursive: confirmed > 0 }),
+      (done) => ({ commit: done.commit }),
+    );
     res.redirect(303, `/o/${ctx.org.id}/deleted`);
   });
 
@@ -55,7 +66,9 @@ export function deleteRoutes(deps: { specs: SpecService; control: ControlPlane; 
     const id = String(req.params.id ?? '').toLowerCase();
     try {
       const restore = () => specs.restoreDeleted(ctx.actor, isUuid(id) ? id : '');
-      await audited(control, ctx, 'web.restore_deleted', isUuid(id) ? id : null, restore, (done) => ({ commit: done.commit }));
+      await audited(control, ctx, 'web.restore_deleted', isUuid(id) ? id : null, restore, (done) => ({
+        commit: done.commit,
+      }));
     } catch (error) {
       if (error instanceof InvalidInputError) return showDeleted(req, res, ctx, error.message);
       throw error;

@@ -23,7 +23,8 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
 
   async function writableContext(req: Request): Promise<ArtifactContext> {
     const ctx = await writableArtifactContext(specs, control, req);
-    if (!artifactType(ctx.type).editable) throw new InvalidInputError(`the ${typeName(ctx.type).toLowerCase()} is not edited here`);
+    if (!artifactType(ctx.type).editable)
+      throw new InvalidInputError(`the ${typeName(ctx.type).toLowerCase()} is not edited here`);
     return ctx;
   }
 
@@ -45,16 +46,43 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
     const summary = field(req, 'summary');
     const baseVersion = commitParam(field(req, 'baseVersion'));
     try {
-      await audited(control, ctx, 'web.edit', ctx.id, () => specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary }), (saved) => ({ commit: saved.version }));
+      await audited(
+        control,
+        ctx,
+        'web.edit',
+        ctx.id,
+        () => specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary }),
+        (saved) => ({ commit: saved.version }),
+      );
     } catch (error) {
       const conflict = editConflictOf(error);
-      if (conflict) return render(req, res, ctx, { text: conflict.withMarkers, baseVersion: conflict.currentVersion, summary, conflict }, 409);
+      if (conflict)
+        return render(
+          req,
+          res,
+          ctx,
+          { text: conflict.withMarkers, baseVersion: conflict.currentVersion, summary, conflict },
+          409,
+        );
       if (error instanceof InvalidInputError || error instanceof PayloadTooLargeError) {
-        return render(req, res, ctx, { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: error.message }, 400);
+        return render(
+          req,
+          res,
+          ctx,
+          { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: error.message },
+          400,
+        );
       }
       // The disk refused the write: the person keeps their text, to save again once it is back.
       const storage = storageFailureOf(error);
-      if (storage) return render(req, res, ctx, { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: storage.message }, 503);
+      if (storage)
+        return render(
+          req,
+          res,
+          ctx,
+          { text: body.replace(/\r\n?/g, '\n'), baseVersion, summary, problem: storage.message },
+          503,
+        );
       throw error;
     }
     res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}?done=edit`);
@@ -65,7 +93,11 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
     const problem = csrfProblem(req, config.baseUrl);
     if (problem) return res.status(403).type('text').send(problem);
     await orgContext(control, req);
-    res.status(200).type('html').set('Cache-Control', 'no-store').send(renderMarkdown(field(req, 'body')).toString());
+    res
+      .status(200)
+      .type('html')
+      .set('Cache-Control', 'no-store')
+      .send(renderMarkdown(field(req, 'body')).toString());
   });
 
   return router;

@@ -7,7 +7,8 @@ import { csrfProblem } from '../security.js';
 export const smallForm = express.urlencoded({ extended: false, limit: '8kb' });
 
 /** A form carrying a whole document: url-encoding may triple its bytes. */
-export const documentForm = (maxDocumentBytes: number) => express.urlencoded({ extended: false, limit: maxDocumentBytes * 3 + 16 * 1024 });
+export const documentForm = (maxDocumentBytes: number) =>
+  express.urlencoded({ extended: false, limit: maxDocumentBytes * 3 + 16 * 1024 });
 
 /** Refuses a state-changing POST that did not come from our own page; true when it answered. */
 export function refusedForgery(req: Request, res: Response, baseUrl: string): boolean {

@@ -8,7 +8,9 @@ export const PAGE_SIZE = 25;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value.trim().slice(0, 200) : undefined;
 const day = (value: unknown): string | undefined =>
-  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+    ? value
+    : undefined;
 
 /** Filters and cursor from the query string; a malformed value is simply no filter. */
 export function historyQuery(req: Request): { query: HistoryQuery; filters: TimelineFilters; onFirstPage: boolean } {

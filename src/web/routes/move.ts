@@ -20,9 +20,23 @@ export function moveRoutes(deps: { specs: SpecService; control: ControlPlane; co
   const router = express.Router();
 
   async function showMove(req: Request, res: Response, ctx: ArtifactContext, problem?: string) {
-    const [artifact, targets] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.moveTargets(ctx.actor, ctx.id)]);
-    const page = moveArtifactPage(ctx.org.id, artifact, ctx.crumbs, targets, csrfToken(req, res, config.baseUrl), problem);
-    sendHtml(res, layout({ title: `Move: ${artifact.title}`, user: ctx.user, org: ctx.org }, page), problem ? 409 : 200);
+    const [artifact, targets] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id),
+      specs.moveTargets(ctx.actor, ctx.id),
+    ]);
+    const page = moveArtifactPage(
+      ctx.org.id,
+      artifact,
+      ctx.crumbs,
+      targets,
+      csrfToken(req, res, config.baseUrl),
+      problem,
+    );
+    sendHtml(
+      res,
+      layout({ title: `Move: ${artifact.title}`, user: ctx.user, org: ctx.org }, page),
+      problem ? 409 : 200,
+    );
   }
 
   router.get('/o/:orgId/a/:id/move', async (req, res) => {
@@ -55,8 +69,19 @@ export function moveRoutes(deps: { specs: SpecService; control: ControlPlane; co
       }),
     ]);
     const subfolders = folders.filter((f) => f.parentFolderId === folder.id);
-    const page = folderPage(ctx.org.id, { folder, pages, subfolders, targets, csrf: csrfToken(req, res, config.baseUrl), ...(problem ? { problem } : {}) });
-    sendHtml(res, layout({ title: folder.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, page), problem ? 409 : 200);
+    const page = folderPage(ctx.org.id, {
+      folder,
+      pages,
+      subfolders,
+      targets,
+      csrf: csrfToken(req, res, config.baseUrl),
+      ...(problem ? { problem } : {}),
+    });
+    sendHtml(
+      res,
+      layout({ title: folder.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, page),
+      problem ? 409 : 200,
+    );
   }
 
   router.get('/o/:orgId/folders/:id', async (req, res) => {

@@ -30,18 +30,35 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
   router.get('/o/:orgId', async (req, res) => {
     const ctx = await orgContext(control, req);
     const tree = await specs.tree(ctx.actor, { upTo: HOME_TREE_NODES });
-    sendHtml(res, layout({ title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } }, homeView(ctx.org, tree, writesSomewhere(ctx))));
+    sendHtml(
+      res,
+      layout(
+        { title: ctx.org.name, user: ctx.user, org: { ...ctx.org, section: 'home' } },
+        homeView(ctx.org, tree, writesSomewhere(ctx)),
+      ),
+    );
   });
 
   router.get('/o/:orgId/search', async (req, res) => {
     const ctx = await orgContext(control, req);
     const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
     const type = isArtifactType(req.query.type) ? req.query.type : undefined;
-    const found = query ? await specs.searchHighlighted(ctx.actor, { query, limit: SEARCH_LIMIT, ...(type ? { artifactTypes: [type] } : {}) }) : { results: [] };
-    const results = await Promise.all(found.results.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })));
+    const found = query
+      ? await specs.searchHighlighted(ctx.actor, {
+          query,
+          limit: SEARCH_LIMIT,
+          ...(type ? { artifactTypes: [type] } : {}),
+        })
+      : { results: [] };
+    const results = await Promise.all(
+      found.results.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })),
+    );
     sendHtml(
       res,
-      layout({ title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } }, searchView(ctx.org, query, type, results, found.notice)),
+      layout(
+        { title: query ? `Search: ${query}` : 'Search', user: ctx.user, org: { ...ctx.org, section: 'search', query } },
+        searchView(ctx.org, query, type, results, found.notice),
+      ),
     );
   });
 

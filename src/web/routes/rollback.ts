@@ -20,12 +20,35 @@ export function rollbackRoutes(deps: { specs: SpecService; control: ControlPlane
 
   const writableContext = (req: Request) => writableArtifactContext(specs, control, req);
 
-  async function confirm(req: Request, res: Response, ctx: ArtifactContext, kind: RollbackKind, commit: string, problem?: string) {
-    const [artifact, change] = await Promise.all([specs.read(ctx.actor, ctx.type, ctx.id), specs.change(ctx.actor, ctx.id, commit)]);
+  async function confirm(
+    req: Request,
+    res: Response,
+    ctx: ArtifactContext,
+    kind: RollbackKind,
+    commit: string,
+    problem?: string,
+  ) {
+    const [artifact, change] = await Promise.all([
+      specs.read(ctx.actor, ctx.type, ctx.id),
+      specs.change(ctx.actor, ctx.id, commit),
+    ]);
     const preview = kind === 'revert' ? change.diff : await specs.compare(ctx.actor, ctx.id, artifact.version, commit);
-    const page = confirmPage(ctx.org.id, artifact, ctx.crumbs, kind, change, preview, csrfToken(req, res, config.baseUrl), problem);
+    const page = confirmPage(
+      ctx.org.id,
+      artifact,
+      ctx.crumbs,
+      kind,
+      change,
+      preview,
+      csrfToken(req, res, config.baseUrl),
+      problem,
+    );
     const heading = kind === 'revert' ? 'Revert a change' : 'Restore a version';
-    sendHtml(res, layout({ title: `${heading}: ${artifact.title}`, user: ctx.user, org: ctx.org }, page), problem ? 409 : 200);
+    sendHtml(
+      res,
+      layout({ title: `${heading}: ${artifact.title}`, user: ctx.user, org: ctx.org }, page),
+      problem ? 409 : 200,
+    );
   }
 
   for (const kind of ['revert', 'restore'] as const) {
@@ -45,7 +68,8 @@ export function rollbackRoutes(deps: { specs: SpecService; control: ControlPlane
           ctx,
           `web.${kind}`,
           ctx.id,
-          () => (kind === 'revert' ? specs.revert(ctx.actor, ctx.id, commit) : specs.restore(ctx.actor, ctx.id, commit)),
+          () =>
+            kind === 'revert' ? specs.revert(ctx.actor, ctx.id, commit) : specs.restore(ctx.actor, ctx.id, commit),
           (done) => ({ commit: done.version }),
         );
       } catch (error) {

@@ -19,22 +19,44 @@ const values = (req: Request, name: string): string[] => {
 };
 
 /** The webhooks page, for organization admins: endpoints with their delivery log; add, test, enable, remove. */
-export function webhookRoutes(deps: { control: ControlPlane; config: Config; webhooks: { readonly delivery: DeliveryDeps } }): express.Router {
+export function webhookRoutes(deps: {
+  control: ControlPlane;
+  config: Config;
+  webhooks: { readonly delivery: DeliveryDeps };
+}): express.Router {
   const { control, config } = deps;
   const router = express.Router();
   const form = express.urlencoded({ extended: true, limit: '8kb' });
 
-  async function render(req: Request, res: Response, ctx: AdminContext, extra: Pick<WebhooksModel, 'created' | 'problem'> = {}, status = 200) {
+  async function render(
+    req: Request,
+    res: Response,
+    ctx: AdminContext,
+    extra: Pick<WebhooksModel, 'created' | 'problem'> = {},
+    status = 200,
+  ) {
     const endpoints = await control.webhooks.list(ctx.org.id);
     const model: WebhooksModel = {
       orgId: ctx.org.id,
       csrf: csrfToken(req, res, config.baseUrl),
       workspaces: ctx.workspaces,
-      endpoints: await Promise.all(endpoints.map(async (endpoint) => ({ endpoint, attempts: await control.webhooks.attempts(ctx.org.id, endpoint.id, ATTEMPTS_SHOWN) }))),
+      endpoints: await Promise.all(
+        endpoints.map(async (endpoint) => ({
+          endpoint,
+          attempts: await control.webhooks.attempts(ctx.org.id, endpoint.id, ATTEMPTS_SHOWN),
+        })),
+      ),
       ...extra,
     };
     // The one page that shows a secret must not be kept by the browser or any cache.
-    sendHtml(res, layout({ title: 'Webhooks', user: ctx.user, org: { ...ctx.org, section: 'webhooks', admin: true } }, webhooksPage(model)), status);
+    sendHtml(
+      res,
+      layout(
+        { title: 'Webhooks', user: ctx.user, org: { ...ctx.org, section: 'webhooks', admin: true } },
+        webhooksPage(model),
+      ),
+      status,
+    );
   }
 
   router.get('/o/:orgId/webhooks', async (req, res) => {
@@ -50,7 +72,14 @@ export function webhookRoutes(deps: { control: ControlPlane; config: Config; web
         ctx,
         'web.webhook.add',
         null,
-        () => control.webhooks.add({ orgId: ctx.org.id, url: field(req, 'url'), events: values(req, 'events'), workspaceIds: values(req, 'workspaces'), createdBy: ctx.user.id }),
+        () =>
+          control.webhooks.add({
+            orgId: ctx.org.id,
+            url: field(req, 'url'),
+            events: values(req, 'events'),
+            workspaceIds: values(req, 'workspaces'),
+            createdBy: ctx.user.id,
+          }),
         () => ({}),
       );
       await render(req, res, ctx, { created: { id: endpoint.id, secret } });
@@ -60,13 +89,23 @@ export function webhookRoutes(deps: { control: ControlPlane; config: Config; web
     }
   });
 
-  const endpointAction = (verb: 'test' | 'enable' | 'remove', act: (ctx: AdminContext, id: string) => Promise<unknown>) =>
+  const endpointAction = (
+    verb: 'test' | 'enable' | 'remove',
+    act: (ctx: AdminContext, id: string) => Promise<unknown>,
+  ) =>
     router.post(`/o/:orgId/webhooks/:id/${verb}`, smallForm, async (req, res) => {
       if (refusedForgery(req, res, config.baseUrl)) return;
       const ctx = await adminContext(control, req);
       const endpoint = await control.webhooks.get(ctx.org.id, String(req.params.id));
       if (!endpoint) throw new NotFoundError('webhook');
-      await audited(control, ctx, `web.webhook.${verb}`, null, () => act(ctx, endpoint.id), () => ({}));
+      await audited(
+        control,
+        ctx,
+        `web.webhook.${verb}`,
+        null,
+        () => act(ctx, endpoint.id),
+        () => ({}),
+      );
       res.redirect(303, `/o/${ctx.org.id}/webhooks${verb === 'remove' ? '' : `#webhook-${endpoint.id}`}`);
     });
 

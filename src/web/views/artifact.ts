@@ -9,7 +9,8 @@ import { sideTree } from './side-tree.js';
 export function breadcrumb(orgId: string, crumbs: readonly Crumb[], current?: { label: string; id: string }): SafeHtml {
   const items = [...crumbs, ...(current ? [current] : [])];
   return html`<nav class="breadcrumb" aria-label="Breadcrumb"><ol>${items.map(
-    (c) => html`<li>${c.id ? html`<a href="/o/${orgId}/a/${c.id}">${c.label}</a>` : html`<span>${c.label}</span>`}</li>`,
+    (c) =>
+      html`<li>${c.id ? html`<a href="/o/${orgId}/a/${c.id}">${c.label}</a>` : html`<span>${c.label}</span>`}</li>`,
   )}</ol></nav>`;
 }
 
@@ -24,7 +25,12 @@ export function findNode(node: TreeNode, id: string): TreeNode | undefined {
 }
 
 /** One group per kind of child the type may have (a product: capabilities, user types, core entities). */
-function childrenSection(orgId: string, artifact: ArtifactView, children: readonly TreeNode[], canWrite: boolean): SafeHtml {
+function childrenSection(
+  orgId: string,
+  artifact: ArtifactView,
+  children: readonly TreeNode[],
+  canWrite: boolean,
+): SafeHtml {
   const kinds = childTypesOf(artifact.type).filter((def) => def.type !== 'page');
   if (kinds.length === 0) return html``;
   return html`<section class="children" aria-label="Contents">${kinds.map((def) => {
@@ -33,11 +39,14 @@ function childrenSection(orgId: string, artifact: ArtifactView, children: readon
     return html`<div class="child-group">
   <div class="child-head"><h2 id="${id}">${def.pluralName} <span class="count">${ofKind.length}</span></h2>
   ${canWrite ? html`<a class="button small secondary" href="/o/${orgId}/a/${artifact.id}/new?type=${def.type}">+ New ${def.name.toLowerCase()}</a>` : ''}</div>
-  ${ofKind.length
-    ? html`<ul class="child-list" aria-labelledby="${id}">${ofKind.map(
-        (c) => html`<li><a href="/o/${orgId}/a/${c.id}">${c.title}</a>${requirementBadge(c.requirementType)}${c.children.length ? html`<span class="small muted"> · ${c.children.length} ${c.children.length === 1 ? artifactType(c.children[0]!.type).name.toLowerCase() : artifactType(c.children[0]!.type).pluralName.toLowerCase()}</span>` : ''}</li>`,
-      )}</ul>`
-    : html`<p class="empty small">No ${def.pluralName.toLowerCase()} yet.</p>`}
+  ${
+    ofKind.length
+      ? html`<ul class="child-list" aria-labelledby="${id}">${ofKind.map(
+          (c) =>
+            html`<li><a href="/o/${orgId}/a/${c.id}">${c.title}</a>${requirementBadge(c.requirementType)}${c.children.length ? html`<span class="small muted"> · ${c.children.length} ${c.children.length === 1 ? artifactType(c.children[0]!.type).name.toLowerCase() : artifactType(c.children[0]!.type).pluralName.toLowerCase()}</span>` : ''}</li>`,
+        )}</ul>`
+      : html`<p class="empty small">No ${def.pluralName.toLowerCase()} yet.</p>`
+  }
 </div>`;
   })}</section>`;
 }

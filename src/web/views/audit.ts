@@ -15,7 +15,11 @@ export interface AuditFilters {
 export const AUDIT_FILTERS = ['user', 'client', 'action', 'artifact', 'since', 'until'] as const;
 
 export const auditParams = (filters: AuditFilters): Record<string, string> =>
-  Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+  Object.fromEntries(
+    Object.entries(filters).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    ),
+  );
 
 const withQuery = (path: string, params: Record<string, string>) =>
   Object.keys(params).length ? `${path}?${new URLSearchParams(params).toString()}` : path;
@@ -35,7 +39,8 @@ function filterForm(action: string, filters: AuditFilters): SafeHtml {
 }
 
 function who(entry: AuditRecord): SafeHtml {
-  if (entry.userEmail) return html`<span title="${entry.userEmail}">${entry.userName ?? entry.userEmail}</span><br><span class="summary">${entry.userEmail}</span>`;
+  if (entry.userEmail)
+    return html`<span title="${entry.userEmail}">${entry.userName ?? entry.userEmail}</span><br><span class="summary">${entry.userEmail}</span>`;
   return html`<span class="summary">${entry.userId ?? (entry.kind === 'cli' ? 'command line' : 'unknown')}</span>`;
 }
 
@@ -65,14 +70,18 @@ export function auditPage(orgId: string, page: AuditPage, filters: AuditFilters,
   return html`<div class="page-head"><h1>Audit log</h1><p class="lede">Every tool call, clone, change in the browser and sign-in of this organization’s members, newest first. Only organization admins see it.</p></div>
 ${filterForm(action, filters)}
 <p class="export">Export ${filtered ? 'the filtered log' : 'the whole log'}: <a href="${withQuery(`${action}/export.csv`, params)}" download>CSV</a> · <a href="${withQuery(`${action}/export.json`, params)}" download>JSON</a></p>
-${page.entries.length === 0
+${
+  page.entries.length === 0
     ? html`<p class="empty">${filtered ? 'No entries match these filters.' : 'Nothing recorded yet.'}</p>`
     : html`<table class="tokens audit"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Client</th><th scope="col">Tool or action</th><th scope="col">Artifact</th><th scope="col">Result</th><th scope="col">Detail</th></tr></thead>
-<tbody>${page.entries.map((entry) => row(orgId, entry))}</tbody></table>`}
-${onFirstPage && !page.next
+<tbody>${page.entries.map((entry) => row(orgId, entry))}</tbody></table>`
+}
+${
+  onFirstPage && !page.next
     ? ''
     : html`<nav class="pager" aria-label="Pages">
   ${onFirstPage ? html`<span></span>` : html`<a class="button secondary" href="${withQuery(action, params)}">← Newest</a>`}
   ${page.next ? html`<a class="button secondary" rel="next" href="${withQuery(action, { ...params, after: page.next })}">Older entries →</a>` : ''}
-</nav>`}`;
+</nav>`
+}`;
 }

@@ -15,7 +15,8 @@ export function blamePage(orgId: string, artifact: ArtifactView, crumbs: readonl
   <p class="lede">Who last changed each line of the current version (<span class="mono">${shortCommit(blame.version)}</span>):
   ${blame.lines.length} line${blame.lines.length === 1 ? '' : 's'} from ${changes} change${changes === 1 ? '' : 's'} by ${authors} author${authors === 1 ? '' : 's'}. <a href="${b}/history">History</a></p>
 </div>
-${blame.lines.length === 0
+${
+  blame.lines.length === 0
     ? html`<p class="empty">The document is empty.</p>`
     : html`<div class="diff-wrap"><table class="blame">
 <caption class="visually-hidden">Blame of ${artifact.title}</caption>
@@ -23,10 +24,13 @@ ${blame.lines.length === 0
 <tbody>${blame.lines.map((l, i) => {
         const first = i === 0 || blame.lines[i - 1]!.commit !== l.commit;
         return html`<tr class="${first ? 'first' : 'same'}" data-commit="${l.commit}">
-<td class="who">${first
-          ? html`<a href="${b}/changes/${l.commit}" title="${l.subject ?? ''}">${shortCommit(l.commit)}</a> <strong>${l.author.name}</strong> <span class="who-extra">· ${when(l.authoredAt)} · ${l.client ?? 'unknown client'}</span>`
-          : ''}</td>
+<td class="who">${
+          first
+            ? html`<a href="${b}/changes/${l.commit}" title="${l.subject ?? ''}">${shortCommit(l.commit)}</a> <strong>${l.author.name}</strong> <span class="who-extra">· ${when(l.authoredAt)} · ${l.client ?? 'unknown client'}</span>`
+            : ''
+        }</td>
 <td class="ln">${l.line}</td><td class="code">${l.text || ' '}</td></tr>`;
       })}</tbody>
-</table></div>`}`;
+</table></div>`
+}`;
 }

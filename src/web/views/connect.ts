@@ -35,7 +35,9 @@ export function clientConfigs(baseUrl: string, orgId: string) {
     orgPath: `${baseUrl}/api/mcp/o/${orgId}/mcp`,
     orgPathReadOnly: `${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`,
     claudeDesktop: json({
-      mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', http, '--header', `X-Organization-Id:${orgId}`] } },
+      mcpServers: {
+        specbase: { command: 'npx', args: ['mcp-remote', http, '--header', `X-Organization-Id:${orgId}`] },
+      },
     }),
     claudeCode: `claude mcp add --transport http specbase ${http} --header "X-Organization-Id: ${orgId}"`,
     cursor: json({ mcpServers: { specbase: { url: http, headers: { 'X-Organization-Id': orgId } } } }),
@@ -50,7 +52,9 @@ function tokenRows(model: ConnectModel): SafeHtml {
   if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
   return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${active.map(
-    (t) => html`<tr><td>${t.name}${t.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+    (
+      t,
+    ) => html`<tr><td>${t.name}${t.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
 <td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working in every organization.">
 <input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
   )}</tbody></table>`;
@@ -104,10 +108,12 @@ export function connectPage(model: ConnectModel): SafeHtml {
 <section class="panel" aria-labelledby="h-tokens">
   <h2 id="h-tokens">Personal access tokens</h2>
   <p>For clients without OAuth sign-in (send <code>Authorization: Bearer &lt;token&gt;</code>) and as the password for <code>git clone</code>. A token acts as you, with your roles.</p>
-  ${model.created
-    ? html`<div class="notice success" role="status"><p><strong>Token “${model.created.name}” created.</strong> Copy it now: it will not be shown again.</p>
+  ${
+    model.created
+      ? html`<div class="notice success" role="status"><p><strong>Token “${model.created.name}” created.</strong> Copy it now: it will not be shown again.</p>
   <div class="org-id-row"><code id="new-token" class="mono">${model.created.secret}</code> <button type="button" class="copy" data-copy-target="new-token">Copy token</button></div></div>`
-    : ''}
+      : ''
+  }
   ${tokenRows(model)}
   <form class="inline-form" method="post" action="/o/${org.id}/tokens">
     <input type="hidden" name="csrf" value="${model.csrf}">

@@ -33,7 +33,9 @@ export interface ConnectionsModel {
 const lastUsed = (at: string | null) => (at ? when(at) : html`never`);
 
 export const blockedNote = (blocked: boolean): SafeHtml =>
-  blocked ? html` <span class="badge blocked" title="An admin of this organization blocked it here">blocked here</span>` : html``;
+  blocked
+    ? html` <span class="badge blocked" title="An admin of this organization blocked it here">blocked here</span>`
+    : html``;
 
 function postButton(action: string, csrf: string, label: string, confirm: string, style = 'danger small'): SafeHtml {
   return html`<form method="post" action="${action}" data-confirm="${confirm}">
@@ -55,9 +57,22 @@ function memberRow(model: ConnectionsModel, member: MemberConnections, c: Member
   const action = `/o/${model.orgId}/members/${c.kind === 'token' ? 'tokens' : 'grants'}/${c.id}/${c.blockedAt ? 'unblock' : 'block'}`;
   const what = c.kind === 'token' ? html`Personal access token` : html`Assistant${c.host ? html` (${c.host})` : ''}`;
   return html`<tr data-${c.kind}="${c.id}"><td>${c.name}</td><td>${what}</td><td>${lastUsed(c.lastUsedAt)}</td><td>${c.blockedAt ? html`Blocked here since ${when(c.blockedAt)}` : 'Allowed'}</td>
-<td>${c.blockedAt
-    ? postButton(action, model.csrf, 'Unblock here', `Allow ${member.user.name}’s “${c.name}” in this organization again?`, 'small')
-    : postButton(action, model.csrf, 'Block here', `Block ${member.user.name}’s “${c.name}” in this organization? It keeps working in their other organizations.`)}</td></tr>`;
+<td>${
+    c.blockedAt
+      ? postButton(
+          action,
+          model.csrf,
+          'Unblock here',
+          `Allow ${member.user.name}’s “${c.name}” in this organization again?`,
+          'small',
+        )
+      : postButton(
+          action,
+          model.csrf,
+          'Block here',
+          `Block ${member.user.name}’s “${c.name}” in this organization? It keeps working in their other organizations.`,
+        )
+  }</td></tr>`;
 }
 
 function memberSection(model: ConnectionsModel, member: MemberConnections): SafeHtml {
@@ -75,11 +90,13 @@ export function connectionsSections(model: ConnectionsModel): SafeHtml {
   <p>Assistants you signed in through OAuth. Revoking one refuses its next call in every organization; it would have to ask you again.</p>
   ${grantTable(model)}
 </section>
-${model.members
+${
+  model.members
     ? html`<section class="panel" aria-labelledby="h-member-connections">
   <h2 id="h-member-connections">Members’ connections</h2>
   <p>Tokens and assistants members have used in this organization, with their last use here. A token or an assistant belongs to its person: as an organization admin you can block it in this organization only. It keeps working in their other organizations, and only they can revoke it.</p>
   ${model.members.length === 0 ? html`<p class="empty">No other member has used a connection here.</p>` : model.members.map((m) => memberSection(model, m))}
 </section>`
-    : ''}`;
+    : ''
+}`;
 }

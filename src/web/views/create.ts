@@ -5,7 +5,9 @@ import { breadcrumb } from './artifact.js';
 import { requirementLabel, typeName } from './format.js';
 
 const problemNotice = (problem?: string): SafeHtml =>
-  problem ? html`<div class="notice error" role="alert"><strong>Nothing was created.</strong> ${problem}</div>` : html``;
+  problem
+    ? html`<div class="notice error" role="alert"><strong>Nothing was created.</strong> ${problem}</div>`
+    : html``;
 
 /** "New feature in Catalog and Search": a title (and a requirement type), then the editor opens. */
 export function newChildPage(
@@ -28,11 +30,14 @@ ${problemNotice(problem)}
   <input type="hidden" name="csrf" value="${csrf}">
   <input type="hidden" name="type" value="${type}">
   <p><label for="title">Title</label><input id="title" name="title" required maxlength="200" autofocus></p>
-  ${type === 'requirement'
-    ? html`<fieldset><legend>Requirement type</legend>${REQUIREMENT_TYPES.map(
-        (t, i) => html`<label class="choice"><input type="radio" name="requirementType" value="${t}"${i === 0 ? html` checked` : ''}> ${requirementLabel(t)}</label>`,
-      )}</fieldset>`
-    : ''}
+  ${
+    type === 'requirement'
+      ? html`<fieldset><legend>Requirement type</legend>${REQUIREMENT_TYPES.map(
+          (t, i) =>
+            html`<label class="choice"><input type="radio" name="requirementType" value="${t}"${i === 0 ? html` checked` : ''}> ${requirementLabel(t)}</label>`,
+        )}</fieldset>`
+      : ''
+  }
   <p class="form-actions"><button type="submit">Create ${typeName(type).toLowerCase()}</button> <a class="button secondary" href="/o/${orgId}/a/${parent.id}">Cancel</a></p>
 </form>`;
 }
@@ -42,7 +47,12 @@ function folderOptions(folders: readonly FolderView[], selected: string | undefi
   const byId = new Map(folders.map((f) => [f.id, f]));
   const pathOf = (f: FolderView): string => {
     const names: string[] = [];
-    for (let at: FolderView | undefined = f; at && names.length < 32; at = at.parentFolderId ? byId.get(at.parentFolderId) : undefined) names.unshift(at.name);
+    for (
+      let at: FolderView | undefined = f;
+      at && names.length < 32;
+      at = at.parentFolderId ? byId.get(at.parentFolderId) : undefined
+    )
+      names.unshift(at.name);
     return names.join(' / ');
   };
   return folders
@@ -52,7 +62,13 @@ function folderOptions(folders: readonly FolderView[], selected: string | undefi
 }
 
 /** New page (at the root or in a folder) and new folder, side by side. */
-export function newPagePage(orgId: string, folders: readonly FolderView[], folderId: string | undefined, csrf: string, problem?: string): SafeHtml {
+export function newPagePage(
+  orgId: string,
+  folders: readonly FolderView[],
+  folderId: string | undefined,
+  csrf: string,
+  problem?: string,
+): SafeHtml {
   return html`<div class="page-head">
   <p class="eyebrow"><a href="/o/${orgId}#h-pages">← Pages</a></p>
   <h1>New page or folder</h1>

@@ -8,7 +8,12 @@ const refItem = (orgId: string, ref: ArtifactRef): SafeHtml =>
   html`<li>${typeBadge(ref.type)} <a href="/o/${orgId}/a/${ref.id}">${ref.title}</a></li>`;
 
 /** "Delete this …?": what goes with it, then a CSRF-protected POST. */
-export function deleteConfirmPage(orgId: string, preview: DeletePreview, crumbs: readonly Crumb[], csrf: string): SafeHtml {
+export function deleteConfirmPage(
+  orgId: string,
+  preview: DeletePreview,
+  crumbs: readonly Crumb[],
+  csrf: string,
+): SafeHtml {
   const { artifact, descendants } = preview;
   const name = artifactType(artifact.type).name.toLowerCase();
   const b = `/o/${orgId}/a/${artifact.id}`;
@@ -18,12 +23,16 @@ export function deleteConfirmPage(orgId: string, preview: DeletePreview, crumbs:
   <h1>Delete this ${name}?</h1>
 </div>
 <p class="lede">Removes “${artifact.title}”${descendants.length ? ` and the ${descendants.length} ${descendants.length === 1 ? 'artifact' : 'artifacts'} under it` : ''} as one change in your name. Its history stays: the organization's Deleted page brings it back with its content${descendants.length ? ' and everything deleted with it' : ''}.</p>
-${descendants.length
+${
+  descendants.length
     ? html`<section class="panel" aria-labelledby="goes-with"><h2 id="goes-with">Deleted with it <span class="count">${descendants.length}</span></h2><ul class="deleted-with">${descendants.map((d) => refItem(orgId, d))}</ul></section>`
-    : ''}
-${preview.linkedFrom.length
+    : ''
+}
+${
+  preview.linkedFrom.length
     ? html`<section class="panel" aria-labelledby="linked-from"><h2 id="linked-from">Linked from <span class="count">${preview.linkedFrom.length}</span></h2><p class="small muted">Their links will show the ${name} as deleted.</p><ul class="linked-from">${preview.linkedFrom.map((d) => refItem(orgId, d))}</ul></section>`
-    : ''}
+    : ''
+}
 <form class="confirm" method="post" action="${b}/delete">
   <input type="hidden" name="csrf" value="${csrf}">
   <input type="hidden" name="descendants" value="${String(descendants.length)}">
@@ -36,7 +45,8 @@ ${preview.linkedFrom.length
 export function deletedPage(orgId: string, deleted: readonly DeletedView[], csrf: string, problem?: string): SafeHtml {
   return html`<div class="page-head"><h1>Deleted</h1><p class="lede">Artifacts deleted from the organization, newest first. A restore brings one back with its id, content, history and what was deleted with it.</p></div>
 ${problem ? html`<div class="notice error" role="alert"><strong>Nothing was restored.</strong> ${problem}</div>` : ''}
-${deleted.length === 0
+${
+  deleted.length === 0
     ? html`<p class="empty">Nothing has been deleted.</p>`
     : html`<table class="listing deleted">
 <thead><tr><th scope="col">What</th><th scope="col">Deleted by</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Restore</span></th></tr></thead>
@@ -45,9 +55,12 @@ ${deleted.length === 0
   <td>${typeBadge(d.type)} <strong>${d.title}</strong>${d.descendants ? html` <span class="small muted">with ${d.descendants} under it</span>` : ''}</td>
   <td>${d.deletedBy.name} · ${clientLabel(d.client)}</td>
   <td>${when(d.deletedAt)} · <span class="mono">${shortCommit(d.commit)}</span></td>
-  <td>${d.canRestore
-    ? html`<form method="post" action="/o/${orgId}/deleted/${d.id}/restore"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="small" aria-label="Restore ${d.title}">Restore</button></form>`
-    : ''}</td>
+  <td>${
+    d.canRestore
+      ? html`<form method="post" action="/o/${orgId}/deleted/${d.id}/restore"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="small" aria-label="Restore ${d.title}">Restore</button></form>`
+      : ''
+  }</td>
 </tr>`,
-      )}</tbody></table>`}`;
+      )}</tbody></table>`
+}`;
 }

@@ -27,7 +27,8 @@ export function parseDiff(diff: string, limit = Infinity): DiffRow[] {
   let newLine = 0;
   for (const line of diff.split('\n')) {
     if (out.length >= limit) break;
-    if (line.startsWith('---') || line.startsWith('+++') || line.startsWith('Index:') || line.startsWith('====')) continue;
+    if (line.startsWith('---') || line.startsWith('+++') || line.startsWith('Index:') || line.startsWith('===='))
+      continue;
     const hunk = HUNK.exec(line);
     if (hunk) {
       oldLine = Number(hunk[1]);
@@ -47,7 +48,7 @@ export function parseDiff(diff: string, limit = Infinity): DiffRow[] {
 /** A run of removed lines followed by added lines: the i-th removed line pairs with the i-th added. */
 export function changeRuns(rows: readonly DiffRow[]): { start: number; dels: number; adds: number }[] {
   const runs: { start: number; dels: number; adds: number }[] = [];
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     if (rows[i]!.kind !== 'del' && rows[i]!.kind !== 'add') {
       i++;
       continue;
@@ -69,8 +70,14 @@ function withWordChanges(rows: DiffRow[]): DiffRow[] {
       const add = rows[run.start + run.dels + k]!;
       if (del.text.length + add.text.length > MAX_PAIR_CHARS) continue;
       const parts = diffWordsWithSpace(del.text, add.text);
-      rows[run.start + k] = { ...del, words: parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: Boolean(p.removed) })) };
-      rows[run.start + run.dels + k] = { ...add, words: parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: Boolean(p.added) })) };
+      rows[run.start + k] = {
+        ...del,
+        words: parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: Boolean(p.removed) })),
+      };
+      rows[run.start + run.dels + k] = {
+        ...add,
+        words: parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: Boolean(p.added) })),
+      };
     }
   }
   return rows;

@@ -29,7 +29,7 @@ function splitRows(list: readonly DiffRow[]): SafeHtml[] {
       ? html`<td class="ln">${which === 'old' ? r.oldLine : r.newLine}</td><td class="code ${r.kind}" aria-label="${LABEL[r.kind]}">${lineText(r)}</td>`
       : html`<td class="ln"></td><td class="code blank"></td>`;
   const runs = new Map(changeRuns(list).map((run) => [run.start, run]));
-  for (let i = 0; i < list.length; ) {
+  for (let i = 0; i < list.length;) {
     const r = list[i]!;
     const run = runs.get(i);
     if (run) {
@@ -40,7 +40,11 @@ function splitRows(list: readonly DiffRow[]): SafeHtml[] {
       }
       i += run.dels + run.adds;
     } else {
-      out.push(r.kind === 'hunk' ? html`<tr class="hunk"><td colspan="4">${r.text}</td></tr>` : html`<tr class="ctx">${side(r, 'old')}${side(r, 'new')}</tr>`);
+      out.push(
+        r.kind === 'hunk'
+          ? html`<tr class="hunk"><td colspan="4">${r.text}</td></tr>`
+          : html`<tr class="ctx">${side(r, 'old')}${side(r, 'new')}</tr>`,
+      );
       i++;
     }
   }
@@ -86,7 +90,9 @@ function table(list: readonly DiffRow[], caption: string, layout: DiffLayout): S
 export function layoutSwitch(path: string, params: Record<string, string>, current: DiffLayout): SafeHtml {
   const href = (layout: DiffLayout) => `${path}?${new URLSearchParams({ ...params, view: layout }).toString()}`;
   const item = (layout: DiffLayout, label: string) =>
-    layout === current ? html`<span class="seg" aria-current="true">${label}</span>` : html`<a class="seg" href="${href(layout)}">${label}</a>`;
+    layout === current
+      ? html`<span class="seg" aria-current="true">${label}</span>`
+      : html`<a class="seg" href="${href(layout)}">${label}</a>`;
   return html`<nav class="segmented" aria-label="Diff layout">${item('inline', 'Inline')}${item('split', 'Side by side')}</nav>`;
 }
 

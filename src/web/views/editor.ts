@@ -29,7 +29,13 @@ function conflictPanel(conflict: EditConflict): SafeHtml {
 }
 
 /** Markdown on the left, its rendering on the right (below on narrow screens), kept live by app.js. */
-export function editorPage(orgId: string, artifact: ArtifactView, crumbs: readonly Crumb[], state: EditorState, csrf: string): SafeHtml {
+export function editorPage(
+  orgId: string,
+  artifact: ArtifactView,
+  crumbs: readonly Crumb[],
+  state: EditorState,
+  csrf: string,
+): SafeHtml {
   const b = `/o/${orgId}/a/${artifact.id}`;
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
 <div class="page-head">

@@ -28,7 +28,9 @@ const REQUIREMENT_LABEL: Record<RequirementType, string> = {
 
 export const requirementLabel = (type: RequirementType): string => REQUIREMENT_LABEL[type];
 export function requirementBadge(type: RequirementType | undefined): SafeHtml {
-  return type ? html`<span class="badge req req-${type.toLowerCase()}" title="Requirement type">${REQUIREMENT_LABEL[type]}</span>` : html``;
+  return type
+    ? html`<span class="badge req req-${type.toLowerCase()}" title="Requirement type">${REQUIREMENT_LABEL[type]}</span>`
+    : html``;
 }
 
 export function clientLabel(client: string | undefined): SafeHtml {
@@ -36,7 +38,12 @@ export function clientLabel(client: string | undefined): SafeHtml {
 }
 
 const VERB: Record<HistoryEntry['verb'], string> = {
-  create: 'created', edit: 'edited', revert: 'reverted a change to', restore: 'restored a version of', delete: 'deleted', move: 'moved',
+  create: 'created',
+  edit: 'edited',
+  revert: 'reverted a change to',
+  restore: 'restored a version of',
+  delete: 'deleted',
+  move: 'moved',
 };
 export const verbText = (verb: HistoryEntry['verb']): string => VERB[verb];
 

@@ -10,15 +10,24 @@ function treeList(orgId: string, nodes: readonly TreeNode[]): SafeHtml {
   return html`<ul class="tree">${nodes.map(
     (n) =>
       html`<li class="node node-${n.type}"><a href="${link(orgId, n.id)}">${typeBadge(n.type)} <span class="title">${n.title}</span></a>${requirementBadge(n.requirementType)}${
-        n.closed ? html`<a class="more" href="${link(orgId, n.id)}" aria-label="What ${n.title} holds">more inside</a>` : treeList(orgId, n.children)
+        n.closed
+          ? html`<a class="more" href="${link(orgId, n.id)}" aria-label="What ${n.title} holds">more inside</a>`
+          : treeList(orgId, n.children)
       }</li>`,
   )}</ul>`;
 }
 
 function folderList(orgId: string, folder: FolderTreeNode, root: boolean): SafeHtml {
-  const pages = folder.pages.map((p) => html`<li class="node node-page"><a href="${link(orgId, p.id)}">${typeBadge('page')} <span class="title">${p.title}</span></a></li>`);
-  const folders = folder.folders.map((f) => html`<li class="folder"><a class="folder-name" href="/o/${orgId}/folders/${f.id}"><span class="folder-icon" aria-hidden="true"></span>${f.name}</a>${folderList(orgId, f, false)}</li>`);
-  if (pages.length === 0 && folders.length === 0) return root ? html`<p class="empty">No pages yet.</p>` : html`<p class="empty small">Empty folder</p>`;
+  const pages = folder.pages.map(
+    (p) =>
+      html`<li class="node node-page"><a href="${link(orgId, p.id)}">${typeBadge('page')} <span class="title">${p.title}</span></a></li>`,
+  );
+  const folders = folder.folders.map(
+    (f) =>
+      html`<li class="folder"><a class="folder-name" href="/o/${orgId}/folders/${f.id}"><span class="folder-icon" aria-hidden="true"></span>${f.name}</a>${folderList(orgId, f, false)}</li>`,
+  );
+  if (pages.length === 0 && folders.length === 0)
+    return root ? html`<p class="empty">No pages yet.</p>` : html`<p class="empty small">Empty folder</p>`;
   return html`<ul class="tree">${folders}${pages}</ul>`;
 }
 
@@ -26,7 +35,11 @@ function section(heading: string, id: string, body: SafeHtml, count: number, act
   return html`<section class="panel" aria-labelledby="${id}"><div class="child-head"><h2 id="${id}">${heading} <span class="count">${count}</span></h2>${action}</div>${body}</section>`;
 }
 
-export function homeView(org: Organization, tree: { product: TreeNode; pages: FolderTreeNode }, canCreate: boolean): SafeHtml {
+export function homeView(
+  org: Organization,
+  tree: { product: TreeNode; pages: FolderTreeNode },
+  canCreate: boolean,
+): SafeHtml {
   const { product } = tree;
   const ofType = (type: TreeNode['type']) => product.children.filter((c) => c.type === type);
   const capabilities = ofType('capability');
@@ -52,7 +65,9 @@ export function homeView(org: Organization, tree: { product: TreeNode; pages: Fo
 
 export function orgListView(orgs: readonly Organization[]): SafeHtml {
   return html`<div class="page-head"><h1>Your organizations</h1></div>
-${orgs.length
+${
+  orgs.length
     ? html`<ul class="cards">${orgs.map((o) => html`<li><a class="card" href="/o/${o.id}"><strong>${o.name}</strong><span class="mono small">${o.id}</span></a></li>`)}</ul>`
-    : html`<p class="empty">You are not a member of any organization yet. Ask an owner to add you.</p>`}`;
+    : html`<p class="empty">You are not a member of any organization yet. Ask an owner to add you.</p>`
+}`;
 }

@@ -34,8 +34,9 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
 <header class="site">
   <div class="bar">
     <a class="brand" href="${org ? `/o/${org.id}` : '/'}"><span class="logo" aria-hidden="true">◆</span> Specbase${org ? html`<span class="org-name">${org.name}</span>` : ''}</a>
-    ${org
-      ? html`<nav aria-label="Organization">
+    ${
+      org
+        ? html`<nav aria-label="Organization">
       <a href="/o/${org.id}"${current('home')}>Product</a>
       <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
       <a href="/o/${org.id}/deleted"${current('deleted')}>Deleted</a>
@@ -46,14 +47,17 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
       <label class="visually-hidden" for="site-search">Search this organization</label>
       <input id="site-search" type="search" name="q" placeholder="Search specs…" value="${org.query ?? ''}">
     </form>`
-      : ''}
-    ${user
-      ? html`<form class="signout" action="/signout" method="post">
+        : ''
+    }
+    ${
+      user
+        ? html`<form class="signout" action="/signout" method="post">
       <input type="hidden" name="csrf" value="${user.csrf}">
       <span class="who" title="${user.email}">${user.name}</span>
       <button type="submit" class="link">Sign out</button>
     </form>`
-      : ''}
+        : ''
+    }
   </div>
 </header>
 <main id="main" tabindex="-1">

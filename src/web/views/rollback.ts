@@ -9,13 +9,15 @@ export type RollbackKind = 'revert' | 'restore';
 const WORDING: Record<RollbackKind, { heading: string; explain: string; button: string; previewCaption: string }> = {
   revert: {
     heading: 'Revert this change?',
-    explain: 'Undoes exactly this change in the current document, as a new change in your name. Later changes stay. If a later change touched the same lines, nothing is written and you will be told.',
+    explain:
+      'Undoes exactly this change in the current document, as a new change in your name. Later changes stay. If a later change touched the same lines, nothing is written and you will be told.',
     button: 'Revert this change',
     previewCaption: 'The change that will be undone',
   },
   restore: {
     heading: 'Restore this version?',
-    explain: 'Makes the document read exactly as it did after this change, as a new change in your name. Nothing in the history is lost: you can roll this back too.',
+    explain:
+      'Makes the document read exactly as it did after this change, as a new change in your name. Nothing in the history is lost: you can roll this back too.',
     button: 'Restore this version',
     previewCaption: 'What changes from the current document',
   },

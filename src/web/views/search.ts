@@ -40,14 +40,18 @@ export function searchView(
   <button type="submit">Search</button></div>
 </form></div>
 ${notice ? html`<p class="notice">${notice}</p>` : ''}
-${query
+${
+  query
     ? results.length
       ? html`<p class="summary">${results.length} result${results.length === 1 ? '' : 's'} for “${query}”</p>
 <ol class="results">${results.map(
-          (r) => html`<li><a href="/o/${org.id}/a/${r.id}">${typeBadge(r.type)} <span class="title">${highlighted(r.title, r.titleMatches)}</span></a>
+          (
+            r,
+          ) => html`<li><a href="/o/${org.id}/a/${r.id}">${typeBadge(r.type)} <span class="title">${highlighted(r.title, r.titleMatches)}</span></a>
 ${r.crumbs.length ? html`<p class="crumbs-line">${r.crumbs.map((c, i) => html`${i ? ' › ' : ''}${c.label}`)}</p>` : ''}
 <p class="preview">${highlighted(r.preview, r.previewMatches)}</p></li>`,
         )}</ol>`
       : html`<p class="empty">Nothing matches “${query}”${type ? ' among this type' : ''}.</p>`
-    : ''}`;
+    : ''
+}`;
 }

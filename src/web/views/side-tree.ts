@@ -27,20 +27,27 @@ function productBranch(orgId: string, node: TreeNode, currentId: string): SafeHt
 }
 
 function folderBranch(orgId: string, folder: FolderTreeNode, currentId: string): SafeHtml {
-  if (folder.pages.length === 0 && folder.folders.length === 0) return html`<li class="leaf"><span class="folder-name">${folder.name}</span></li>`;
+  if (folder.pages.length === 0 && folder.folders.length === 0)
+    return html`<li class="leaf"><span class="folder-name">${folder.name}</span></li>`;
   const inside = html`${folder.folders.map((f) => folderBranch(orgId, f, currentId))}${folder.pages.map((p) => html`<li class="leaf">${item(orgId, p, currentId)}</li>`)}`;
   return html`<li><details${folderContains(folder, currentId) ? html` open` : ''}><summary><span class="folder-name">${folder.name}</span></summary><ul>${inside}</ul></details></li>`;
 }
 
 /** The readable tree beside an artifact on wide screens, open down to the artifact shown (other branches closed). */
-export function sideTree(orgId: string, tree: { product: TreeNode; pages: FolderTreeNode }, currentId: string): SafeHtml {
+export function sideTree(
+  orgId: string,
+  tree: { product: TreeNode; pages: FolderTreeNode },
+  currentId: string,
+): SafeHtml {
   const { product, pages } = tree;
   const hasPages = pages.pages.length > 0 || pages.folders.length > 0;
   return html`<aside class="side-tree" aria-label="All artifacts">
 <details open class="side-tree-box"><summary class="side-tree-title">Product tree</summary>
 <ul class="nav-tree">${productBranch(orgId, product, currentId)}</ul>
-${hasPages
+${
+  hasPages
     ? html`<p class="side-tree-heading">Pages</p><ul class="nav-tree">${pages.folders.map((f) => folderBranch(orgId, f, currentId))}${pages.pages.map((p) => html`<li class="leaf">${item(orgId, p, currentId)}</li>`)}</ul>`
-    : ''}
+    : ''
+}
 </details></aside>`;
 }

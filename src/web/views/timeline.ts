@@ -5,13 +5,18 @@ import { clientLabel, lineCounts, messageSubject, shortCommit, typeBadge, verbTe
 export type TimelineFilters = Omit<HistoryQuery, 'cursor' | 'limit'>;
 
 const filterParams = (filters: TimelineFilters): Record<string, string> =>
-  Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+  Object.fromEntries(
+    Object.entries(filters).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    ),
+  );
 
 function firstLines(entry: ChangeSummary): SafeHtml {
   if (entry.firstLines.length === 0) return html``;
   // Not a list: timelines are lists of changes, and their items must stay one per change.
   return html`<div class="first-lines" role="group" aria-label="First changed lines">${entry.firstLines.map(
-    (l) => html`<div class="${l.kind}"><span class="mark" aria-label="${l.kind === 'add' ? 'added' : 'removed'}">${l.kind === 'add' ? '+' : '−'}</span>${l.text}</div>`,
+    (l) =>
+      html`<div class="${l.kind}"><span class="mark" aria-label="${l.kind === 'add' ? 'added' : 'removed'}">${l.kind === 'add' ? '+' : '−'}</span>${l.text}</div>`,
   )}</div>`;
 }
 
@@ -32,9 +37,11 @@ export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boo
   const change = `/o/${orgId}/a/${e.artifactId}/changes/${e.commit}`;
   return html`<li class="change verb-${e.verb}">
   <div class="change-main">
-    ${withArtifact
-      ? html`<p><strong class="author">${e.author.name}</strong> ${e.verb === 'restore' && !e.undoes ? 'restored' : verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
-      : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`}
+    ${
+      withArtifact
+        ? html`<p><strong class="author">${e.author.name}</strong> ${e.verb === 'restore' && !e.undoes ? 'restored' : verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
+        : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`
+    }
     ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
     ${undoLink(orgId, e.artifactId, e.undoes)}
     ${firstLines(e)}
@@ -69,6 +76,7 @@ export function pager(action: string, filters: TimelineFilters, page: HistoryPag
 }
 
 export function timeline(orgId: string, page: HistoryPage, withArtifact: boolean, filtered: boolean): SafeHtml {
-  if (page.entries.length === 0) return html`<p class="empty">${filtered ? 'No changes match these filters.' : 'No changes yet.'}</p>`;
+  if (page.entries.length === 0)
+    return html`<p class="empty">${filtered ? 'No changes match these filters.' : 'No changes yet.'}</p>`;
   return html`<ol class="timeline${withArtifact ? ' activity' : ''}">${page.entries.map((e) => timelineEntry(orgId, e, withArtifact))}</ol>`;
 }

@@ -5,7 +5,14 @@ import { breadcrumb } from './artifact.js';
 import { shortCommit, when } from './format.js';
 
 /** An old version as it read then, title included, with the way back to it. */
-export function versionPage(orgId: string, artifact: ArtifactView, crumbs: readonly Crumb[], change: ChangeView, body: string, canWrite: boolean): SafeHtml {
+export function versionPage(
+  orgId: string,
+  artifact: ArtifactView,
+  crumbs: readonly Crumb[],
+  change: ChangeView,
+  body: string,
+  canWrite: boolean,
+): SafeHtml {
   const b = `/o/${orgId}/a/${artifact.id}`;
   const current = change.commit === artifact.version;
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}

@@ -1,4 +1,9 @@
-import { WEBHOOK_EVENT_KINDS, type DeliveryAttempt, type WebhookEndpoint, type Workspace } from '../../control/types.js';
+import {
+  WEBHOOK_EVENT_KINDS,
+  type DeliveryAttempt,
+  type WebhookEndpoint,
+  type Workspace,
+} from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { when } from './format.js';
 
@@ -20,29 +25,41 @@ function postButton(action: string, csrf: string, label: string, style: string, 
 function attemptRow(attempt: DeliveryAttempt): SafeHtml {
   const result = attempt.ok ? html`<span class="badge ok">ok</span>` : html`<span class="badge blocked">failed</span>`;
   const state =
-    attempt.state === 'delivered' ? 'delivered' : attempt.state === 'given_up' ? 'given up' : html`retrying ${attempt.nextAttemptAt ? when(attempt.nextAttemptAt) : ''}`;
+    attempt.state === 'delivered'
+      ? 'delivered'
+      : attempt.state === 'given_up'
+        ? 'given up'
+        : html`retrying ${attempt.nextAttemptAt ? when(attempt.nextAttemptAt) : ''}`;
   return html`<tr data-attempt="${attempt.id}"><td>${when(attempt.at)}</td><td class="mono">${attempt.kind}</td><td class="attempt-result">${result}</td>
 <td class="attempt-code">${attempt.responseCode ?? '—'}</td><td>${attempt.error ?? ''}</td><td class="attempt-state">${state}</td><td class="mono summary">${attempt.messageId}</td></tr>`;
 }
 
-function endpointSection(model: WebhooksModel, endpoint: WebhookEndpoint, attempts: readonly DeliveryAttempt[]): SafeHtml {
+function endpointSection(
+  model: WebhooksModel,
+  endpoint: WebhookEndpoint,
+  attempts: readonly DeliveryAttempt[],
+): SafeHtml {
   const base = `/o/${model.orgId}/webhooks/${endpoint.id}`;
   const names = endpoint.workspaceIds.map((id) => model.workspaces.find((w) => w.id === id)?.name ?? id);
   return html`<div class="webhook panel" id="webhook-${endpoint.id}" data-webhook="${endpoint.id}">
 <h3 class="mono">${endpoint.url}</h3>
-${endpoint.disabledAt
+${
+  endpoint.disabledAt
     ? html`<div class="notice error" role="status"><p><strong>Disabled ${when(endpoint.disabledAt)}:</strong> ${endpoint.disabledReason ?? ''}. No events are sent to it until it is enabled again; events it missed meanwhile are tried again if they are less than a day old.</p>
 ${postButton(`${base}/enable`, model.csrf, 'Enable again', 'small')}</div>`
     : endpoint.failingSince
       ? html`<p class="notice error">Every delivery has failed since ${when(endpoint.failingSince)}; after a day of failures it is disabled.</p>`
-      : ''}
+      : ''
+}
 <p>Events: <span class="webhook-events">${endpoint.events.join(', ')}</span> · Workspaces: <span class="webhook-workspaces">${names.join(', ')}</span> · Added ${when(endpoint.createdAt)}</p>
 <div class="actions">${endpoint.disabledAt ? '' : postButton(`${base}/test`, model.csrf, 'Send test event', 'secondary small')}
 ${postButton(`${base}/remove`, model.csrf, 'Remove', 'danger small', `Remove the webhook to ${endpoint.url}? Events not yet delivered are dropped.`)}</div>
-${attempts.length === 0
+${
+  attempts.length === 0
     ? html`<p class="empty">No delivery attempted yet.</p>`
     : html`<table class="tokens attempts"><caption>Latest delivery attempts</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Response</th><th scope="col">Error</th><th scope="col">Then</th><th scope="col">webhook-id</th></tr></thead>
-<tbody>${attempts.map(attemptRow)}</tbody></table>`}
+<tbody>${attempts.map(attemptRow)}</tbody></table>`
+}
 </div>`;
 }
 
@@ -57,7 +74,8 @@ ${model.problem ? html`<p class="notice error" role="alert">${model.problem}</p>
     (kind) => html`<label class="check"><input type="checkbox" name="events" value="${kind}" checked> ${kind}</label> `,
   )}</fieldset>
   <fieldset><legend>Workspaces</legend>${model.workspaces.map(
-    (w) => html`<label class="check"><input type="checkbox" name="workspaces" value="${w.id}"${w.isDefault ? ' checked' : ''}> ${w.name}</label> `,
+    (w) =>
+      html`<label class="check"><input type="checkbox" name="workspaces" value="${w.id}"${w.isDefault ? ' checked' : ''}> ${w.name}</label> `,
   )}</fieldset>
   <p><button type="submit">Add webhook</button></p>
 </form></section>`;
@@ -66,10 +84,12 @@ ${model.problem ? html`<p class="notice error" role="alert">${model.problem}</p>
 /** An organization's webhooks for its admins: endpoints, their delivery log, add, test, remove. */
 export function webhooksPage(model: WebhooksModel): SafeHtml {
   return html`<div class="page-head"><h1>Webhooks</h1><p class="lede">Each change to an artifact in the chosen workspaces is sent to the endpoint as a signed JSON event (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). A failed delivery is tried again with growing pauses for a day; an endpoint that fails for a day is disabled.</p></div>
-${model.created
+${
+  model.created
     ? html`<div class="notice success" role="status"><p><strong>Webhook added.</strong> Its signing secret, shown this once: verify every delivery with it.</p>
 <div class="org-id-row"><code id="new-secret" class="mono">${model.created.secret}</code> <button type="button" class="copy" data-copy-target="new-secret">Copy secret</button></div></div>`
-    : ''}
+    : ''
+}
 ${addForm(model)}
 <section aria-labelledby="h-webhooks"><h2 id="h-webhooks">Endpoints</h2>
 ${model.endpoints.length === 0 ? html`<p class="empty">No webhook yet.</p>` : model.endpoints.map((e) => endpointSection(model, e.endpoint, e.attempts))}

@@ -70,10 +70,13 @@ describe.skipIf(!smallDisksSupported())('with the control database on a disk tha
 
     // Eight calls while full, each recording an audit row naming the id it asked for.
     const during = Array.from({ length: 8 }, () => newId());
-    for (const featureId of during) expect(await callError(client, 'specbase_read_feature', { featureId })).toBe('artifact not found');
+    for (const featureId of during)
+      expect(await callError(client, 'specbase_read_feature', { featureId })).toBe('artifact not found');
     // Reading still works.
     expect((await call(client, 'specbase_read_product')).data.id).toBe(h.productId);
-    await expect.poll(async () => (await health(h)).body, { timeout: 10_000 }).toMatchObject({ heldAuditRows: HELD, droppedAuditRows: during.length + 1 - HELD });
+    await expect
+      .poll(async () => (await health(h)).body, { timeout: 10_000 })
+      .toMatchObject({ heldAuditRows: HELD, droppedAuditRows: during.length + 1 - HELD });
 
     disk.free();
     // With no new call, the held rows are tried again on their own.
@@ -85,7 +88,12 @@ describe.skipIf(!smallDisksSupported())('with the control database on a disk tha
     // The newest rows were held (the last four reads of a feature and the read of the product) and are
     // written now, in the order of the calls; the oldest four were dropped.
     const kept = [...during.slice(-(HELD - 1)), after];
-    expect(logged.filter((row) => asked.has(row.artifactId ?? '')).map((row) => row.artifactId).reverse()).toEqual(kept);
+    expect(
+      logged
+        .filter((row) => asked.has(row.artifactId ?? ''))
+        .map((row) => row.artifactId)
+        .reverse(),
+    ).toEqual(kept);
 
     const ready = await health(h);
     expect(ready.status).toBe(200);
@@ -131,7 +139,9 @@ describe.skipIf(!smallDisksSupported())('with the control database on a file sys
 
     const unready = await health(h);
     expect(unready.status).toBe(503);
-    expect(unready.body.reason).toBe('the control database cannot be written: the server cannot write (disk I/O error)');
+    expect(unready.body.reason).toBe(
+      'the control database cannot be written: the server cannot write (disk I/O error)',
+    );
 
     const [submitted] = await Promise.all([
       early.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/login')),

@@ -64,7 +64,8 @@ function pollHealth(baseUrl: string) {
     while (!stopped) {
       const started = performance.now();
       const response = await fetch(`${baseUrl}/healthz`).catch((error: Error) => error);
-      if (response instanceof Error || response.status !== 200) failures.push(String(response instanceof Error ? response.message : response.status));
+      if (response instanceof Error || response.status !== 200)
+        failures.push(String(response instanceof Error ? response.message : response.status));
       else answered++;
       slowestMs = Math.max(slowestMs, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -86,8 +87,18 @@ it('rewriting a 1 MiB document, opening its change page and the first search of 
   const actor: Actor = { principal, client: 'event-loop-test' };
   const created = await call(client, 'specbase_create_page', { title: 'Handbook' });
   const pageId = created.data.id as string;
-  const first = await h.services.store.update(h.orgId, pageId, { verb: 'edit', body: document('alpha', 1_000_000) }, { author: owner });
-  await h.services.store.update(h.orgId, pageId, { verb: 'edit', body: document('beta', 1_000_000) }, { author: owner });
+  const first = await h.services.store.update(
+    h.orgId,
+    pageId,
+    { verb: 'edit', body: document('alpha', 1_000_000) },
+    { author: owner },
+  );
+  await h.services.store.update(
+    h.orgId,
+    pageId,
+    { verb: 'edit', body: document('beta', 1_000_000) },
+    { author: owner },
+  );
   const signedIn = await signIn(browser, h, 'owner');
   const largeClient = new Client({ name: 'event-loop-test', version: '1.0.0' });
   await largeClient.connect(
@@ -112,7 +123,11 @@ it('rewriting a 1 MiB document, opening its change page and the first search of 
       expect(changePage.status()).toBe(200);
     });
     await step('first search of 10,000', async () => {
-      const search = await largeClient.callTool({ name: 'specbase_search', arguments: { query: 'payment retry' } }, undefined, { timeout: 120_000 });
+      const search = await largeClient.callTool(
+        { name: 'specbase_search', arguments: { query: 'payment retry' } },
+        undefined,
+        { timeout: 120_000 },
+      );
       expect(search.isError).toBeFalsy();
     });
   } finally {
@@ -124,7 +139,10 @@ it('rewriting a 1 MiB document, opening its change page and the first search of 
   expect(failures).toEqual([]);
   expect(answered).toBeGreaterThan(0);
   const longest = Math.max(...Object.values(stalls));
-  expect(longest, `longest stall per step (ms): ${JSON.stringify(stalls)}; slowest /healthz ${Math.round(slowestMs)} ms`).toBeLessThanOrEqual(STALL_LIMIT_MS);
+  expect(
+    longest,
+    `longest stall per step (ms): ${JSON.stringify(stalls)}; slowest /healthz ${Math.round(slowestMs)} ms`,
+  ).toBeLessThanOrEqual(STALL_LIMIT_MS);
 });
 
 it('patches of thousands of hunks, on large documents and on lines that occur everywhere, never stall the loop over 100 ms', async () => {
@@ -158,7 +176,10 @@ it('patches of thousands of hunks, on large documents and on lines that occur ev
   const coinsId = await page('Coins', `${coins.join('\n')}\n`);
   const coinHunks = Array.from({ length: 1_000 }, (_, h) => {
     const lines = coins.slice(h * 500, h * 500 + 80);
-    return `@@\n${lines.slice(0, -1).map((line) => ` ${line}`).join('\n')}\n-${lines.at(-1)}\n+${lines.at(-1)}${lines.at(-1)}\n`;
+    return `@@\n${lines
+      .slice(0, -1)
+      .map((line) => ` ${line}`)
+      .join('\n')}\n-${lines.at(-1)}\n+${lines.at(-1)}${lines.at(-1)}\n`;
   }).join('');
   expect(Buffer.byteLength(coinHunks)).toBeLessThanOrEqual(256 * 1024);
 
@@ -186,7 +207,10 @@ it('patches of thousands of hunks, on large documents and on lines that occur ev
   expect(failures).toEqual([]);
   expect(answered).toBeGreaterThan(0);
   const longest = Math.max(...Object.values(stalls));
-  expect(longest, `longest stall per step (ms): ${JSON.stringify(stalls)}; slowest /healthz ${Math.round(slowestMs)} ms`).toBeLessThanOrEqual(STALL_LIMIT_MS);
+  expect(
+    longest,
+    `longest stall per step (ms): ${JSON.stringify(stalls)}; slowest /healthz ${Math.round(slowestMs)} ms`,
+  ).toBeLessThanOrEqual(STALL_LIMIT_MS);
 }, 120_000);
 
 /** The longest event-loop stall of each named step, in milliseconds. */
@@ -201,7 +225,8 @@ function stallSteps() {
   return { delay, stalls, step };
 }
 
-const count = async (table: string): Promise<number> => (await h.services.control.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
+const count = async (table: string): Promise<number> =>
+  (await h.services.control.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
 
 /** Each caller's pause between tool calls, which keeps it under the limit of 600 a minute. */
 const TOOL_CALL_PAUSE_MS = 120;
@@ -213,7 +238,9 @@ const TOOL_CALL_PAUSE_MS = 120;
  * spent waiting for a CPU (see watchLoop).
  */
 it('while another process floods the disk, sign-ins, page loads and tool calls (sessions and audit rows written) never stall the loop over 100 ms', async () => {
-  const callers = await Promise.all((['owner', 'editor', 'viewer', 'partial'] as const).map((persona) => connect(h, persona)));
+  const callers = await Promise.all(
+    (['owner', 'editor', 'viewer', 'partial'] as const).map((persona) => connect(h, persona)),
+  );
   const pagePath = `/o/${h.orgId}/a/${h.productId}`;
   const visit = async (persona: Persona) => {
     const signedIn = await signIn(browser, h, persona);
@@ -273,7 +300,9 @@ it('while another process floods the disk, sign-ins, page loads and tool calls (
   expect(await count('auth_sessions')).toBe(sessionsBefore + personas.length);
   // Each tool call and each sign-in is an audit row.
   expect(await count('audit_log')).toBe(auditBefore + toolCalls + personas.length);
-  const held = stalls.cpuWaitKnown ? `of it not waiting for a CPU ${stalls.longestHeldMs} ms` : 'the wait for a CPU unknown here';
+  const held = stalls.cpuWaitKnown
+    ? `of it not waiting for a CPU ${stalls.longestHeldMs} ms`
+    : 'the wait for a CPU unknown here';
   const seen = `longest stall ${stalls.longestStallMs} ms, ${held}; ${personas.length} sign-ins, ${toolCalls} tool calls; the disk: ${pressure.rounds} rounds of dd, slowest 4 KiB fsync ${pressure.slowestFsyncMs} ms; slowest /healthz ${Math.round(slowestMs)} ms`;
   expect(stalls.longestHeldMs, seen).toBeLessThanOrEqual(STALL_LIMIT_MS);
 });

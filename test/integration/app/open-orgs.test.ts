@@ -32,12 +32,18 @@ const word = (i: number) => `kiwiword${i}x`;
 beforeAll(async () => {
   await ensureBuilt();
   dataDir = await mkdtemp(path.join(tmpdir(), 'specbase-open-orgs-'));
-  const services = await openServices(loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_FSYNC: 'off', SPECBASE_LOG_LEVEL: 'silent' }));
+  const services = await openServices(
+    loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_FSYNC: 'off', SPECBASE_LOG_LEVEL: 'silent' }),
+  );
   try {
     demo = (await ensureDemo(services)).demo;
     const owner = (await services.control.users.byEmail(demo.userEmail))!;
     for (let i = 0; i < ORGS; i++) {
-      const made = await provisionOrganization(services, { name: `Tenant ${i}`, owner, productBody: `# Tenant ${i}\n\nSells ${word(i)} widgets.\n` });
+      const made = await provisionOrganization(services, {
+        name: `Tenant ${i}`,
+        owner,
+        productBody: `# Tenant ${i}\n\nSells ${word(i)} widgets.\n`,
+      });
       orgs.push({ id: made.org.id, productId: made.productId });
     }
   } finally {
@@ -106,7 +112,9 @@ describe(`${ORGS} organizations touched in turn with SPECBASE_MAX_OPEN_ORGS=${MA
       expect(await searchIn(org.id, word(i))).toEqual([org.productId]);
       if ((i + 1) % MAX_OPEN === 0) samples.push(await usage());
     }
-    console.log(`after each ${MAX_OPEN} organizations: ${samples.map((s) => `${s.open} open, ${s.fds} fds, ${s.rssMb.toFixed(0)} MB`).join('; ')}`);
+    console.log(
+      `after each ${MAX_OPEN} organizations: ${samples.map((s) => `${s.open} open, ${s.fds} fds, ${s.rssMb.toFixed(0)} MB`).join('; ')}`,
+    );
     for (const sample of samples) expect(sample.open).toBeLessThanOrEqual(MAX_OPEN);
     // Five descriptors per organization open: 100 more organizations held would be 500 more.
     const settled = samples[1]!;
@@ -119,10 +127,15 @@ describe(`${ORGS} organizations touched in turn with SPECBASE_MAX_OPEN_ORGS=${MA
     const gitdir = path.join(dataDir, 'orgs', `${first.id}.git`);
     const work = path.join(dataDir, 'clone');
     execFileSync('git', ['clone', '-q', gitdir, work]);
-    const file = execFileSync('git', ['-C', work, 'ls-files'], { encoding: 'utf8' }).split('\n').find((name) => name.endsWith('.md'))!;
+    const file = execFileSync('git', ['-C', work, 'ls-files'], { encoding: 'utf8' })
+      .split('\n')
+      .find((name) => name.endsWith('.md'))!;
     const text = await readFile(path.join(work, file), 'utf8');
-    execFileSync('sh', ['-c', `cat > "${path.join(work, file)}"`], { input: text.replace(/\n---\n[\s\S]*$/, '\n---\n# Tenant 0\n\nNow sells mangoword gadgets.\n') });
-    const git = (...args: string[]) => execFileSync('git', ['-C', work, '-c', 'user.name=Native', '-c', 'user.email=native@example.com', ...args]);
+    execFileSync('sh', ['-c', `cat > "${path.join(work, file)}"`], {
+      input: text.replace(/\n---\n[\s\S]*$/, '\n---\n# Tenant 0\n\nNow sells mangoword gadgets.\n'),
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', work, '-c', 'user.name=Native', '-c', 'user.email=native@example.com', ...args]);
     git('commit', '-qam', 'Edit by hand');
     git('push', '-q', 'origin', 'main');
 

@@ -48,7 +48,12 @@ describe.skipIf(!mountable())('with the repositories on a read-only file system'
     client = await connect(h, 'editor');
     const product = await call(client, 'specbase_read_product');
     const capabilities = await call(client, 'specbase_list_capabilities', { productId: product.data.id });
-    featureId = (await call(client, 'specbase_create_feature', { capabilityId: capabilities.data.items[0].id, title: 'Offline ordering' })).data.id;
+    featureId = (
+      await call(client, 'specbase_create_feature', {
+        capabilityId: capabilities.data.items[0].id,
+        title: 'Offline ordering',
+      })
+    ).data.id;
     browser = await launchBrowser();
     editor = await signIn(browser, h, 'editor');
   });
@@ -64,12 +69,18 @@ describe.skipIf(!mountable())('with the repositories on a read-only file system'
     const before = head();
     readOnly();
     try {
-      const message = await callError(client, 'specbase_edit_feature', { featureId, patch: '@@\n ## Notes\n+Written while read-only.\n' });
+      const message = await callError(client, 'specbase_edit_feature', {
+        featureId,
+        patch: '@@\n ## Notes\n+Written while read-only.\n',
+      });
       expect(message).toMatch(/^the server cannot write \(read-only file system\)/);
       expect(message).not.toMatch(/internal error/);
       const health = await fetch(`${h.baseUrl}/healthz`);
       expect(health.status).toBe(503);
-      expect(await health.json()).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/cannot write \(read-only file system\)/) });
+      expect(await health.json()).toMatchObject({
+        status: 'unavailable',
+        reason: expect.stringMatching(/cannot write \(read-only file system\)/),
+      });
       // Reads still work.
       expect((await call(client, 'specbase_read_feature', { featureId })).data.id).toBe(featureId);
     } finally {
@@ -77,7 +88,10 @@ describe.skipIf(!mountable())('with the repositories on a read-only file system'
     }
     expect(head()).toBe(before);
     expect((await fetch(`${h.baseUrl}/healthz`)).status).toBe(200);
-    const edit = await call(client, 'specbase_edit_feature', { featureId, patch: '@@\n ## Notes\n+Written once writable again.\n' });
+    const edit = await call(client, 'specbase_edit_feature', {
+      featureId,
+      patch: '@@\n ## Notes\n+Written once writable again.\n',
+    });
     expect(edit.data.added).toBe(1);
   });
 
@@ -93,7 +107,9 @@ describe.skipIf(!mountable())('with the repositories on a read-only file system'
         page.getByRole('button', { name: 'Save changes' }).click(),
       ]);
       expect(response.status()).toBe(503);
-      expect(await page.locator('.notice.error').innerText()).toContain('the server cannot write (read-only file system)');
+      expect(await page.locator('.notice.error').innerText()).toContain(
+        'the server cannot write (read-only file system)',
+      );
       expect(await page.locator('#body').inputValue()).toBe(typed);
     } finally {
       writable();
@@ -127,7 +143,11 @@ describe('forms larger than their limit', () => {
       [`/o/${h.orgId}/tokens`, { csrf, name: 'x'.repeat(10_000) }],
       [`/o/${h.orgId}/pages`, { csrf, title: 'x'.repeat(20_000) }],
     ] as const) {
-      const response = await page.request.post(`${h.baseUrl}${path}`, { form, headers: { origin: h.baseUrl }, maxRedirects: 0 });
+      const response = await page.request.post(`${h.baseUrl}${path}`, {
+        form,
+        headers: { origin: h.baseUrl },
+        maxRedirects: 0,
+      });
       expect(response.status(), path).toBe(413);
       expect(response.headers()['content-type']).toMatch(/^text\/html/);
       expect(await response.text()).toMatch(/larger than this form accepts \(at most \d+ KiB\)/);

@@ -27,19 +27,32 @@ it('keeps the search index across a restart, with edits made meanwhile by native
   const orgId = demo.orgId;
   const workspaceIds = new Set((await first.control.workspaces.list(orgId)).map((w) => w.id));
   const find = async (services: Services, text: string) =>
-    (await (await services.search.forOrg(orgId)).search({ query: text, workspaceIds, limit: 10 }).then((answer) => answer.hits)).map((hit) => hit.id);
+    (
+      await (
+        await services.search.forOrg(orgId)
+      )
+        .search({ query: text, workspaceIds, limit: 10 })
+        .then((answer) => answer.hits)
+    ).map((hit) => hit.id);
 
   const [feature] = (await first.store.view(orgId)).ofType('feature', workspaceIds);
   expect(feature).toBeDefined();
   await find(first, 'product');
-  const edit = await first.store.update(orgId, feature!.id, { body: `# ${feature!.title}\n\nZebracorn checkout.\n`, verb: 'edit' }, {
-    author: { name: 'Ana', email: 'ana@example.com' },
-  });
+  const edit = await first.store.update(
+    orgId,
+    feature!.id,
+    { body: `# ${feature!.title}\n\nZebracorn checkout.\n`, verb: 'edit' },
+    {
+      author: { name: 'Ana', email: 'ana@example.com' },
+    },
+  );
   expect(await find(first, 'zebracorn')).toEqual([feature!.id]);
   await first.close();
   open.splice(0);
   const gitdir = first.store.gitdir(orgId);
-  const manifest = JSON.parse(await readFile(path.join(first.store.cacheDir(orgId), 'search', 'current.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(
+    await readFile(path.join(first.store.cacheDir(orgId), 'search', 'current.json'), 'utf8'),
+  ) as { version: string };
   expect(manifest.version).toBe(edit.commit);
 
   // While the service is down, an engineer commits with plain git.
@@ -47,7 +60,8 @@ it('keeps the search index across a restart, with edits made meanwhile by native
   execFileSync('git', ['clone', '-q', gitdir, work]);
   const file = path.join(work, feature!.path);
   await writeFile(file, (await readFile(file, 'utf8')).replace('Zebracorn checkout.', 'Quokka checkout.'));
-  const git = (...args: string[]) => execFileSync('git', ['-C', work, '-c', 'user.name=Eng', '-c', 'user.email=eng@example.com', ...args]);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', work, '-c', 'user.name=Eng', '-c', 'user.email=eng@example.com', ...args]);
   git('commit', '-qam', 'Rename the mascot');
   git('push', '-q', 'origin', 'main');
 

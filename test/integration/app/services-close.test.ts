@@ -14,7 +14,8 @@ afterEach(async () => {
 async function snapshot(dir: string): Promise<Map<string, number>> {
   const files = new Map<string, number>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(path.join(entry.parentPath, entry.name), (await stat(path.join(entry.parentPath, entry.name))).mtimeMs);
+    if (entry.isFile())
+      files.set(path.join(entry.parentPath, entry.name), (await stat(path.join(entry.parentPath, entry.name))).mtimeMs);
   }
   return files;
 }

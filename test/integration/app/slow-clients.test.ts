@@ -29,7 +29,10 @@ class RawClient {
 
   /** Milliseconds from connecting until the server closed, or undefined if still open after `waitMs`. */
   async closedWithin(waitMs: number): Promise<number | undefined> {
-    return Promise.race([this.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), waitMs))]);
+    return Promise.race([
+      this.closed,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), waitMs)),
+    ]);
   }
 }
 
@@ -61,7 +64,11 @@ describe('slow and idle clients cannot hold the service', () => {
     // From an address of their own, so that no other test's connection counts against the cap here.
     const clients = routes.map(
       (path) =>
-        new RawClient(port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '127.0.0.3'),
+        new RawClient(
+          port,
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+          '127.0.0.3',
+        ),
     );
     const silent = new RawClient(port, '', '127.0.0.3');
     for (const client of [...clients, silent]) {

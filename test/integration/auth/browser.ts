@@ -29,7 +29,10 @@ export class HttpBrowser {
   }
 
   /** Follows redirects from `url` until a page (status 2xx/4xx) or a location accepted by `stop`. */
-  async follow(url: string, stop: (location: string) => boolean = () => false): Promise<{ url: string; response: Response }> {
+  async follow(
+    url: string,
+    stop: (location: string) => boolean = () => false,
+  ): Promise<{ url: string; response: Response }> {
     let current = url;
     for (let hops = 0; hops < 20; hops++) {
       const response = await this.request(current);
@@ -89,7 +92,13 @@ export function formAction(html: string): string {
 export async function authorizeInBrowser(
   browser: HttpBrowser,
   authorizationUrl: string,
-  options: { email: string; password: string; redirectPrefix: string; decision?: 'approve' | 'deny'; readOnly?: boolean },
+  options: {
+    email: string;
+    password: string;
+    redirectPrefix: string;
+    decision?: 'approve' | 'deny';
+    readOnly?: boolean;
+  },
 ): Promise<URL> {
   const isRedirect = (location: string): boolean => location.startsWith(options.redirectPrefix);
   let step = await browser.follow(authorizationUrl, isRedirect);
@@ -101,7 +110,12 @@ export async function authorizeInBrowser(
     const csrf = formField(html, 'csrf');
     const posted = html.includes('name="password"')
       ? await browser.post(action, { csrf, email: options.email, password: options.password })
-      : await browser.post(action, { csrf, request: formField(html, 'request'), decision: options.decision ?? 'approve', ...(options.readOnly ? { readonly: 'on' } : {}) });
+      : await browser.post(action, {
+          csrf,
+          request: formField(html, 'request'),
+          decision: options.decision ?? 'approve',
+          ...(options.readOnly ? { readonly: 'on' } : {}),
+        });
     const location = posted.headers.get('location');
     if (!location) throw new Error(`form ${action} answered ${posted.status}:\n${await posted.text()}`);
     const next = new URL(location, action).href;

@@ -28,7 +28,15 @@ describe.skipIf(!existsSync(CHROMIUM))('sign-in and consent in headless Chromium
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -55,8 +63,13 @@ describe.skipIf(!existsSync(CHROMIUM))('sign-in and consent in headless Chromium
     expect(redirected).toHaveLength(1);
     const code = redirected[0]!.searchParams.get('code')!;
     expect(code).toMatch(/^sbc_/);
-    expect(await auth(provider, { serverUrl: app.mcpUrl, resourceMetadataUrl, authorizationCode: code })).toBe('AUTHORIZED');
-    const who = await fetch(app.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${provider.saved!.access_token}` } });
+    expect(await auth(provider, { serverUrl: app.mcpUrl, resourceMetadataUrl, authorizationCode: code })).toBe(
+      'AUTHORIZED',
+    );
+    const who = await fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.saved!.access_token}` },
+    });
     expect(who.status).toBe(200);
   });
 });

@@ -18,34 +18,54 @@ let app: AuthApp;
 let fetches: string[] = [];
 const url = (name: string) => `https://${docsHost}/clients/${name}`;
 
-const DOCUMENTS: Record<string, (self: string) => { status?: number; headers?: Record<string, string>; body?: string }> = {
+const DOCUMENTS: Record<
+  string,
+  (self: string) => { status?: number; headers?: Record<string, string>; body?: string }
+> = {
   'good.json': (self) => ({
     headers: { 'cache-control': 'max-age=60' },
-    body: JSON.stringify({ client_id: self, client_name: 'Docs Client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_id: self,
+      client_name: 'Docs Client',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    }),
   }),
-  'no-cache.json': (self) => ({ headers: { 'cache-control': 'no-store' }, body: JSON.stringify({ client_id: self, redirect_uris: [REDIRECT] }) }),
+  'no-cache.json': (self) => ({
+    headers: { 'cache-control': 'no-store' },
+    body: JSON.stringify({ client_id: self, redirect_uris: [REDIRECT] }),
+  }),
   'wrong-id.json': () => ({ body: JSON.stringify({ client_id: url('good.json'), redirect_uris: [REDIRECT] }) }),
   'redirects.json': () => ({ status: 302, headers: { location: url('good.json') } }),
-  'large.json': (self) => ({ body: JSON.stringify({ client_id: self, redirect_uris: [REDIRECT], padding: 'x'.repeat(20_000) }) }),
+  'large.json': (self) => ({
+    body: JSON.stringify({ client_id: self, redirect_uris: [REDIRECT], padding: 'x'.repeat(20_000) }),
+  }),
   'html.json': () => ({ headers: { 'content-type': 'text/html' }, body: '<html></html>' }),
-  'bad-redirect.json': (self) => ({ body: JSON.stringify({ client_id: self, redirect_uris: ['http://evil.example/cb'] }) }),
+  'bad-redirect.json': (self) => ({
+    body: JSON.stringify({ client_id: self, redirect_uris: ['http://evil.example/cb'] }),
+  }),
 };
 
 beforeAll(async () => {
   cert = await selfSignedCertificate();
-  docs = createServer({ cert: cert.pem, key: await import('node:fs/promises').then((fs) => fs.readFile(cert.keyFile)) }, (req, res) => {
-    fetches.push(req.url ?? '');
-    const name = (req.url ?? '').replace('/clients/', '');
-    const doc = DOCUMENTS[name]?.(`https://${docsHost}${req.url}`);
-    if (!doc) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(doc.status ?? 200, { 'content-type': 'application/json', ...doc.headers }).end(doc.body ?? '');
-  });
+  docs = createServer(
+    { cert: cert.pem, key: await import('node:fs/promises').then((fs) => fs.readFile(cert.keyFile)) },
+    (req, res) => {
+      fetches.push(req.url ?? '');
+      const name = (req.url ?? '').replace('/clients/', '');
+      const doc = DOCUMENTS[name]?.(`https://${docsHost}${req.url}`);
+      if (!doc) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(doc.status ?? 200, { 'content-type': 'application/json', ...doc.headers }).end(doc.body ?? '');
+    },
+  );
   await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
   docsHost = `127.0.0.1:${(docs.address() as AddressInfo).port}`;
-  app = await startAuthApp({ env: { SPECBASE_CIMD_CA_FILE: cert.certFile, SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: docsHost } });
+  app = await startAuthApp({
+    env: { SPECBASE_CIMD_CA_FILE: cert.certFile, SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: docsHost },
+  });
   await addLocalUser(app.control, 'grace@example.com', 'Grace Hopper', 'hopper-password');
 });
 afterAll(async () => {
@@ -59,13 +79,20 @@ async function authorizeStatus(clientId: string, redirect_uri = REDIRECT) {
   const response = await new HttpBrowser().request(
     authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', redirect_uri }),
   );
-  return { status: response.status, location: response.headers.get('location'), body: response.status === 400 ? await response.json() : undefined };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    body: response.status === 400 ? await response.json() : undefined,
+  };
 }
 
 describe('Client ID Metadata Documents', () => {
   it('are advertised in the authorization server metadata', async () => {
     const metadata = await (await fetch(`${app.baseUrl}/.well-known/oauth-authorization-server`)).json();
-    expect(metadata).toMatchObject({ client_id_metadata_document_supported: true, authorization_endpoint: `${app.baseUrl}/authorize` });
+    expect(metadata).toMatchObject({
+      client_id_metadata_document_supported: true,
+      authorization_endpoint: `${app.baseUrl}/authorize`,
+    });
   });
 
   it('let a client authorize and exchange with its document URL as client_id; consent shows its name and host; cached', async () => {
@@ -112,24 +139,63 @@ describe('Client ID Metadata Documents', () => {
   });
 
   it.each([
-    ['IPv4-compatible IPv6', (port: number) => `https://[::127.0.0.1]:${port}/clients/good.json`, /::7f00:1, a private, loopback or link-local address/],
-    ['IPv4-mapped IPv6', (port: number) => `https://[::ffff:127.0.0.1]:${port}/clients/good.json`, /::ffff:7f00:1, a private, loopback or link-local address/],
-    ['6to4', (port: number) => `https://[2002:7f00:1::1]:${port}/clients/good.json`, /2002:7f00:1::1, a private, loopback or link-local address/],
-    ['NAT64', (port: number) => `https://[64:ff9b::7f00:1]:${port}/clients/good.json`, /64:ff9b::7f00:1, a private, loopback or link-local address/],
-    ['local-use NAT64', (port: number) => `https://[64:ff9b:1::7f00:1]:${port}/clients/good.json`, /a private, loopback or link-local address/],
-    ['Teredo', (port: number) => `https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/clients/good.json`, /a private, loopback or link-local address/],
-  ])('refuse a document URL whose host embeds a loopback IPv4 address (%s), before connecting', async (_name, clientIdOf, reason) => {
-    fetches = [];
-    const refused = await authorizeStatus(clientIdOf(Number(docsHost.split(':')[1])));
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(reason) });
-    expect(fetches).toEqual([]);
-  });
+    [
+      'IPv4-compatible IPv6',
+      (port: number) => `https://[::127.0.0.1]:${port}/clients/good.json`,
+      /::7f00:1, a private, loopback or link-local address/,
+    ],
+    [
+      'IPv4-mapped IPv6',
+      (port: number) => `https://[::ffff:127.0.0.1]:${port}/clients/good.json`,
+      /::ffff:7f00:1, a private, loopback or link-local address/,
+    ],
+    [
+      '6to4',
+      (port: number) => `https://[2002:7f00:1::1]:${port}/clients/good.json`,
+      /2002:7f00:1::1, a private, loopback or link-local address/,
+    ],
+    [
+      'NAT64',
+      (port: number) => `https://[64:ff9b::7f00:1]:${port}/clients/good.json`,
+      /64:ff9b::7f00:1, a private, loopback or link-local address/,
+    ],
+    [
+      'local-use NAT64',
+      (port: number) => `https://[64:ff9b:1::7f00:1]:${port}/clients/good.json`,
+      /a private, loopback or link-local address/,
+    ],
+    [
+      'Teredo',
+      (port: number) => `https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/clients/good.json`,
+      /a private, loopback or link-local address/,
+    ],
+  ])(
+    'refuse a document URL whose host embeds a loopback IPv4 address (%s), before connecting',
+    async (_name, clientIdOf, reason) => {
+      fetches = [];
+      const refused = await authorizeStatus(clientIdOf(Number(docsHost.split(':')[1])));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(reason) });
+      expect(fetches).toEqual([]);
+    },
+  );
 
   it.each([
-    ['a host with a trailing dot', 'https://localhost./clients/c.json', /the client id URL's host must not end with a dot/],
-    ['a bare origin with a trailing dot (not a document URL: an unknown client)', 'https://localhost./', /^Invalid client_id$/],
-    ['a name that does not resolve', 'https://no-such-host.invalid/clients/c.json', /no-such-host\.invalid does not resolve/],
+    [
+      'a host with a trailing dot',
+      'https://localhost./clients/c.json',
+      /the client id URL's host must not end with a dot/,
+    ],
+    [
+      'a bare origin with a trailing dot (not a document URL: an unknown client)',
+      'https://localhost./',
+      /^Invalid client_id$/,
+    ],
+    [
+      'a name that does not resolve',
+      'https://no-such-host.invalid/clients/c.json',
+      /no-such-host\.invalid does not resolve/,
+    ],
   ])('refuse %s clearly, not with a server error', async (_name, clientId, reason) => {
     const refused = await authorizeStatus(clientId);
     expect(refused.status).toBe(400);

@@ -20,7 +20,11 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-external-idp-'));
     const control = await openControlPlane({ file: path.join(dir, 'idp.db') });
     app = await startAuthApp({
-      env: { SPECBASE_OIDC_ISSUER: `${externalBase}/oidc`, SPECBASE_OIDC_CLIENT_ID: 'specbase', SPECBASE_OIDC_CLIENT_SECRET: 'external-secret-0123456789' },
+      env: {
+        SPECBASE_OIDC_ISSUER: `${externalBase}/oidc`,
+        SPECBASE_OIDC_CLIENT_ID: 'specbase',
+        SPECBASE_OIDC_CLIENT_SECRET: 'external-secret-0123456789',
+      },
     });
     const idp = await embeddedIdentityProvider({
       baseUrl: externalBase,
@@ -61,7 +65,12 @@ describe('sign-in through an external OpenID Connect issuer', () => {
       redirectPrefix: `${app.baseUrl}/me`,
     });
     expect(landing.href).toBe(`${app.baseUrl}/me`);
-    const me = (await (await browser.request(landing.href)).json()) as { id: string; issuer: string; email: string; name: string };
+    const me = (await (await browser.request(landing.href)).json()) as {
+      id: string;
+      issuer: string;
+      email: string;
+      name: string;
+    };
     expect(me).toMatchObject({ issuer: external.issuer, email: 'linus@corp.example', name: 'Linus Torvalds' });
     const externalAccount = await external.control.users.byEmail('linus@corp.example');
     expect(await app.control.users.bySubject(external.issuer, externalAccount!.subject)).toMatchObject({ id: me.id });
@@ -70,18 +79,26 @@ describe('sign-in through an external OpenID Connect issuer', () => {
 
     const clientId = await registeredClientId(app);
     const { verifier, challenge } = pkce();
-    const callback = await authorizeInBrowser(browser, authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), {
-      email: 'unused',
-      password: 'unused',
-      redirectPrefix: REDIRECT,
-    });
+    const callback = await authorizeInBrowser(
+      browser,
+      authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256' }),
+      {
+        email: 'unused',
+        password: 'unused',
+        redirectPrefix: REDIRECT,
+      },
+    );
     const exchanged = await exchangeCode(app, clientId, callback.searchParams.get('code')!, verifier);
     expect(await callMcp(app, exchanged.body.access_token!)).toBe(200);
   });
 
   it("signing out ends the session at the issuer's end_session_endpoint too", async () => {
     const browser = new HttpBrowser();
-    const credentials = { email: 'linus@corp.example', password: 'external-password', redirectPrefix: `${app.baseUrl}/me` };
+    const credentials = {
+      email: 'linus@corp.example',
+      password: 'external-password',
+      redirectPrefix: `${app.baseUrl}/me`,
+    };
     await authorizeInBrowser(browser, `${app.baseUrl}/signin?returnTo=%2Fme`, credentials);
 
     const csrf = formField(await (await browser.request(`${app.baseUrl}/signout`)).text(), 'csrf');
@@ -97,7 +114,11 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     const confirm = await browser.request(endSession.href);
     const page = await confirm.text();
     expect(page).toContain('<script>');
-    const done = await browser.post(new URL(formAction(page), endSession).href, { xsrf: formField(page, 'xsrf'), logout: 'yes' }, endSession.origin);
+    const done = await browser.post(
+      new URL(formAction(page), endSession).href,
+      { xsrf: formField(page, 'xsrf'), logout: 'yes' },
+      endSession.origin,
+    );
     expect(done.headers.get('location')).toBe(`${app.baseUrl}/signedout`);
 
     const again = await browser.follow(`${app.baseUrl}/signin?returnTo=%2Fme`);

@@ -38,7 +38,11 @@ export async function closeServer(server: http.Server): Promise<void> {
  * MCP routes that answer like the real ones: 401 with the metadata pointer, or who is calling.
  */
 export async function startAuthApp(
-  options: { env?: Record<string, string>; tokenLifetimes?: Partial<TokenLifetimes>; /** PostgreSQL instead of SQLite. */ databaseUrl?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    tokenLifetimes?: Partial<TokenLifetimes>;
+    /** PostgreSQL instead of SQLite. */ databaseUrl?: string;
+  } = {},
 ): Promise<AuthApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'specbase-auth-'));
   const { server, port } = await listenLoopback();
@@ -50,8 +54,16 @@ export async function startAuthApp(
     SPECBASE_DATA_DIR: dataDir,
     SPECBASE_BASE_URL: baseUrl,
   });
-  const control = await openControlPlane(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { file: path.join(dataDir, 'specbase.db') });
-  const auth = await createAuth({ config, control, db: control.db, dataDir, ...(options.tokenLifetimes ? { tokenLifetimes: options.tokenLifetimes } : {}) });
+  const control = await openControlPlane(
+    options.databaseUrl ? { databaseUrl: options.databaseUrl } : { file: path.join(dataDir, 'specbase.db') },
+  );
+  const auth = await createAuth({
+    config,
+    control,
+    db: control.db,
+    dataDir,
+    ...(options.tokenLifetimes ? { tokenLifetimes: options.tokenLifetimes } : {}),
+  });
   const app = express();
   app.use(auth.webSession);
   const protectedRoute: express.RequestHandler = async (req, res) => {
@@ -92,7 +104,12 @@ export async function startAuthApp(
   };
 }
 
-export async function addLocalUser(control: SqlControlPlane, email: string, name: string, password: string): Promise<User> {
+export async function addLocalUser(
+  control: SqlControlPlane,
+  email: string,
+  name: string,
+  password: string,
+): Promise<User> {
   const user = await control.users.upsert({ issuer: 'local', subject: newId(), email, name });
   await control.users.setPassword(user.id, password);
   return user;

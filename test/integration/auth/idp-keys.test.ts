@@ -46,8 +46,12 @@ describe('keys of the embedded identity provider', () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'specbase-keys-'));
       const outcomes = await loadTogether(dataDir, 6);
       expect(outcomes.filter((outcome) => outcome.error)).toEqual([]);
-      const onDisk = JSON.parse(readFileSync(path.join(dataDir, KEYS_FILE), 'utf8')) as { rpClientSecret: string; jwks: { keys: { kid: string }[] } };
-      for (const outcome of outcomes) expect(outcome).toEqual({ kid: onDisk.jwks.keys[0]!.kid, secret: onDisk.rpClientSecret });
+      const onDisk = JSON.parse(readFileSync(path.join(dataDir, KEYS_FILE), 'utf8')) as {
+        rpClientSecret: string;
+        jwks: { keys: { kid: string }[] };
+      };
+      for (const outcome of outcomes)
+        expect(outcome).toEqual({ kid: onDisk.jwks.keys[0]!.kid, secret: onDisk.rpClientSecret });
       expect(statSync(path.join(dataDir, KEYS_FILE)).mode & 0o777).toBe(0o600);
       expect(readdirSync(dataDir)).toEqual([KEYS_FILE]);
     }

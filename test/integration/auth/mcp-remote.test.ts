@@ -32,14 +32,27 @@ describe('mcp-remote end to end', () => {
   });
 
   const refreshTokensUsed = async () =>
-    (await harness.services.control.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM auth_tokens WHERE kind = 'refresh' AND used_at IS NOT NULL"))!.n;
+    (await harness.services.control.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM auth_tokens WHERE kind = 'refresh' AND used_at IS NOT NULL",
+    ))!.n;
 
   async function run(expectBrowser: boolean): Promise<{ tools: string[]; productText: string; stderr: string }> {
     await rm(urlFile, { force: true });
     const transport = new StdioClientTransport({
       command: 'npx',
-      args: ['--no-install', 'mcp-remote', `${harness.baseUrl}/api/mcp/mcp`, '--header', `X-Organization-Id:${harness.orgId}`],
-      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: browserScript, DISPLAY: '' },
+      args: [
+        '--no-install',
+        'mcp-remote',
+        `${harness.baseUrl}/api/mcp/mcp`,
+        '--header',
+        `X-Organization-Id:${harness.orgId}`,
+      ],
+      env: {
+        ...(process.env as Record<string, string>),
+        MCP_REMOTE_CONFIG_DIR: configDir,
+        BROWSER: browserScript,
+        DISPLAY: '',
+      },
       stderr: 'pipe',
     });
     let stderr = '';
@@ -47,10 +60,13 @@ describe('mcp-remote end to end', () => {
     const client = new Client({ name: 'specbase-auth-test', version: '1.0.0' });
     const connected = client.connect(transport);
     if (expectBrowser) {
-      const authorizationUrl = await waitFor(async () => {
-        const fromFile = await readFile(urlFile, 'utf8').catch(() => '');
-        return fromFile || /Please authorize this client by visiting:\s+(\S+)/.exec(stderr)?.[1];
-      }, () => stderr);
+      const authorizationUrl = await waitFor(
+        async () => {
+          const fromFile = await readFile(urlFile, 'utf8').catch(() => '');
+          return fromFile || /Please authorize this client by visiting:\s+(\S+)/.exec(stderr)?.[1];
+        },
+        () => stderr,
+      );
       const redirectUri = new URL(authorizationUrl).searchParams.get('redirect_uri')!;
       const callback = await authorizeInBrowser(new HttpBrowser(), authorizationUrl, {
         email: harness.demo.userEmail,
@@ -65,7 +81,9 @@ describe('mcp-remote end to end', () => {
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
       const product = await client.callTool({ name: 'specbase_read_product', arguments: {} });
       expect(product.isError, JSON.stringify(product)).toBeFalsy();
-      const productText = (product.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
+      const productText = (product.content as { type: string; text?: string }[])
+        .map((part) => part.text ?? '')
+        .join('\n');
       return { tools, productText, stderr };
     } finally {
       await client.close();
@@ -83,7 +101,9 @@ describe('mcp-remote end to end', () => {
     expect(second.tools).toHaveLength(31);
 
     const usedBefore = await refreshTokensUsed();
-    await harness.services.control.db.run("UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'");
+    await harness.services.control.db.run(
+      "UPDATE auth_tokens SET expires_at = expires_at - 7200 WHERE kind = 'access'",
+    );
     const third = await run(false);
     expect(third.stderr).not.toContain('Please authorize this client');
     expect(third.tools).toHaveLength(31);
@@ -91,7 +111,11 @@ describe('mcp-remote end to end', () => {
   }, 180_000);
 });
 
-async function waitFor(probe: () => Promise<string | undefined>, context: () => string, timeoutMs = 60_000): Promise<string> {
+async function waitFor(
+  probe: () => Promise<string | undefined>,
+  context: () => string,
+  timeoutMs = 60_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();

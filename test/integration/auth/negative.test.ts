@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeInBrowser, formField, HttpBrowser } from './browser.js';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 import { addLocalUser, startAuthApp, type AuthApp } from './fixture.js';
-import { authorizationUrl, callMcp, exchangeCode, obtainCode, pkce, REDIRECT, refresh, register, registeredClientId, tokenRequest } from './raw-oauth.js';
+import {
+  authorizationUrl,
+  callMcp,
+  exchangeCode,
+  obtainCode,
+  pkce,
+  REDIRECT,
+  refresh,
+  register,
+  registeredClientId,
+  tokenRequest,
+} from './raw-oauth.js';
 
 // The auth tables' contract: the same refusals whichever backend holds them.
 describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses what it must (%s)', (backend) => {
@@ -52,7 +63,9 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     const second = pkce();
     const asked = await obtainCode(app, browser, clientId, second.challenge, { resource: readOnlyResource });
     const viaUrl = await exchangeCode(app, clientId, asked, second.verifier, { resource: readOnlyResource });
-    expect((await app.auth.verifyAccessToken(viaUrl.body.access_token!, new URL(readOnlyResource)))?.readOnly).toBe(true);
+    expect((await app.auth.verifyAccessToken(viaUrl.body.access_token!, new URL(readOnlyResource)))?.readOnly).toBe(
+      true,
+    );
 
     const user = await app.control.users.byEmail('grace@example.com');
     const listed = await app.auth.grants.list([user!.id]);
@@ -62,7 +75,11 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
   it('stores token material only as hashes', async () => {
     const { access_token, refresh_token, code } = await tokens();
     const dump = JSON.stringify(
-      await Promise.all(['auth_tokens', 'auth_codes', 'auth_sessions', 'auth_idp_store'].map((table) => app.control.db.all(`SELECT * FROM ${table}`))),
+      await Promise.all(
+        ['auth_tokens', 'auth_codes', 'auth_sessions', 'auth_idp_store'].map((table) =>
+          app.control.db.all(`SELECT * FROM ${table}`),
+        ),
+      ),
     );
     for (const secret of [access_token, refresh_token, code, browser.cookie('specbase_session')!]) {
       expect(secret.length).toBeGreaterThan(20);
@@ -79,7 +96,11 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     // Authorizing for another server's resource is refused at the redirect, with no code.
     const { challenge } = pkce();
     const refused = await browser.follow(
-      authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://evil.example/mcp' }),
+      authorizationUrl(app, clientId, {
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: 'https://evil.example/mcp',
+      }),
       (location) => location.startsWith(REDIRECT),
     );
     const target = new URL(refused.url);
@@ -144,14 +165,23 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     const wrongVerifier = await exchangeCode(app, clientId, code, pkce().verifier);
     expect(wrongVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const otherClient = await registeredClientId(app);
-    const stolen = await tokenRequest(app, { grant_type: 'authorization_code', client_id: otherClient, code, code_verifier: 'x'.repeat(43) });
+    const stolen = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      client_id: otherClient,
+      code,
+      code_verifier: 'x'.repeat(43),
+    });
     expect(stolen.status).toBe(400);
   });
 
   it('unregistered redirect URI: answered directly with 400, never redirected', async () => {
     const { challenge } = pkce();
     const response = await browser.request(
-      authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', redirect_uri: 'https://evil.example/cb' }),
+      authorizationUrl(app, clientId, {
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        redirect_uri: 'https://evil.example/cb',
+      }),
     );
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
@@ -159,10 +189,22 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
   });
 
   it('registration accepts loopback http, https and app schemes, and refuses the rest', async () => {
-    for (const ok of [['http://localhost:33418/cb'], ['http://[::1]:4000/cb'], ['https://app.example/cb'], ['cursor://anysphere.cursor-retrieval/oauth/callback']]) {
+    for (const ok of [
+      ['http://localhost:33418/cb'],
+      ['http://[::1]:4000/cb'],
+      ['https://app.example/cb'],
+      ['cursor://anysphere.cursor-retrieval/oauth/callback'],
+    ]) {
       expect((await register(app, ok)).status, ok[0]).toBe(201);
     }
-    for (const bad of [['http://evil.example/cb'], ['javascript:alert(1)'], ['data:text/html,x'], ['https://app.example/cb#frag'], ['https://app.example/cb#'], []]) {
+    for (const bad of [
+      ['http://evil.example/cb'],
+      ['javascript:alert(1)'],
+      ['data:text/html,x'],
+      ['https://app.example/cb#frag'],
+      ['https://app.example/cb#'],
+      [],
+    ]) {
       const response = await register(app, bad);
       expect(response.status, String(bad[0])).toBe(400);
     }
@@ -182,7 +224,10 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
       );
       expect(response.status, redirect_uri).toBe(400);
       expect(response.headers.get('location')).toBeNull();
-      expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/fragment/) });
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/fragment/),
+      });
     }
   });
 
@@ -191,7 +236,12 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
       fetch(`${app.baseUrl}/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: 'Bounded', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
+        body: JSON.stringify({
+          client_name: 'Bounded',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+          ...metadata,
+        }),
       });
     const before = await app.control.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM auth_clients');
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -203,10 +253,20 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     for (const [metadata, message] of cases) {
       const response = await post(metadata);
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(message) });
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringMatching(message),
+      });
     }
     expect(await app.control.db.get('SELECT COUNT(*) AS n FROM auth_clients')).toEqual(before);
-    expect((await post({ client_name: 'x'.repeat(200), redirect_uris: Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:9/cb${i}`) })).status).toBe(201);
+    expect(
+      (
+        await post({
+          client_name: 'x'.repeat(200),
+          redirect_uris: Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:9/cb${i}`),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('plain and missing PKCE: refused at the redirect with invalid_request and no code', async () => {
@@ -226,7 +286,9 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
 
   it('consent: CSRF-less or cross-site POSTs are refused; the screen cannot be framed; deny says access_denied', async () => {
     const { challenge } = pkce();
-    const start = await browser.follow(authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256' }));
+    const start = await browser.follow(
+      authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256' }),
+    );
     expect(start.url).toContain('/oauth/consent?request=');
     expect(start.response.headers.get('x-frame-options')).toBe('DENY');
     expect(start.response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -243,7 +305,11 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
     expect(crossSite.status).toBe(403);
     const noCookie = await fetch(consentUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl, cookie: `specbase_session=${browser.cookie('specbase_session')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: app.baseUrl,
+        cookie: `specbase_session=${browser.cookie('specbase_session')}`,
+      },
       body: new URLSearchParams({ request, csrf, decision: 'approve' }).toString(),
       redirect: 'manual',
     });
@@ -261,10 +327,18 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
   });
 
   it('a token of the identity provider is never accepted as a bearer token', async () => {
-    const keys = JSON.parse(readFileSync(path.join(app.dataDir, 'oidc-keys.json'), 'utf8')) as { rpClientSecret: string };
-    const config = await oidc.discovery(new URL(`${app.baseUrl}/oidc`), 'specbase-web', keys.rpClientSecret, undefined, {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const keys = JSON.parse(readFileSync(path.join(app.dataDir, 'oidc-keys.json'), 'utf8')) as {
+      rpClientSecret: string;
+    };
+    const config = await oidc.discovery(
+      new URL(`${app.baseUrl}/oidc`),
+      'specbase-web',
+      keys.rpClientSecret,
+      undefined,
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const url = oidc.buildAuthorizationUrl(config, {
@@ -279,7 +353,10 @@ describe.each(['sqlite', 'postgres'] as const)('the authorization server refuses
       password: 'hopper-password',
       redirectPrefix: `${app.baseUrl}/signin/callback`,
     });
-    const idpTokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const idpTokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(idpTokens.access_token).toBeTruthy();
     expect(idpTokens.id_token).toBeTruthy();
     expect(await callMcp(app, idpTokens.access_token)).toBe(401);

@@ -9,7 +9,11 @@ export async function register(app: AuthApp, redirectUris: string[] = [REDIRECT]
   return fetch(`${app.baseUrl}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Raw Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'Raw Client',
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+    }),
   });
 }
 
@@ -46,18 +50,25 @@ export async function obtainCode(
   extra: Record<string, string> = {},
   consent: { readOnly?: boolean } = {},
 ): Promise<string> {
-  const callback = await authorizeInBrowser(browser, authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...extra }), {
-    email: 'grace@example.com',
-    password: 'hopper-password',
-    redirectPrefix: REDIRECT,
-    ...consent,
-  });
+  const callback = await authorizeInBrowser(
+    browser,
+    authorizationUrl(app, clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...extra }),
+    {
+      email: 'grace@example.com',
+      password: 'hopper-password',
+      redirectPrefix: REDIRECT,
+      ...consent,
+    },
+  );
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code in ${callback.href}`);
   return code;
 }
 
-export async function tokenRequest(app: AuthApp, form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+export async function tokenRequest(
+  app: AuthApp,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, string> }> {
   const response = await fetch(`${app.baseUrl}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -66,8 +77,22 @@ export async function tokenRequest(app: AuthApp, form: Record<string, string>): 
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
-export async function exchangeCode(app: AuthApp, clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) {
-  return tokenRequest(app, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT, resource: app.mcpUrl, ...extra });
+export async function exchangeCode(
+  app: AuthApp,
+  clientId: string,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) {
+  return tokenRequest(app, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+    resource: app.mcpUrl,
+    ...extra,
+  });
 }
 
 export async function refresh(app: AuthApp, clientId: string, refreshToken: string) {

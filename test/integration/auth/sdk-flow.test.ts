@@ -37,12 +37,19 @@ describe('the official SDK client completes OAuth against Specbase', () => {
     expect(code).toMatch(/^sbc_/);
     expect(callback.searchParams.get('state')).toBe(authorizationUrl.searchParams.get('state'));
 
-    expect(await auth(provider, { serverUrl: app.mcpUrl, resourceMetadataUrl, authorizationCode: code! })).toBe('AUTHORIZED');
+    expect(await auth(provider, { serverUrl: app.mcpUrl, resourceMetadataUrl, authorizationCode: code! })).toBe(
+      'AUTHORIZED',
+    );
     const first = provider.saved!;
     expect(first.expires_in).toBe(3600);
     const who = await fetch(app.mcpUrl, { method: 'POST', ...bearer(first.access_token) });
     expect(who.status).toBe(200);
-    expect(await who.json()).toMatchObject({ userId, clientId: provider.client!.client_id, via: 'oauth', scopes: ['mcp'] });
+    expect(await who.json()).toMatchObject({
+      userId,
+      clientId: provider.client!.client_id,
+      via: 'oauth',
+      scopes: ['mcp'],
+    });
 
     // The same token works on the org-path variant of the MCP API (one resource family).
     const orgPath = `${app.baseUrl}/api/mcp/o/${crypto.randomUUID()}/mcp`;
@@ -61,7 +68,12 @@ describe('the official SDK client completes OAuth against Specbase', () => {
 
     // The signed-in browser session identifies the same local user.
     const me = await browser.request(`${app.baseUrl}/me`);
-    expect(await me.json()).toMatchObject({ id: userId, issuer: 'local', email: 'ada@example.com', name: 'Ada Lovelace' });
+    expect(await me.json()).toMatchObject({
+      id: userId,
+      issuer: 'local',
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+    });
   });
 
   it('publishes RFC 8414 and RFC 9728 metadata for every MCP route', async () => {
@@ -78,8 +90,13 @@ describe('the official SDK client completes OAuth against Specbase', () => {
     for (const route of ['/api/mcp/mcp', '/api/mcp/sse', `/api/mcp/o/${orgId}/mcp`, `/api/mcp/o/${orgId}/sse`]) {
       const response = await fetch(`${app.baseUrl}/.well-known/oauth-protected-resource${route}`);
       expect(response.status, route).toBe(200);
-      expect(await response.json()).toMatchObject({ resource: `${app.baseUrl}${route}`, authorization_servers: [`${app.baseUrl}/`] });
+      expect(await response.json()).toMatchObject({
+        resource: `${app.baseUrl}${route}`,
+        authorization_servers: [`${app.baseUrl}/`],
+      });
     }
-    expect((await fetch(`${app.baseUrl}/.well-known/oauth-protected-resource/api/mcp/o/not-a-uuid/mcp`)).status).toBe(404);
+    expect((await fetch(`${app.baseUrl}/.well-known/oauth-protected-resource/api/mcp/o/not-a-uuid/mcp`)).status).toBe(
+      404,
+    );
   });
 });

@@ -21,7 +21,10 @@ let dataDir: string;
 
 async function specbase(...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await runCli([...args, '--data-dir', dataDir], { ...process.env, SPECBASE_LOG_LEVEL: 'silent' });
+    const { stdout, stderr } = await runCli([...args, '--data-dir', dataDir], {
+      ...process.env,
+      SPECBASE_LOG_LEVEL: 'silent',
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -48,19 +51,41 @@ describe('specbase CLI', () => {
     expect(await json('init')).toEqual({ dataDir });
     await stat(path.join(dataDir, 'specbase.db'));
 
-    const ana = await json('user', 'add', '--email', 'Ana@Example.com', '--name', 'Ana Lima', '--password', 'correct horse');
+    const ana = await json(
+      'user',
+      'add',
+      '--email',
+      'Ana@Example.com',
+      '--name',
+      'Ana Lima',
+      '--password',
+      'correct horse',
+    );
     expect(ana).toMatchObject({ email: 'ana@example.com', name: 'Ana Lima', password: true });
     await json('user', 'add', '--email', 'bo@example.com', '--name', 'Bo Berg');
 
     const org = await json('org', 'create', '--name', 'Acme', '--owner', 'ana@example.com');
     const orgId = org.orgId as string;
     const gitdir = path.join(dataDir, 'orgs', `${orgId}.git`);
-    expect(await git(gitdir, 'log', '--format=%an <%ae>|%s', 'main')).toBe('Ana Lima <ana@example.com>|Create product: Acme\n');
+    expect(await git(gitdir, 'log', '--format=%an <%ae>|%s', 'main')).toBe(
+      'Ana Lima <ana@example.com>|Create product: Acme\n',
+    );
     expect(await git(gitdir, 'show', 'main:product.md')).toContain('# Acme');
     await exec('git', ['--git-dir', gitdir, 'fsck', '--strict']);
 
     const ws = await json('workspace', 'create', '--org', orgId, '--name', 'Leadership');
-    const grant = await json('member', 'grant', '--org', orgId, '--user', 'bo@example.com', '--workspace', 'leadership', '--role', 'viewer');
+    const grant = await json(
+      'member',
+      'grant',
+      '--org',
+      orgId,
+      '--user',
+      'bo@example.com',
+      '--workspace',
+      'leadership',
+      '--role',
+      'viewer',
+    );
     expect(grant).toEqual({ orgId, userId: expect.any(String), workspaceId: ws.workspaceId, role: 'viewer' });
 
     const token = await json('token', 'create', '--user', 'bo@example.com', '--name', 'laptop', '--expires-days', '30');
@@ -71,9 +96,13 @@ describe('specbase CLI', () => {
     expect((Date.parse(plain.expiresAt as string) - Date.now()) / 86_400_000).toBeCloseTo(90, 0);
     const week = await json('token', 'create', '--user', 'bo@example.com', '--name', 'week', '--expires-in-days', '7');
     expect((Date.parse(week.expiresAt as string) - Date.now()) / 86_400_000).toBeCloseTo(7, 0);
-    expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'forever', '--no-expiry')).expiresAt).toBeNull();
+    expect(
+      (await json('token', 'create', '--user', 'bo@example.com', '--name', 'forever', '--no-expiry')).expiresAt,
+    ).toBeNull();
     expect(plain.readOnly).toBe(false);
-    expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'reader', '--readonly')).readOnly).toBe(true);
+    expect((await json('token', 'create', '--user', 'bo@example.com', '--name', 'reader', '--readonly')).readOnly).toBe(
+      true,
+    );
 
     const orgs = (await json('org', 'list')).organizations as { id: string }[];
     expect(orgs.map((o) => o.id)).toEqual([orgId]);
@@ -82,7 +111,8 @@ describe('specbase CLI', () => {
   it('creates the demo organization once and prints what a client needs', async () => {
     const first = await json('demo');
     expect(first).toMatchObject({ created: true, userEmail: 'demo@example.com' });
-    for (const key of ['orgId', 'token', 'password', 'mcpUrl', 'sseUrl']) expect(first[key], key).toEqual(expect.any(String));
+    for (const key of ['orgId', 'token', 'password', 'mcpUrl', 'sseUrl'])
+      expect(first[key], key).toEqual(expect.any(String));
     const second = await json('demo');
     expect(second).toEqual({ ...first, created: false });
     const log = await git(path.join(dataDir, 'orgs', `${first.orgId as string}.git`), 'log', '--format=%s', 'main');
@@ -90,16 +120,24 @@ describe('specbase CLI', () => {
     expect(log).toMatch(/^Create folder: Leadership$/m);
   });
 
-  it('moves an organization\'s repository in the first layout to the sharded one, once', async () => {
+  it("moves an organization's repository in the first layout to the sharded one, once", async () => {
     const orgId = (await json('org', 'create', '--name', 'Legacy', '--owner', 'ana@example.com')).orgId as string;
     const gitdir = path.join(dataDir, 'orgs', `${orgId}.git`);
     await rm(gitdir, { recursive: true });
-    const capability = { id: '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12', type: 'capability' as const, parent: null, title: 'Payments', body: '# Payments\n' };
+    const capability = {
+      id: '3f2c9a1e-5b7d-4c3e-9f10-2a4b6c8d0e12',
+      type: 'capability' as const,
+      parent: null,
+      title: 'Payments',
+      body: '# Payments\n',
+    };
     writeFirstLayoutRepository(gitdir, [
       artifactCommit(alice, 'create', { ...capability, path: 'capabilities/payments-3f2c9a1e.md' }),
     ]);
     const first = (await json('migrate-layout', '--org', orgId)).organizations as Record<string, unknown>[];
-    expect(first).toEqual([{ orgId, migrated: true, commit: (await git(gitdir, 'rev-parse', 'main')).trim(), moved: 1 }]);
+    expect(first).toEqual([
+      { orgId, migrated: true, commit: (await git(gitdir, 'rev-parse', 'main')).trim(), moved: 1 },
+    ]);
     expect(await git(gitdir, 'ls-tree', '-r', '--name-only', 'main')).toBe('capabilities/3f/2c/payments-3f2c9a1e.md\n');
     const all = (await json('migrate-layout', '--all')).organizations as Record<string, unknown>[];
     expect(all.map((o) => o.migrated)).not.toContain(true);
@@ -115,11 +153,31 @@ describe('specbase CLI', () => {
     const cases: [string[], number, RegExp][] = [
       [['org', 'create', '--name', 'X'], 2, /missing --owner/],
       [['org', 'create', '--name', 'X', '--owner', 'nobody@example.com'], 1, /user not found/],
-      [['member', 'grant', '--org', 'not-a-uuid', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'viewer'], 1, /organization not found/],
-      [['member', 'grant', '--org', 'x', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'boss'], 1, /role must be one of viewer, editor, admin/],
-      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-days=-3'], 1, /--expires-in-days must be a whole number/],
-      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '0'], 1, /--expires-in-days must be a whole number/],
-      [['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '5', '--no-expiry'], 1, /either --expires-in-days or --no-expiry, not both/],
+      [
+        ['member', 'grant', '--org', 'not-a-uuid', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'viewer'],
+        1,
+        /organization not found/,
+      ],
+      [
+        ['member', 'grant', '--org', 'x', '--user', 'bo@example.com', '--workspace', 'x', '--role', 'boss'],
+        1,
+        /role must be one of viewer, editor, admin/,
+      ],
+      [
+        ['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-days=-3'],
+        1,
+        /--expires-in-days must be a whole number/,
+      ],
+      [
+        ['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '0'],
+        1,
+        /--expires-in-days must be a whole number/,
+      ],
+      [
+        ['token', 'create', '--user', 'bo@example.com', '--name', 't', '--expires-in-days', '5', '--no-expiry'],
+        1,
+        /either --expires-in-days or --no-expiry, not both/,
+      ],
       [['user', 'add', '--email', 'not-an-email', '--name', 'N'], 1, /not an email address/],
       [['user', 'add', '--email', 'c@example.com', '--name', 'C', '--password', 'short'], 1, /at least 8 characters/],
       [['frobnicate'], 2, /unknown command: frobnicate/],
@@ -132,7 +190,9 @@ describe('specbase CLI', () => {
       expect(run.stderr).toMatch(message);
     }
     expect((await specbase('org', 'list', '--json')).stdout).toBe(before);
-    expect(await specbase('user', 'add', '--email', 'c@example.com', '--name', 'C', '--password', 'long enough', '--json')).toMatchObject({ code: 0 });
+    expect(
+      await specbase('user', 'add', '--email', 'c@example.com', '--name', 'C', '--password', 'long enough', '--json'),
+    ).toMatchObject({ code: 0 });
   });
 
   it('answers errors as JSON with --json', async () => {

@@ -60,13 +60,19 @@ const NEVER_ASKS = (what: string) => `Specbase never asks the client for ${what}
 /** Scenarios on both eras' timelines that do not apply, and why. */
 const EXCLUDED_BOTH: Record<string, string> = {
   'tools-call-simple-text': FIXTURE_TOOL('test_simple_text'),
-  'tools-call-image': 'fixture tool test_image_content returning an image; Specbase tools return text, structured content and resource links only.',
-  'tools-call-audio': 'fixture tool test_audio_content returning audio; Specbase tools return text, structured content and resource links only.',
-  'tools-call-embedded-resource': 'fixture tool test_embedded_resource returning an embedded resource; Specbase tools return resource links, not embedded resources.',
-  'tools-call-mixed-content': 'fixture tool test_multiple_content_types returning image and embedded resource content, which Specbase never returns.',
+  'tools-call-image':
+    'fixture tool test_image_content returning an image; Specbase tools return text, structured content and resource links only.',
+  'tools-call-audio':
+    'fixture tool test_audio_content returning audio; Specbase tools return text, structured content and resource links only.',
+  'tools-call-embedded-resource':
+    'fixture tool test_embedded_resource returning an embedded resource; Specbase tools return resource links, not embedded resources.',
+  'tools-call-mixed-content':
+    'fixture tool test_multiple_content_types returning image and embedded resource content, which Specbase never returns.',
   'tools-call-error': FIXTURE_TOOL('test_error_handling'),
-  'tools-call-with-progress': 'fixture tool test_tool_with_progress sending progress notifications; Specbase calls report none.',
-  'json-schema-2020-12': 'fixture tool json_schema_2020_12_tool with a 2020-12 schema ($defs, composition); our schemas are checked by tools-list. Pending in the suite.',
+  'tools-call-with-progress':
+    'fixture tool test_tool_with_progress sending progress notifications; Specbase calls report none.',
+  'json-schema-2020-12':
+    'fixture tool json_schema_2020_12_tool with a 2020-12 schema ($defs, composition); our schemas are checked by tools-list. Pending in the suite.',
   'resources-read-text': FIXTURE_RESOURCE,
   'resources-read-binary': FIXTURE_RESOURCE,
   'resources-templates-read': FIXTURE_RESOURCE,
@@ -84,7 +90,8 @@ const EXCLUDED: Record<Era, Record<string, string>> = {
   '2025-11-25': {
     ...EXCLUDED_BOTH,
     'logging-set-level': 'Specbase offers no logging capability.',
-    'tools-call-with-logging': 'fixture tool test_tool_with_logging sending log notifications; Specbase has no logging capability.',
+    'tools-call-with-logging':
+      'fixture tool test_tool_with_logging sending log notifications; Specbase has no logging capability.',
     'tools-call-sampling': NEVER_ASKS('sampling'),
     'tools-call-elicitation': NEVER_ASKS('elicitation'),
     'elicitation-sep1034-defaults': NEVER_ASKS('elicitation'),
@@ -135,7 +142,10 @@ const EXCLUDED_EXTENSIONS: Record<string, string> = {
       'status-notifications',
       'required-task-error',
       'mrtr-composition',
-    ].map((name) => [`tasks-${name}`, 'the tasks extension: Specbase offers no tasks capability; every tool call answers at once.']),
+    ].map((name) => [
+      `tasks-${name}`,
+      'the tasks extension: Specbase offers no tasks capability; every tool call answers at once.',
+    ]),
   ),
 };
 
@@ -148,14 +158,16 @@ const NOT_TESTABLE: Partial<Record<`${Era} ${string}`, Record<string, string>>> 
   '2026-07-28 server-stateless': {
     'sep-2575-server-rejects-undeclared-capability':
       "needs the suite's fixture tool test_missing_capability; no Specbase tool relies on a client capability.",
-    'sep-2575-missing-capability-http-400': "the same fixture tool test_missing_capability, for the -32021 error's HTTP status.",
+    'sep-2575-missing-capability-http-400':
+      "the same fixture tool test_missing_capability, for the -32021 error's HTTP status.",
     'sep-2575-http-server-no-independent-requests-on-stream':
       "needs the suite's fixture tool test_streaming_elicitation; Specbase never asks the client for elicitation.",
-    'sep-2575-server-no-log-without-loglevel': "needs the suite's fixture tool test_logging_tool; Specbase offers no logging capability.",
+    'sep-2575-server-no-log-without-loglevel':
+      "needs the suite's fixture tool test_logging_tool; Specbase offers no logging capability.",
     'sep-2575-server-sends-prompts-list-changed-on-subscription':
-      'SKIPPED: Specbase\'s prompts are fixed at start, so it declares no prompts.listChanged.',
+      "SKIPPED: Specbase's prompts are fixed at start, so it declares no prompts.listChanged.",
     'sep-2575-server-sends-tools-list-changed-on-subscription':
-      'SKIPPED: Specbase\'s tool table is fixed at start, so it declares no tools.listChanged.',
+      "SKIPPED: Specbase's tool table is fixed at start, so it declares no tools.listChanged.",
   },
   '2026-07-28 http-custom-header-server-validation': Object.fromEntries(
     [
@@ -166,7 +178,7 @@ const NOT_TESTABLE: Partial<Record<`${Era} ${string}`, Record<string, string>>> 
       'sep-2243-server-reject-param-mismatch',
     ].map((id) => [
       id,
-      'no Specbase tool declares an x-mcp-header parameter (nothing in front of it routes on a tool argument), so the suite finds no Mcp-Param header to exercise. Pending in the suite\'s 2026-07-28 set.',
+      "no Specbase tool declares an x-mcp-header parameter (nothing in front of it routes on a tool argument), so the suite finds no Mcp-Param header to exercise. Pending in the suite's 2026-07-28 set.",
     ]),
   ),
 };
@@ -233,9 +245,13 @@ afterAll(async () => {
 async function conformance(era: Era, scenario: string): Promise<{ exitCode: number; output: string; checks: Check[] }> {
   const scenarioDir = path.join(outputDir, era, scenario);
   // Asynchronous on purpose: the server under test runs in this very process.
-  const result = await run(NODE22, [CONFORMANCE, 'server', '--url', forwarder.url, '--scenario', scenario, '--spec-version', era, '-o', scenarioDir], {
-    timeout: 60_000,
-  }).then(
+  const result = await run(
+    NODE22,
+    [CONFORMANCE, 'server', '--url', forwarder.url, '--scenario', scenario, '--spec-version', era, '-o', scenarioDir],
+    {
+      timeout: 60_000,
+    },
+  ).then(
     ({ stdout }) => ({ exitCode: 0, output: stdout }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({
       exitCode: error.code ?? -1,
@@ -259,12 +275,17 @@ describe('MCP conformance suite (server mode, Node 22) through a header-adding f
     return [...stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!).sort();
   }
 
-  it.each(Object.keys(SCENARIOS) as Era[])('lists every %s server scenario of the suite as run or excluded with a reason', async (era) => {
-    expect(await listed(era)).toEqual([...SCENARIOS[era], ...Object.keys(EXCLUDED[era])].sort());
-  });
+  it.each(Object.keys(SCENARIOS) as Era[])(
+    'lists every %s server scenario of the suite as run or excluded with a reason',
+    async (era) => {
+      expect(await listed(era)).toEqual([...SCENARIOS[era], ...Object.keys(EXCLUDED[era])].sort());
+    },
+  );
 
   it('lists every other server scenario as an extension excluded with a reason', async () => {
-    const onTimeline = new Set((Object.keys(SCENARIOS) as Era[]).flatMap((era) => [...SCENARIOS[era], ...Object.keys(EXCLUDED[era])]));
+    const onTimeline = new Set(
+      (Object.keys(SCENARIOS) as Era[]).flatMap((era) => [...SCENARIOS[era], ...Object.keys(EXCLUDED[era])]),
+    );
     expect((await listed()).filter((name) => !onTimeline.has(name))).toEqual(Object.keys(EXCLUDED_EXTENSIONS).sort());
   });
 
@@ -272,14 +293,18 @@ describe('MCP conformance suite (server mode, Node 22) through a header-adding f
     const { exitCode, output, checks } = await conformance(era, scenario);
     const notTestable = NOT_TESTABLE[`${era} ${scenario}`] ?? {};
     const untested = (check: Check) =>
-      check.id in notTestable && (check.status === 'SKIPPED' || (check.status === 'FAILURE' && /^Not testable/.test(check.errorMessage ?? '')));
+      check.id in notTestable &&
+      (check.status === 'SKIPPED' || (check.status === 'FAILURE' && /^Not testable/.test(check.errorMessage ?? '')));
     // INFO entries are the suite's log of requests and events, not verdicts.
-    const unsuccessful = checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO' && !untested(check));
+    const unsuccessful = checks.filter(
+      (check) => check.status !== 'SUCCESS' && check.status !== 'INFO' && !untested(check),
+    );
     expect(unsuccessful, output).toEqual([]);
     expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
-    expect(new Set(checks.filter(untested).map((check) => check.id)), 'every check listed as not testable is reported so').toEqual(
-      new Set(Object.keys(notTestable)),
-    );
+    expect(
+      new Set(checks.filter(untested).map((check) => check.id)),
+      'every check listed as not testable is reported so',
+    ).toEqual(new Set(Object.keys(notTestable)));
     // The suite exits 1 for any FAILURE, the not-testable ones included.
     expect(exitCode, output).toBe(checks.some((check) => check.status === 'FAILURE') ? 1 : 0);
   });
@@ -302,7 +327,18 @@ describe('MCP conformance suite (server mode, Node 22) through a header-adding f
     const bare = await startHeaderForwarder(serviceUrl, {});
     try {
       const scenarioDir = path.join(outputDir, 'no-headers');
-      const exit = await run(NODE22, [CONFORMANCE, 'server', '--url', bare.url, '--scenario', 'ping', '--spec-version', '2025-11-25', '-o', scenarioDir]).then(
+      const exit = await run(NODE22, [
+        CONFORMANCE,
+        'server',
+        '--url',
+        bare.url,
+        '--scenario',
+        'ping',
+        '--spec-version',
+        '2025-11-25',
+        '-o',
+        scenarioDir,
+      ]).then(
         () => 0,
         (error: { code?: number }) => error.code ?? -1,
       );

@@ -15,7 +15,10 @@ export interface Forwarder {
  * and our MCP routes require the organization header and a bearer token. `target` may be given
  * late (a function), so that the service can be started with the forwarder as its public address.
  */
-export async function startHeaderForwarder(target: URL | (() => URL), headers: Record<string, string>): Promise<Forwarder> {
+export async function startHeaderForwarder(
+  target: URL | (() => URL),
+  headers: Record<string, string>,
+): Promise<Forwarder> {
   const targetOf = typeof target === 'function' ? target : () => target;
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {

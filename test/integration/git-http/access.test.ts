@@ -25,8 +25,7 @@ describe('git smart HTTP: who may clone', () => {
   const advertise = (headers: Record<string, string> = {}, orgId?: string) =>
     fetch(`${fx.repoUrl(orgId)}/info/refs?service=git-upload-pack`, { headers });
   const basic = (token: string) => ({ Authorization: `Basic ${Buffer.from(`anyone:${token}`).toString('base64')}` });
-  const cloneAs = (token: string, name: string) =>
-    git.run(['clone', fx.repoUrl(), path.join(work, name)], { token });
+  const cloneAs = (token: string, name: string) => git.run(['clone', fx.repoUrl(), path.join(work, name)], { token });
 
   it('answers a request without credentials with a Basic challenge, so git asks for them', async () => {
     const res = await advertise();
@@ -90,18 +89,25 @@ describe('git smart HTTP: who may clone', () => {
 
   it('lets a member clone once they can read every workspace', async () => {
     await fx.control.members.grant({
-      orgId: fx.orgId, userId: fx.carol.user.id, workspaceId: fx.privateWorkspace.id, role: 'viewer',
+      orgId: fx.orgId,
+      userId: fx.carol.user.id,
+      workspaceId: fx.privateWorkspace.id,
+      role: 'viewer',
     });
     try {
       const clone = await cloneAs(fx.carol.token, 'full-reader');
       expect(clone.stderr).not.toMatch(/fatal/);
       expect(clone.code).toBe(0);
     } finally {
-      await fx.control.members.revoke({ orgId: fx.orgId, userId: fx.carol.user.id, workspaceId: fx.privateWorkspace.id });
+      await fx.control.members.revoke({
+        orgId: fx.orgId,
+        userId: fx.carol.user.id,
+        workspaceId: fx.privateWorkspace.id,
+      });
     }
   });
 
-  it("refuses a token an admin blocked in this organization with 403 and says so, and lets it clone once unblocked", async () => {
+  it('refuses a token an admin blocked in this organization with 403 and says so, and lets it clone once unblocked', async () => {
     const token = (await fx.control.tokens.list(fx.bob.user.id)).find((t) => t.name === 'git')!;
     await fx.control.credentialOrgs.block({ kind: 'token', id: token.id }, fx.orgId, fx.alice.user.id);
     try {
@@ -120,7 +126,9 @@ describe('git smart HTTP: who may clone', () => {
   it('records refused access in the audit log', async () => {
     const entries = await fx.control.audit.list({ orgId: fx.orgId, limit: 100 });
     const refused = entries.filter((e) => e.kind === 'git' && e.outcome === 'error');
-    expect(refused.map((e) => e.userId)).toEqual(expect.arrayContaining([fx.dave.user.id, fx.carol.user.id, fx.bob.user.id]));
+    expect(refused.map((e) => e.userId)).toEqual(
+      expect.arrayContaining([fx.dave.user.id, fx.carol.user.id, fx.bob.user.id]),
+    );
   });
 
   it('answers an unknown and a malformed organization alike with 404', async () => {
@@ -137,7 +145,10 @@ describe('git smart HTTP: who may clone', () => {
     const dir = path.join(work, 'pusher');
     await git.ok(['clone', fx.repoUrl(), dir], { token: fx.alice.token });
     const before = await git.ok(['--git-dir', fx.gitdir(), 'rev-parse', 'main']);
-    await git.ok(['-c', 'user.name=Alice', '-c', 'user.email=alice@example.com', 'commit', '--allow-empty', '-m', 'sneaky'], { cwd: dir });
+    await git.ok(
+      ['-c', 'user.name=Alice', '-c', 'user.email=alice@example.com', 'commit', '--allow-empty', '-m', 'sneaky'],
+      { cwd: dir },
+    );
     const push = await git.run(['push', 'origin', 'HEAD:main'], { cwd: dir, token: fx.alice.token });
     expect(push.code).not.toBe(0);
     expect(push.stderr).toContain(`remote: ${READ_ONLY}`);

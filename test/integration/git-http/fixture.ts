@@ -64,7 +64,12 @@ export async function openGitHttpFixture(): Promise<GitHttpFixture> {
   for (const workspace of [defaultWorkspace, privateWorkspace]) {
     await control.members.grant({ orgId: org.id, userId: bob.user.id, workspaceId: workspace.id, role: 'editor' });
   }
-  await control.members.grant({ orgId: org.id, userId: carol.user.id, workspaceId: defaultWorkspace.id, role: 'viewer' });
+  await control.members.grant({
+    orgId: org.id,
+    userId: carol.user.id,
+    workspaceId: defaultWorkspace.id,
+    role: 'viewer',
+  });
   const init = await store.initOrganization(
     org.id,
     { productTitle: 'Acme', productBody: '# Acme\n\nThe product.\n', workspaceId: defaultWorkspace.id },

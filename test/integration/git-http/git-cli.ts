@@ -14,17 +14,26 @@ export interface GitResult {
  * token, when given, is answered by GIT_ASKPASS only after the server asks for credentials.
  */
 export class GitCli {
-  private constructor(private readonly home: string, private readonly askpass: string) {}
+  private constructor(
+    private readonly home: string,
+    private readonly askpass: string,
+  ) {}
 
   static async create(): Promise<GitCli> {
     const home = await mkdtemp(path.join(tmpdir(), 'specbase-git-home-'));
     const askpass = path.join(home, 'askpass.sh');
-    await writeFile(askpass, '#!/bin/sh\ncase "$1" in\n  Username*) echo engineer ;;\n  *) printf "%s\\n" "$SPECBASE_TEST_TOKEN" ;;\nesac\n');
+    await writeFile(
+      askpass,
+      '#!/bin/sh\ncase "$1" in\n  Username*) echo engineer ;;\n  *) printf "%s\\n" "$SPECBASE_TEST_TOKEN" ;;\nesac\n',
+    );
     await chmod(askpass, 0o755);
     return new GitCli(home, askpass);
   }
 
-  run(args: readonly string[], options: { cwd?: string; token?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
+  run(
+    args: readonly string[],
+    options: { cwd?: string; token?: string; env?: Record<string, string> } = {},
+  ): Promise<GitResult> {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: this.home,
@@ -43,7 +52,10 @@ export class GitCli {
   }
 
   /** Like run, but a non-zero exit fails with git's own words. */
-  async ok(args: readonly string[], options: { cwd?: string; token?: string; env?: Record<string, string> } = {}): Promise<string> {
+  async ok(
+    args: readonly string[],
+    options: { cwd?: string; token?: string; env?: Record<string, string> } = {},
+  ): Promise<string> {
     const result = await this.run(args, options);
     if (result.code !== 0) throw new Error(`git ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
     return result.stdout;

@@ -21,30 +21,48 @@ describe('git smart HTTP: clone and fetch tell who changed what', () => {
     git = await GitCli.create();
     work = await mkdtemp(path.join(tmpdir(), 'specbase-git-history-'));
     const { orgId, alice, bob } = fx;
-    const created = await fx.store.create(orgId, {
-      type: 'capability',
-      parentId: fx.productId,
-      workspaceId: fx.defaultWorkspace.id,
-      title: 'Search',
-      body: '# Search\n\nAlice wrote the first line.\nAlice wrote the second line.\n',
-    }, alice.ctx);
+    const created = await fx.store.create(
+      orgId,
+      {
+        type: 'capability',
+        parentId: fx.productId,
+        workspaceId: fx.defaultWorkspace.id,
+        title: 'Search',
+        body: '# Search\n\nAlice wrote the first line.\nAlice wrote the second line.\n',
+      },
+      alice.ctx,
+    );
     capabilityId = created.artifact.id;
     capabilityPath = created.artifact.path;
-    await fx.store.update(orgId, capabilityId, {
-      verb: 'edit',
-      body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice wrote the second line.\n',
-    }, bob.ctx);
-    await fx.store.create(orgId, {
-      type: 'feature',
-      parentId: capabilityId,
-      workspaceId: fx.defaultWorkspace.id,
-      title: 'Full-text search',
-      body: '# Full-text search\n\nBob wrote this feature.\n',
-    }, bob.ctx);
-    await fx.store.update(orgId, capabilityId, {
-      verb: 'edit',
-      body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice rewrote the second line.\n',
-    }, alice.ctx);
+    await fx.store.update(
+      orgId,
+      capabilityId,
+      {
+        verb: 'edit',
+        body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice wrote the second line.\n',
+      },
+      bob.ctx,
+    );
+    await fx.store.create(
+      orgId,
+      {
+        type: 'feature',
+        parentId: capabilityId,
+        workspaceId: fx.defaultWorkspace.id,
+        title: 'Full-text search',
+        body: '# Full-text search\n\nBob wrote this feature.\n',
+      },
+      bob.ctx,
+    );
+    await fx.store.update(
+      orgId,
+      capabilityId,
+      {
+        verb: 'edit',
+        body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice rewrote the second line.\n',
+      },
+      alice.ctx,
+    );
     clone = path.join(work, 'clone');
     await git.ok(['clone', fx.repoUrl(), clone], { token: fx.alice.token });
   });
@@ -78,7 +96,7 @@ describe('git smart HTTP: clone and fetch tell who changed what', () => {
     expect(byLine.get('Alice rewrote the second line.')).toBe('<alice@example.com>');
   });
 
-  it('finds an artifact\'s changes by its Artifact-Id trailer and by following its file', async () => {
+  it("finds an artifact's changes by its Artifact-Id trailer and by following its file", async () => {
     const grep = await git.ok(['log', '--format=%an', `--grep=^Artifact-Id: ${capabilityId}$`], { cwd: clone });
     expect(grep.trim().split('\n')).toEqual(['Alice Owner', 'Bob Editor', 'Alice Owner']);
     const follow = await git.ok(['log', '--follow', '--format=%an', '--', capabilityPath], { cwd: clone });
@@ -86,25 +104,33 @@ describe('git smart HTTP: clone and fetch tell who changed what', () => {
   });
 
   it('brings new edits with git fetch, and audits the clone and the fetch', async () => {
-    const latest = await fx.store.update(fx.orgId, capabilityId, {
-      verb: 'edit',
-      body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice rewrote the second line.\nBob fetched line.\n',
-    }, fx.bob.ctx);
+    const latest = await fx.store.update(
+      fx.orgId,
+      capabilityId,
+      {
+        verb: 'edit',
+        body: '# Search\n\nAlice wrote the first line.\nBob added this line.\nAlice rewrote the second line.\nBob fetched line.\n',
+      },
+      fx.bob.ctx,
+    );
     await git.ok(['fetch', 'origin'], { cwd: clone, token: fx.alice.token });
     expect((await git.ok(['rev-parse', 'origin/main'], { cwd: clone })).trim()).toBe(latest.commit);
-    expect((await git.ok(['log', '-1', '--format=%an <%ae>', 'origin/main'], { cwd: clone })).trim())
-      .toBe('Bob Editor <bob@example.com>');
+    expect((await git.ok(['log', '-1', '--format=%an <%ae>', 'origin/main'], { cwd: clone })).trim()).toBe(
+      'Bob Editor <bob@example.com>',
+    );
     await git.ok(['fsck', '--strict', '--no-dangling'], { cwd: clone });
 
     const audit = await fx.control.audit.list({ orgId: fx.orgId, limit: 50 });
-    const actions = audit.filter((e) => e.kind === 'git' && e.userId === fx.alice.user.id && e.outcome === 'ok')
+    const actions = audit
+      .filter((e) => e.kind === 'git' && e.userId === fx.alice.user.id && e.outcome === 'ok')
       .map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['clone', 'fetch']));
   });
 
   it('speaks protocol v2 when git asks for it, and v0 when it does not', async () => {
     const v2 = await git.run(['-c', 'protocol.version=2', 'clone', fx.repoUrl(), path.join(work, 'v2')], {
-      token: fx.alice.token, env: { GIT_TRACE_PACKET: '1' },
+      token: fx.alice.token,
+      env: { GIT_TRACE_PACKET: '1' },
     });
     expect(v2.code).toBe(0);
     expect(v2.stderr).toMatch(/git< version 2/);
@@ -112,7 +138,8 @@ describe('git smart HTTP: clone and fetch tell who changed what', () => {
     await git.ok(['fsck', '--strict', '--no-dangling'], { cwd: path.join(work, 'v2') });
 
     const v0 = await git.run(['-c', 'protocol.version=0', 'clone', fx.repoUrl(), path.join(work, 'v0')], {
-      token: fx.alice.token, env: { GIT_TRACE_PACKET: '1' },
+      token: fx.alice.token,
+      env: { GIT_TRACE_PACKET: '1' },
     });
     expect(v0.code).toBe(0);
     expect(v0.stderr).toMatch(/git< # service=git-upload-pack/);

@@ -26,7 +26,11 @@ describe('observeUploadPack', () => {
   it('tells a v2 fetch by its have lines', async () => {
     const { request, summary } = observeUploadPack();
     const body = Buffer.concat([
-      pktLine('command=fetch\n'), Buffer.from('0001'), pktLine(`want ${WANT}\n`), pktLine(`have ${HAVE}\n`), FLUSH_PKT,
+      pktLine('command=fetch\n'),
+      Buffer.from('0001'),
+      pktLine(`want ${WANT}\n`),
+      pktLine(`have ${HAVE}\n`),
+      FLUSH_PKT,
     ]);
     await feed(request, body, 7);
     expect(summary).toMatchObject({ firstWant: WANT, hasHaves: true });

@@ -26,7 +26,9 @@ const headers = () => ({ 'X-Organization-Id': h.orgId, Authorization: `Bearer ${
 
 async function connectLocally(): Promise<Client> {
   const client = new Client({ name: 'proxy-test-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', local), { requestInit: { headers: headers() } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', local), { requestInit: { headers: headers() } }),
+  );
   return client;
 }
 
@@ -52,18 +54,31 @@ describe('SPECBASE_BASE_URL behind a TLS-terminating proxy', () => {
     try {
       const search = await call(client, 'specbase_search', { query: 'delivery slot' });
       expect(search.results.length).toBeGreaterThan(0);
-      for (const result of search.results as { id: string; url: string }[]) expect(result.url).toBe(artifactUrl(result.id));
+      for (const result of search.results as { id: string; url: string }[])
+        expect(result.url).toBe(artifactUrl(result.id));
 
       const product = await call(client, 'specbase_read_product');
       expect(product.url).toBe(artifactUrl(product.id));
 
       const capabilities = await call(client, 'specbase_list_capabilities', { productId: product.id });
       expect(capabilities.items.length).toBeGreaterThan(0);
-      for (const item of capabilities.items as { id: string; url: string }[]) expect(item.url).toBe(artifactUrl(item.id));
+      for (const item of capabilities.items as { id: string; url: string }[])
+        expect(item.url).toBe(artifactUrl(item.id));
 
-      const created = await call(client, 'specbase_create_feature', { capabilityId: capabilities.items[0].id, title: 'Proxy check' });
+      const created = await call(client, 'specbase_create_feature', {
+        capabilityId: capabilities.items[0].id,
+        title: 'Proxy check',
+      });
       expect(created.url).toBe(artifactUrl(created.id));
-      const patch = ['--- a/feature.md', '+++ b/feature.md', '@@ -1 +1,3 @@', ` ${(created.content as string).split('\n')[0]}`, '+', '+Served through a proxy.', ''].join('\n');
+      const patch = [
+        '--- a/feature.md',
+        '+++ b/feature.md',
+        '@@ -1 +1,3 @@',
+        ` ${(created.content as string).split('\n')[0]}`,
+        '+',
+        '+Served through a proxy.',
+        '',
+      ].join('\n');
       const edited = await call(client, 'specbase_edit_feature', { featureId: created.id, patch });
       expect(edited.url).toBe(artifactUrl(created.id));
 
@@ -84,7 +99,9 @@ describe('SPECBASE_BASE_URL behind a TLS-terminating proxy', () => {
     const path = route.replace('{org}', h.orgId);
     const response = await fetch(`${local}${path}`, { method });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${PUBLIC}/.well-known/oauth-protected-resource${path}"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${PUBLIC}/.well-known/oauth-protected-resource${path}"`,
+    );
   });
 
   it('the challenge followed to its document names the public resource and authorization server', async () => {
@@ -119,16 +136,22 @@ describe('SPECBASE_BASE_URL behind a TLS-terminating proxy', () => {
   });
 
   it.each([
-    ['a proxy that forwards host and scheme', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'specs.example.com' }],
+    [
+      'a proxy that forwards host and scheme',
+      { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'specs.example.com' },
+    ],
     ['a proxy that forwards nothing', {}],
     ['a client that forges the forwarded host', { 'X-Forwarded-Proto': 'http', 'X-Forwarded-Host': 'evil.example' }],
-  ])('the embedded identity provider, reached through %s, uses only the configured public URLs', async (_how, forwarded) => {
-    const response = await fetch(`${local}/oidc/.well-known/openid-configuration`, { headers: forwarded });
-    expect(response.status).toBe(200);
-    const metadata = (await response.json()) as Record<string, any>;
-    expect(metadata.issuer).toBe(`${PUBLIC}/oidc`);
-    expect(urlsIn(metadata).filter((url) => !url.startsWith(`${PUBLIC}/`))).toEqual([]);
-  });
+  ])(
+    'the embedded identity provider, reached through %s, uses only the configured public URLs',
+    async (_how, forwarded) => {
+      const response = await fetch(`${local}/oidc/.well-known/openid-configuration`, { headers: forwarded });
+      expect(response.status).toBe(200);
+      const metadata = (await response.json()) as Record<string, any>;
+      expect(metadata.issuer).toBe(`${PUBLIC}/oidc`);
+      expect(urlsIn(metadata).filter((url) => !url.startsWith(`${PUBLIC}/`))).toEqual([]);
+    },
+  );
 
   it('the legacy SSE transport works through the local address with a public base URL', async () => {
     const client = new Client({ name: 'proxy-sse-client', version: '1.0.0' });
@@ -136,7 +159,9 @@ describe('SPECBASE_BASE_URL behind a TLS-terminating proxy', () => {
     await client.connect(
       new SSEClientTransport(new URL('/api/mcp/sse', local), {
         requestInit: { headers: h2 },
-        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...h2 } }) },
+        eventSourceInit: {
+          fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...h2 } }),
+        },
       }),
     );
     try {

@@ -29,12 +29,17 @@ afterAll(async () => {
 function transport(kind: 'streamable' | 'sse'): Transport {
   const headers = { 'X-Organization-Id': h.orgId, Authorization: `Bearer ${h.users.owner.token}` };
   if (kind === 'streamable') {
-    return new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), { requestInit: { headers }, fetch: trustingFetch });
+    return new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), {
+      requestInit: { headers },
+      fetch: trustingFetch,
+    });
   }
   return new SSEClientTransport(new URL('/api/mcp/sse', h.baseUrl), {
     requestInit: { headers },
     fetch: trustingFetch,
-    eventSourceInit: { fetch: (url, init) => trustingFetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
+    eventSourceInit: {
+      fetch: (url, init) => trustingFetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }),
+    },
   });
 }
 
@@ -43,27 +48,39 @@ describe('HTTPS with SPECBASE_TLS_CERT and SPECBASE_TLS_KEY', () => {
     expect(h.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it.each(['streamable', 'sse'] as const)('the SDK client trusting the certificate lists tools and calls one over %s', async (kind) => {
-    const client = new Client({ name: 'tls-test-client', version: '1.0.0' });
-    await client.connect(transport(kind));
-    try {
-      const { tools } = await client.listTools();
-      expect(tools).toHaveLength(31);
-      expect(tools.every((tool) => tool.name.startsWith('specbase_'))).toBe(true);
-      const result = (await client.callTool({ name: 'specbase_search', arguments: { query: 'delivery slot' } })) as CallToolResult;
-      expect(result.isError).toBeFalsy();
-      const { results } = result.structuredContent as { results: { url: string }[] };
-      expect(results.length).toBeGreaterThan(0);
-      expect(results[0]!.url.startsWith(`${h.baseUrl}/o/${h.orgId}/a/`)).toBe(true);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(['streamable', 'sse'] as const)(
+    'the SDK client trusting the certificate lists tools and calls one over %s',
+    async (kind) => {
+      const client = new Client({ name: 'tls-test-client', version: '1.0.0' });
+      await client.connect(transport(kind));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools).toHaveLength(31);
+        expect(tools.every((tool) => tool.name.startsWith('specbase_'))).toBe(true);
+        const result = (await client.callTool({
+          name: 'specbase_search',
+          arguments: { query: 'delivery slot' },
+        })) as CallToolResult;
+        expect(result.isError).toBeFalsy();
+        const { results } = result.structuredContent as { results: { url: string }[] };
+        expect(results.length).toBeGreaterThan(0);
+        expect(results[0]!.url.startsWith(`${h.baseUrl}/o/${h.orgId}/a/`)).toBe(true);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('answers /healthz over TLS', async () => {
     const response = await trustingFetch(new URL('/healthz', h.baseUrl));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', droppedLogLines: 0, droppedAuditRows: 0, heldAuditRows: 0, openOrganizations: expect.any(Number) });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      droppedLogLines: 0,
+      droppedAuditRows: 0,
+      heldAuditRows: 0,
+      openOrganizations: expect.any(Number),
+    });
   });
 
   it('refuses plain http on the TLS port', async () => {
@@ -75,6 +92,10 @@ describe('HTTPS with SPECBASE_TLS_CERT and SPECBASE_TLS_KEY', () => {
     await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
     const client = new Client({ name: 'untrusting-client', version: '1.0.0' });
     const headers = { 'X-Organization-Id': h.orgId, Authorization: `Bearer ${h.users.owner.token}` };
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), { requestInit: { headers } }))).rejects.toThrow();
+    await expect(
+      client.connect(
+        new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), { requestInit: { headers } }),
+      ),
+    ).rejects.toThrow();
   });
 });

@@ -24,7 +24,9 @@ describe('run', () => {
     const parent = Number((await run('sh', ['-c', 'echo $PPID'], { env })).toString().trim());
     expect(parent).toBeGreaterThan(0);
     expect(parent).not.toBe(process.pid);
-    const parentOfLauncher = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(parent)], { encoding: 'utf8' }).trim());
+    const parentOfLauncher = Number(
+      execFileSync('ps', ['-o', 'ppid=', '-p', String(parent)], { encoding: 'utf8' }).trim(),
+    );
     expect(parentOfLauncher).toBe(process.pid);
   });
 
@@ -50,7 +52,9 @@ describe('run', () => {
     const started = Date.now();
     expect((await failureOf(run('sleep', ['10'], { env, timeoutMs: 200 }))).reason).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect((await failureOf(run('head', ['-c', '1000000', '/dev/zero'], { env, maxOutputBytes: 1000 }))).reason).toBe('too-much-output');
+    expect((await failureOf(run('head', ['-c', '1000000', '/dev/zero'], { env, maxOutputBytes: 1000 }))).reason).toBe(
+      'too-much-output',
+    );
   });
 });
 
@@ -62,7 +66,9 @@ describe('launch', () => {
     child.stdin.write('first\n');
     await expect.poll(() => Buffer.concat(received).toString()).toBe('first\n');
     child.stdin.end('second\n');
-    const [code] = await new Promise<[number | null, string | null]>((resolve) => child.once('close', (code: number | null, signal: string | null) => resolve([code, signal])));
+    const [code] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once('close', (code: number | null, signal: string | null) => resolve([code, signal])),
+    );
     expect(code).toBe(0);
     expect(Buffer.concat(received).toString()).toBe('first\nsecond\n');
   });
@@ -70,7 +76,9 @@ describe('launch', () => {
   it('kills a process, even one asked to stop before it had started', async () => {
     for (const killAt of ['spawn', 'now'] as const) {
       const child = launcher.launch('sleep', ['30'], { env });
-      const closed = new Promise<[number | null, string | null]>((resolve) => child.once('close', (code: number | null, signal: string | null) => resolve([code, signal])));
+      const closed = new Promise<[number | null, string | null]>((resolve) =>
+        child.once('close', (code: number | null, signal: string | null) => resolve([code, signal])),
+      );
       child.stdout.resume();
       if (killAt === 'now') child.kill();
       else child.once('spawn', () => child.kill());
@@ -80,7 +88,9 @@ describe('launch', () => {
   });
 
   it('runs many processes at once, each with its own streams', async () => {
-    const outputs = await Promise.all(Array.from({ length: 12 }, (_, i) => run('sh', ['-c', `echo process ${i}`], { env })));
+    const outputs = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => run('sh', ['-c', `echo process ${i}`], { env })),
+    );
     expect(outputs.map((out) => out.toString())).toEqual(Array.from({ length: 12 }, (_, i) => `process ${i}\n`));
   });
 

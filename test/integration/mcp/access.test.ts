@@ -31,7 +31,9 @@ describe('artifact not found', () => {
       expect(await callError(owner, 'specbase_read_feature', { featureId: id })).toBe('artifact not found');
       expect(await callError(owner, 'specbase_list_requirements', { featureId: id })).toBe('artifact not found');
       expect(await callError(owner, 'specbase_create_requirement', { featureId: id })).toBe('artifact not found');
-      expect(await callError(owner, 'specbase_edit_feature', { featureId: id, patch: '@@\n-a\n+b\n' })).toBe('artifact not found');
+      expect(await callError(owner, 'specbase_edit_feature', { featureId: id, patch: '@@\n-a\n+b\n' })).toBe(
+        'artifact not found',
+      );
     }
     expect(await callError(owner, 'specbase_list_pages', { folderId: newId() })).toBe('artifact not found');
   });
@@ -39,8 +41,12 @@ describe('artifact not found', () => {
   it('for an id of another type that the caller cannot read (a readable one is named: first-time.test.ts)', async () => {
     const partial = await connect(h, 'partial');
     try {
-      expect(await callError(partial, 'specbase_read_feature', { featureId: hidden.pageId })).toBe('artifact not found');
-      expect(await callError(partial, 'specbase_edit_feature', { featureId: hidden.pageId, patch: '@@\n-a\n+b\n' })).toBe('artifact not found');
+      expect(await callError(partial, 'specbase_read_feature', { featureId: hidden.pageId })).toBe(
+        'artifact not found',
+      );
+      expect(
+        await callError(partial, 'specbase_edit_feature', { featureId: hidden.pageId, patch: '@@\n-a\n+b\n' }),
+      ).toBe('artifact not found');
     } finally {
       await partial.close();
     }
@@ -50,9 +56,13 @@ describe('artifact not found', () => {
 describe('arguments', () => {
   it('are validated with a sentence that names the problem', async () => {
     expect(await callError(owner, 'specbase_search', { query: 'cart', limit: 51 })).toMatch(/limit/);
-    expect(await callError(owner, 'specbase_search', { query: 'cart', artifactTypes: ['epic'] })).toMatch(/artifactTypes/);
+    expect(await callError(owner, 'specbase_search', { query: 'cart', artifactTypes: ['epic'] })).toMatch(
+      /artifactTypes/,
+    );
     expect(await callError(owner, 'specbase_read_product', { mode: 'everything' })).toMatch(/mode/);
-    expect(await callError(owner, 'specbase_create_requirement', { featureId: newId(), type: 'NICE_TO_HAVE' })).toMatch(/type/);
+    expect(await callError(owner, 'specbase_create_requirement', { featureId: newId(), type: 'NICE_TO_HAVE' })).toMatch(
+      /type/,
+    );
   });
 });
 
@@ -63,12 +73,17 @@ describe('a viewer', () => {
       const feature = (await call(viewer, 'specbase_list_features', { capabilityId })).data.items[0];
       const read = await call(viewer, 'specbase_read_feature', { featureId: feature.id, mode: 'full' });
       const firstLine = (read.data.content as string).split('\n')[0];
-      expect(await callError(viewer, 'specbase_edit_feature', { featureId: feature.id, patch: `@@\n-${firstLine}\n+# Mine now\n` })).toBe(
-        'permission denied',
-      );
+      expect(
+        await callError(viewer, 'specbase_edit_feature', {
+          featureId: feature.id,
+          patch: `@@\n-${firstLine}\n+# Mine now\n`,
+        }),
+      ).toBe('permission denied');
       expect(await callError(viewer, 'specbase_create_feature', { capabilityId })).toBe('permission denied');
       expect(await callError(viewer, 'specbase_create_page', {})).toBe('permission denied');
-      expect((await call(viewer, 'specbase_read_feature', { featureId: feature.id })).data.version).toBe(read.data.version);
+      expect((await call(viewer, 'specbase_read_feature', { featureId: feature.id })).data.version).toBe(
+        read.data.version,
+      );
     } finally {
       await viewer.close();
     }
@@ -79,12 +94,20 @@ describe('a viewer', () => {
     try {
       await call(editor, 'specbase_create_user_type', { productId: h.productId, title: 'Courier' });
       await h.services.control.members.grant({
-        orgId: h.orgId, userId: h.users.editor.user.id, workspaceId: h.defaultWorkspaceId, role: 'viewer',
+        orgId: h.orgId,
+        userId: h.users.editor.user.id,
+        workspaceId: h.defaultWorkspaceId,
+        role: 'viewer',
       });
-      expect(await callError(editor, 'specbase_create_user_type', { productId: h.productId })).toBe('permission denied');
+      expect(await callError(editor, 'specbase_create_user_type', { productId: h.productId })).toBe(
+        'permission denied',
+      );
     } finally {
       await h.services.control.members.grant({
-        orgId: h.orgId, userId: h.users.editor.user.id, workspaceId: h.defaultWorkspaceId, role: 'editor',
+        orgId: h.orgId,
+        userId: h.users.editor.user.id,
+        workspaceId: h.defaultWorkspaceId,
+        role: 'editor',
       });
       await editor.close();
     }
@@ -101,13 +124,17 @@ describe('an artifact in a workspace the user cannot access', () => {
   });
 
   it('is visible to a member of that workspace (the control)', async () => {
-    const results = (await call(owner, 'specbase_search', { query: hidden.title, limit: 50 })).data.results as { id: string }[];
+    const results = (await call(owner, 'specbase_search', { query: hidden.title, limit: 50 })).data.results as {
+      id: string;
+    }[];
     expect(results.map((r) => r.id)).toContain(hidden.pageId);
   });
 
   it('never appears in read, list, search or edit', async () => {
     expect(await callError(partial, 'specbase_read_page', { pageId: hidden.pageId })).toBe('artifact not found');
-    expect(await callError(partial, 'specbase_read_page', { pageId: hidden.pageId, mode: 'full' })).toBe('artifact not found');
+    expect(await callError(partial, 'specbase_read_page', { pageId: hidden.pageId, mode: 'full' })).toBe(
+      'artifact not found',
+    );
     const pages = (await call(partial, 'specbase_list_pages')).data.items as { id: string }[];
     expect(pages.length).toBeGreaterThan(0);
     expect(pages.map((p) => p.id)).not.toContain(hidden.pageId);
@@ -119,9 +146,12 @@ describe('an artifact in a workspace the user cannot access', () => {
     expect(search.text).not.toContain(hidden.pageId);
     const byType = await call(partial, 'specbase_search', { query: hidden.title, artifactTypes: ['page'], limit: 50 });
     expect((byType.data.results as { id: string }[]).map((r) => r.id)).not.toContain(hidden.pageId);
-    expect(await callError(partial, 'specbase_edit_page', { pageId: hidden.pageId, patch: `@@\n-# ${hidden.title}\n+# Leaked\n` })).toBe(
-      'artifact not found',
-    );
+    expect(
+      await callError(partial, 'specbase_edit_page', {
+        pageId: hidden.pageId,
+        patch: `@@\n-# ${hidden.title}\n+# Leaked\n`,
+      }),
+    ).toBe('artifact not found');
     expect(await callError(partial, 'specbase_create_page', { folderId: hidden.folderId })).toBe('artifact not found');
     expect((await call(owner, 'specbase_read_page', { pageId: hidden.pageId })).data.version).toBe(hidden.version);
   });

@@ -33,7 +33,8 @@ const ok = async (client: ModernClient, name: string, args: Record<string, unkno
 };
 
 /** The commits of the organization's repository, newest first. */
-const commits = async (): Promise<string[]> => (await git(h.gitdir, 'log', '--format=%H %s', 'main')).trim().split('\n');
+const commits = async (): Promise<string[]> =>
+  (await git(h.gitdir, 'log', '--format=%H %s', 'main')).trim().split('\n');
 
 const UNSAFE_BODY = [
   'The body carries <script>window.pwned = "script"</script> markup',
@@ -89,7 +90,12 @@ describe('what clients see', () => {
       expect(byName.get('specbase_search')?._meta).toEqual({ ui: { resourceUri: 'ui://specbase/search' } });
       expect(byName.get('specbase_list_folders')?._meta).toBeUndefined();
       const appOnly = tools.filter((tool) => tool.name.startsWith('specbase_app_'));
-      expect(appOnly.map((tool) => tool.name)).toEqual(['specbase_app_artifact', 'specbase_app_change', 'specbase_app_places', 'specbase_app_revert']);
+      expect(appOnly.map((tool) => tool.name)).toEqual([
+        'specbase_app_artifact',
+        'specbase_app_change',
+        'specbase_app_places',
+        'specbase_app_revert',
+      ]);
       for (const tool of appOnly) expect(tool._meta).toEqual({ ui: { visibility: ['app'] } });
     } finally {
       await Promise.all([plain.close(), legacyPlain.close()]);
@@ -109,14 +115,20 @@ describe('what clients see', () => {
       const [modern, legacy] = await Promise.all([owner.listTools(), client.listTools()]);
       expect(legacy.tools).toEqual(modern.tools);
       const { resources } = await client.listResources();
-      expect(resources.slice(0, 3).map((resource) => resource.uri)).toEqual(['ui://specbase/artifact', 'ui://specbase/change', 'ui://specbase/search']);
+      expect(resources.slice(0, 3).map((resource) => resource.uri)).toEqual([
+        'ui://specbase/artifact',
+        'ui://specbase/change',
+        'ui://specbase/search',
+      ]);
     } finally {
       await client.close();
     }
   });
 
   it('keeps tools/list under 25 KB for a client that renders apps', async () => {
-    const answer = await modernRaw(h, 'tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': APPS_CAPABILITIES } });
+    const answer = await modernRaw(h, 'tools/list', {
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': APPS_CAPABILITIES },
+    });
     expect(answer.status).toBe(200);
     const tools = (answer.json as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.some((tool) => tool.name === 'specbase_app_revert')).toBe(true);
@@ -134,10 +146,21 @@ describe('what clients see', () => {
     ]);
     for (const app of apps) {
       const read = await owner.readResource({ uri: app.uri });
-      const content = read.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: Record<string, string[]> } } };
+      const content = read.contents[0] as unknown as {
+        mimeType: string;
+        text: string;
+        _meta: { ui: { csp: Record<string, string[]> } };
+      };
       expect(content.mimeType).toBe('text/html;profile=mcp-app');
-      expect(content._meta.ui.csp).toEqual({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] });
-      expect(content.text).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:/);
+      expect(content._meta.ui.csp).toEqual({
+        connectDomains: [],
+        resourceDomains: [],
+        frameDomains: [],
+        baseUriDomains: [],
+      });
+      expect(content.text).toMatch(
+        /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:/,
+      );
       // One inline module script (the ext-apps runtime and the app) and one inline stylesheet: nothing loaded.
       expect(content.text.match(/<script/g)).toHaveLength(1);
       const markup = content.text.replace(/<script type="module">[\s\S]*<\/script>/, '');
@@ -149,9 +172,15 @@ describe('what clients see', () => {
     const plain = await connectModern(h, 'owner');
     try {
       const args = { query: 'checkout', limit: 5 };
-      const [mine, theirs] = await Promise.all([owner.callTool({ name: 'specbase_search', arguments: args }), plain.callTool({ name: 'specbase_search', arguments: args })]);
+      const [mine, theirs] = await Promise.all([
+        owner.callTool({ name: 'specbase_search', arguments: args }),
+        plain.callTool({ name: 'specbase_search', arguments: args }),
+      ]);
       expect(mine).toEqual(theirs);
-      const refused = (await plain.callTool({ name: 'specbase_app_artifact', arguments: { id: h.productId } })) as CallToolResult;
+      const refused = (await plain.callTool({
+        name: 'specbase_app_artifact',
+        arguments: { id: h.productId },
+      })) as CallToolResult;
       expect(refused.isError).toBe(true);
       expect((refused.content[0] as { text: string }).text).toContain('did not declare that it renders them');
     } finally {
@@ -174,17 +203,23 @@ describe('the apps in a host', () => {
       expect(text).toContain(`Version ${(read.structuredContent as { version: string }).version.slice(0, 7)}`);
       expect(text).toContain(`last changed by ${h.users.owner.user.name}`);
       expect(await frame.locator('.markdown strong').innerText()).toBe('card');
-      expect(await frame.locator('.markdown script, .markdown [onerror], .markdown a[href^="javascript"]').count()).toBe(0);
+      expect(
+        await frame.locator('.markdown script, .markdown [onerror], .markdown a[href^="javascript"]').count(),
+      ).toBe(0);
       expect(await frame.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
       // Past the sanitizer, the app's own policy: an inline handler that got into the page never runs.
       await frame.evaluate(() => {
         const doc = (globalThis as any).document;
-        doc.querySelector('.markdown').insertAdjacentHTML('beforeend', '<img src="x" onerror="window.pwned = \'past the sanitizer\'">');
+        doc
+          .querySelector('.markdown')
+          .insertAdjacentHTML('beforeend', '<img src="x" onerror="window.pwned = \'past the sanitizer\'">');
       });
       await host.page.waitForTimeout(200);
       expect(await frame.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
       await frame.getByRole('link', { name: 'Open in Specbase' }).click();
-      expect(await host.page.evaluate(() => (globalThis as any).openedLinks)).toEqual([(read.structuredContent as { url: string }).url]);
+      expect(await host.page.evaluate(() => (globalThis as any).openedLinks)).toEqual([
+        (read.structuredContent as { url: string }).url,
+      ]);
       expect(host.calls).toEqual(['specbase_app_artifact']);
 
       // The create result opens the same view.
@@ -219,7 +254,9 @@ describe('the apps in a host', () => {
       const [revertCommit] = after[0]!.split(' ');
       const message = await git(h.gitdir, 'log', '-1', '--format=%B', revertCommit!);
       expect(message).toContain(change.version);
-      const page = (await ok(owner, 'specbase_read_page', { pageId: id, mode: 'full' })).structuredContent as { content: string };
+      const page = (await ok(owner, 'specbase_read_page', { pageId: id, mode: 'full' })).structuredContent as {
+        content: string;
+      };
       expect(page.content).not.toContain('Pay by');
       expect(host.calls).toEqual(['specbase_app_change', 'specbase_app_revert']);
     } finally {
@@ -227,7 +264,7 @@ describe('the apps in a host', () => {
     }
   });
 
-  it('edit review: a viewer\'s Revert is refused and nothing is written', async () => {
+  it("edit review: a viewer's Revert is refused and nothing is written", async () => {
     const { edited } = await pageWithEdit('Apps viewer review');
     await expectRevertRefused(viewer, edited, /^Nothing was written\. .*(permission|role|viewer|cannot|may not)/i);
   });
@@ -238,7 +275,7 @@ describe('the apps in a host', () => {
     await expectRevertRefused(owner, edited, /^Nothing was written\. cannot revert/);
   });
 
-  it('follows the host\'s theme, also when it changes, and reads at 390 px without sideways scrolling', async () => {
+  it("follows the host's theme, also when it changes, and reads at 390 px without sideways scrolling", async () => {
     const { edited } = await pageWithEdit('Apps on a phone');
     const host = await openAppsHost(browser, owner, { width: 390, height: 844 });
     try {
@@ -247,10 +284,16 @@ describe('the apps in a host', () => {
       const look = () =>
         frame.evaluate(() => {
           const doc = (globalThis as any).document;
-          return { theme: doc.documentElement.dataset.theme, background: (globalThis as any).getComputedStyle(doc.body).backgroundColor, wide: doc.documentElement.scrollWidth };
+          return {
+            theme: doc.documentElement.dataset.theme,
+            background: (globalThis as any).getComputedStyle(doc.body).backgroundColor,
+            wide: doc.documentElement.scrollWidth,
+          };
         });
       expect(await look()).toEqual({ theme: 'dark', background: 'rgb(28, 31, 38)', wide: 390 });
-      await host.page.evaluate(() => (globalThis as any).bridge.setHostContext({ theme: 'light', displayMode: 'inline', platform: 'web' }));
+      await host.page.evaluate(() =>
+        (globalThis as any).bridge.setHostContext({ theme: 'light', displayMode: 'inline', platform: 'web' }),
+      );
       await frame.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === 'light');
       expect(await look()).toEqual({ theme: 'light', background: 'rgb(255, 255, 255)', wide: 390 });
     } finally {

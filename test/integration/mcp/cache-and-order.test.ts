@@ -12,7 +12,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-
 it('tools/list carries the cache hints on the 2026-07-28 era, stays under 25 KB, and keeps the table order', async () => {
   const answer = await modernRaw(h, 'tools/list');
   expect(answer.status).toBe(200);

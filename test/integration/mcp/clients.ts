@@ -20,14 +20,19 @@ export async function connect(
   name = 'specbase-test-client',
   options: { readonly headers?: Record<string, string>; readonly url?: URL; readonly token?: string } = {},
 ): Promise<Client> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${options.token ?? h.users[persona].token}`, ...options.headers };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${options.token ?? h.users[persona].token}`,
+    ...options.headers,
+  };
   if (!kind.endsWith('-path')) headers['X-Organization-Id'] = h.orgId;
   const url = options.url ?? mcpUrl(h, kind);
   const transport = kind.startsWith('sse')
     ? new SSEClientTransport(url, {
         requestInit: { headers },
         // The SSE stream is a GET made by an EventSource, which takes its headers from fetch.
-        eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
+        eventSourceInit: {
+          fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } }),
+        },
       })
     : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const client = new Client({ name, version: '1.0.0' });

@@ -36,11 +36,17 @@ async function createFeature(client: Client, title: string): Promise<string> {
 const insertUnderNotes = (line: string) => ['@@ -14,1 +14,2 @@', ' ## Storm log', `+${line}`, ''].join('\n');
 
 async function connectMany(count: number, transports: readonly TransportKind[]): Promise<Client[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => connect(h, 'editor', transports[i % transports.length], `storm-${i}`)));
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => connect(h, 'editor', transports[i % transports.length], `storm-${i}`)),
+  );
 }
 
 /** Every tool call of every client; a refused call is kept, not thrown, so the test can count them. */
-async function storm(clients: readonly Client[], edits: (client: number, n: number) => { featureId: string; patch: string }, perClient: number) {
+async function storm(
+  clients: readonly Client[],
+  edits: (client: number, n: number) => { featureId: string; patch: string },
+  perClient: number,
+) {
   const outcomes: { line: string; result: CallToolResult }[][] = await Promise.all(
     clients.map(async (client, c) => {
       const results = [];
@@ -75,9 +81,14 @@ it('20 assistants x 10 inserts under one heading, over both transports: none ref
     const lines = body.split('\n');
     for (const { line } of outcomes) expect(lines.filter((l) => l === line)).toHaveLength(1);
     expect(git('rev-list', '--count', `${headBefore}..main`).trim()).toBe('200');
-    expect(git('show', `main:${git('ls-tree', '-r', '--name-only', 'main').split('\n').find((p) => p.includes(featureId.slice(0, 8)))}`)).toContain(
-      outcomes[0]!.line,
-    );
+    expect(
+      git(
+        'show',
+        `main:${git('ls-tree', '-r', '--name-only', 'main')
+          .split('\n')
+          .find((p) => p.includes(featureId.slice(0, 8)))}`,
+      ),
+    ).toContain(outcomes[0]!.line);
     expectHealthyRepository();
   } finally {
     await Promise.all(clients.map((c) => c.close()));
@@ -89,11 +100,16 @@ it('50 assistants editing 50 different artifacts at once: every edit committed a
   try {
     const featureIds: string[] = [];
     for (let i = 0; i < 50; i++) featureIds.push(await createFeature(clients[0]!, `Parallel feature ${i}`));
-    const outcomes = await storm(clients, (c, n) => ({ featureId: featureIds[c]!, patch: insertUnderNotes(`- own ${c}-${n}`) }), 3);
+    const outcomes = await storm(
+      clients,
+      (c, n) => ({ featureId: featureIds[c]!, patch: insertUnderNotes(`- own ${c}-${n}`) }),
+      3,
+    );
 
     expect(outcomes.filter((o) => o.result.isError)).toEqual([]);
     for (let c = 0; c < 50; c++) {
-      const body = (await call(clients[c]!, 'specbase_read_feature', { featureId: featureIds[c]!, mode: 'full' })).data.content as string;
+      const body = (await call(clients[c]!, 'specbase_read_feature', { featureId: featureIds[c]!, mode: 'full' })).data
+        .content as string;
       for (let n = 0; n < 3; n++) expect(body.split('\n').filter((l) => l === `- own ${c}-${n}`)).toHaveLength(1);
     }
     expectHealthyRepository();
@@ -107,7 +123,10 @@ it('baseVersion still refuses an edit whose patch no longer applies to the newer
   try {
     const featureId = await createFeature(client!, 'Guarded notes');
     const read = await call(client!, 'specbase_read_feature', { featureId, mode: 'full' });
-    await call(client!, 'specbase_edit_feature', { featureId, patch: ['@@ -3 +3 @@', '-## Storm log', '+## Remarks', ''].join('\n') });
+    await call(client!, 'specbase_edit_feature', {
+      featureId,
+      patch: ['@@ -3 +3 @@', '-## Storm log', '+## Remarks', ''].join('\n'),
+    });
     const stale = (await client!.callTool({
       name: 'specbase_edit_feature',
       arguments: { featureId, patch: insertUnderNotes('- late'), baseVersion: read.data.version },

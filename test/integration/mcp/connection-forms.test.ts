@@ -15,16 +15,41 @@ afterAll(async () => {
 });
 
 const catalog = buildCatalog();
-const READ_TOOLS = catalog.tools.filter((tool) => ['search', 'read', 'list'].includes(tool.kind)).map((tool) => tool.name).sort();
+const READ_TOOLS = catalog.tools
+  .filter((tool) => ['search', 'read', 'list'].includes(tool.kind))
+  .map((tool) => tool.name)
+  .sort();
 
 type AnyClient = LegacyClient | ModernClient;
 
 /** A connection in either era, opened as `how` says. */
 type Opener = (headers?: Record<string, string>, path?: string) => Promise<AnyClient>;
 const ERAS: readonly [string, Opener][] = [
-  ['2025 Streamable HTTP', (headers, path) => connect(h, 'owner', 'streamable-path', 'forms-test', { headers, ...(path ? { url: new URL(path, h.baseUrl) } : {}) })],
-  ['2025 SSE', (headers, path) => connect(h, 'owner', 'sse-path', 'forms-test', { headers, ...(path ? { url: new URL(path.replace(/mcp$/, 'sse'), h.baseUrl) } : {}) })],
-  ['2026-07-28', (headers, path) => connectModern(h, 'owner', 'pinned', { orgInPath: true, ...(headers ? { headers } : {}), ...(path ? { path } : {}) })],
+  [
+    '2025 Streamable HTTP',
+    (headers, path) =>
+      connect(h, 'owner', 'streamable-path', 'forms-test', {
+        headers,
+        ...(path ? { url: new URL(path, h.baseUrl) } : {}),
+      }),
+  ],
+  [
+    '2025 SSE',
+    (headers, path) =>
+      connect(h, 'owner', 'sse-path', 'forms-test', {
+        headers,
+        ...(path ? { url: new URL(path.replace(/mcp$/, 'sse'), h.baseUrl) } : {}),
+      }),
+  ],
+  [
+    '2026-07-28',
+    (headers, path) =>
+      connectModern(h, 'owner', 'pinned', {
+        orgInPath: true,
+        ...(headers ? { headers } : {}),
+        ...(path ? { path } : {}),
+      }),
+  ],
 ];
 
 async function toolNames(client: AnyClient): Promise<string[]> {
@@ -32,7 +57,10 @@ async function toolNames(client: AnyClient): Promise<string[]> {
 }
 
 async function refusal(client: AnyClient, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
   expect(result.isError).toBe(true);
   return result.content[0]!.text;
 }
@@ -55,7 +83,9 @@ describe.each(ERAS)('in the %s era', (_era, open) => {
     const client = await open(undefined, `/api/mcp/o/${h.orgId}/readonly/mcp`);
     try {
       expect(await toolNames(client)).toEqual(READ_TOOLS);
-      expect(await refusal(client, 'specbase_edit_capability', { capabilityId: h.productId, patch: '', baseVersion: 'x' })).toContain('opened on a /readonly URL');
+      expect(
+        await refusal(client, 'specbase_edit_capability', { capabilityId: h.productId, patch: '', baseVersion: 'x' }),
+      ).toContain('opened on a /readonly URL');
     } finally {
       await client.close();
     }
@@ -81,8 +111,18 @@ describe('headers the server cannot read', () => {
   ])('%s: %s is refused with 400 before MCP', async (name, value, message) => {
     const response = await fetch(new URL(`/api/mcp/o/${h.orgId}/mcp`, h.baseUrl), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${h.users.owner.token}`, [name]: value },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${h.users.owner.token}`,
+        [name]: value,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(message);
@@ -90,9 +130,13 @@ describe('headers the server cannot read', () => {
 });
 
 it('the read-only form serves its own protected resource metadata', async () => {
-  const response = await fetch(new URL(`/.well-known/oauth-protected-resource/api/mcp/o/${h.orgId}/readonly/mcp`, h.baseUrl));
+  const response = await fetch(
+    new URL(`/.well-known/oauth-protected-resource/api/mcp/o/${h.orgId}/readonly/mcp`, h.baseUrl),
+  );
   expect(response.status).toBe(200);
-  expect(((await response.json()) as { resource: string }).resource).toBe(`${h.baseUrl}/api/mcp/o/${h.orgId}/readonly/mcp`);
+  expect(((await response.json()) as { resource: string }).resource).toBe(
+    `${h.baseUrl}/api/mcp/o/${h.orgId}/readonly/mcp`,
+  );
 });
 
 it('a filtered connection still reads', async () => {
@@ -107,7 +151,11 @@ it('a filtered connection still reads', async () => {
 });
 
 it('a token created read-only acts read-only in both eras, whatever the headers say', async () => {
-  const { secret } = await h.services.control.tokens.create({ userId: h.users.owner.user.id, name: 'read-only', readOnly: true });
+  const { secret } = await h.services.control.tokens.create({
+    userId: h.users.owner.user.id,
+    name: 'read-only',
+    readOnly: true,
+  });
   const headers = { 'X-Specbase-Readonly': 'false' };
   const modern = await connectModern(h, 'owner', 'pinned', { token: secret, headers });
   const legacy = await connect(h, 'owner', 'streamable', 'forms-test', { token: secret, headers });

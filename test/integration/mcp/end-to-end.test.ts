@@ -11,7 +11,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
+const git = (gitdir: string, ...args: string[]) =>
+  execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
 
 it('search, read, list, create, read, edit, read again: the edit is a commit by that user with trailers', async () => {
   const client = await connect(h, 'editor', 'streamable', 'e2e-assistant');
@@ -29,9 +30,22 @@ it('search, read, list, create, read, edit, read again: the edit is a commit by 
     expect(created.text).toContain(featureId);
 
     const read = await call(client, 'specbase_read_feature', { featureId, mode: 'full' });
-    expect(read.data).toMatchObject({ id: featureId, title: 'Gift wrapping', parentId: capabilityId, truncated: false });
+    expect(read.data).toMatchObject({
+      id: featureId,
+      title: 'Gift wrapping',
+      parentId: capabilityId,
+      truncated: false,
+    });
     const lines = (read.data.content as string).split('\n');
-    const patch = ['--- a/feature.md', '+++ b/feature.md', '@@ -1,2 +1,3 @@', ` ${lines[0]}`, '+', '+Shoppers can add gift wrapping to an order for 2 EUR.', ''].join('\n');
+    const patch = [
+      '--- a/feature.md',
+      '+++ b/feature.md',
+      '@@ -1,2 +1,3 @@',
+      ` ${lines[0]}`,
+      '+',
+      '+Shoppers can add gift wrapping to an order for 2 EUR.',
+      '',
+    ].join('\n');
     const edit = await call(client, 'specbase_edit_feature', { featureId, patch, baseVersion: read.data.version });
     expect(edit.data).toMatchObject({ id: featureId, added: 2, removed: 0 });
     expect(edit.data.diff).toContain('+Shoppers can add gift wrapping');
@@ -57,7 +71,9 @@ it('search, read, list, create, read, edit, read again: the edit is a commit by 
       expect(message).toContain('Client: e2e-assistant');
     }
     expect(editCommit![2]).toMatch(/^edit feature: Gift wrapping/i);
-    expect(git(gitdir, 'show', '--format=', edit.data.version)).toContain('+Shoppers can add gift wrapping to an order for 2 EUR.');
+    expect(git(gitdir, 'show', '--format=', edit.data.version)).toContain(
+      '+Shoppers can add gift wrapping to an order for 2 EUR.',
+    );
   } finally {
     await client.close();
   }

@@ -51,8 +51,12 @@ describe('the 2026-07-28 era on the same URLs', () => {
     const legacy = await connect(h, 'owner');
     try {
       const expected = 'unknown tool "specbase_nope"; tools/list names this server\'s tools';
-      const modernError = await modern.callTool({ name: 'specbase_nope', arguments: {} }).catch((error: { code?: number; message: string }) => error);
-      const legacyError = await legacy.callTool({ name: 'specbase_nope', arguments: {} }).catch((error: { code?: number; message: string }) => error);
+      const modernError = await modern
+        .callTool({ name: 'specbase_nope', arguments: {} })
+        .catch((error: { code?: number; message: string }) => error);
+      const legacyError = await legacy
+        .callTool({ name: 'specbase_nope', arguments: {} })
+        .catch((error: { code?: number; message: string }) => error);
       expect(modernError).toMatchObject({ code: -32602 });
       expect(legacyError).toMatchObject({ code: -32602 });
       expect((modernError as Error).message).toContain(expected);
@@ -71,33 +75,49 @@ describe('the 2026-07-28 era on the same URLs', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const entries = await h.services.control.audit.list({ orgId: h.orgId, limit: 20 });
-    const row = entries.find((entry) => entry.action === 'specbase_search' && entry.client === 'specbase-modern-test-client');
+    const row = entries.find(
+      (entry) => entry.action === 'specbase_search' && entry.client === 'specbase-modern-test-client',
+    );
     expect(row).toBeDefined();
   });
 });
 
 describe('the 2025 era keeps its sessionful wiring', () => {
-  it.each(['streamable', 'sse', 'streamable-path', 'sse-path'] as const)('serves a 1.x client over %s', async (kind) => {
-    const client = await connect(h, 'owner', kind);
-    try {
-      expect((await call(client, 'specbase_read_product')).data.id).toBe(h.productId);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(['streamable', 'sse', 'streamable-path', 'sse-path'] as const)(
+    'serves a 1.x client over %s',
+    async (kind) => {
+      const client = await connect(h, 'owner', kind);
+      try {
+        expect((await call(client, 'specbase_read_product')).data.id).toBe(h.productId);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe('the gate before either era', () => {
-  it.each(['pinned', 'auto'] as const)('answers 401 with the challenge to a v2 client (%s) without a valid token', async (negotiation) => {
-    await expect(connectModern(h, 'owner', negotiation, { token: 'sbp_not-a-real-token' })).rejects.toThrow(/401|nauthorized/);
-    const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'X-Organization-Id': h.orgId },
-      body: JSON.stringify(discoverRequest()),
-    });
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.baseUrl}/.well-known/oauth-protected-resource/api/mcp/mcp"`);
-  });
+  it.each(['pinned', 'auto'] as const)(
+    'answers 401 with the challenge to a v2 client (%s) without a valid token',
+    async (negotiation) => {
+      await expect(connectModern(h, 'owner', negotiation, { token: 'sbp_not-a-real-token' })).rejects.toThrow(
+        /401|nauthorized/,
+      );
+      const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'X-Organization-Id': h.orgId,
+        },
+        body: JSON.stringify(discoverRequest()),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${h.baseUrl}/.well-known/oauth-protected-resource/api/mcp/mcp"`,
+      );
+    },
+  );
 
   it('answers an unknown organization the same in both eras', async () => {
     const unknownOrg = newId();
@@ -109,7 +129,9 @@ describe('the gate before either era', () => {
           'Content-Type': 'application/json',
           Accept: 'application/json, text/event-stream',
           Authorization: `Bearer ${h.users.owner.token}`,
-          ...(body.method === 'server/discover' ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' } : {}),
+          ...(body.method === 'server/discover'
+            ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' }
+            : {}),
         },
         body: JSON.stringify(body),
       });
@@ -117,7 +139,9 @@ describe('the gate before either era', () => {
     }
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]!.status).toBe(403);
-    await expect(connectModern(h, 'owner', 'pinned', { path: `/api/mcp/o/${unknownOrg}/mcp` })).rejects.toThrow(/403|organization/i);
+    await expect(connectModern(h, 'owner', 'pinned', { path: `/api/mcp/o/${unknownOrg}/mcp` })).rejects.toThrow(
+      /403|organization/i,
+    );
   });
 });
 

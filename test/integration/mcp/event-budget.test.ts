@@ -20,7 +20,10 @@ async function eventsOf(response: Response, ms: number): Promise<SseEvent[]> {
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const next = await Promise.race([reader.read(), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), left))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), left)),
+    ]);
     if (next === 'timeout' || next.done) break;
     text += decoder.decode(next.value, { stream: true });
   }
@@ -30,8 +33,14 @@ async function eventsOf(response: Response, ms: number): Promise<SseEvent[]> {
     .filter((block) => block.trim())
     .map((block) => {
       const lines = block.split('\n');
-      const id = lines.find((line) => line.startsWith('id:'))?.slice(3).trim();
-      const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+      const id = lines
+        .find((line) => line.startsWith('id:'))
+        ?.slice(3)
+        .trim();
+      const data = lines
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n');
       return id === undefined ? { data } : { id, data };
     });
 }
@@ -43,7 +52,12 @@ async function readPage(session: McpSession, pageId: string): Promise<{ priming:
   const response = await fetch(session.url, {
     method: 'POST',
     headers: { ...session.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'specbase_read_page', arguments: { pageId, mode: 'full' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name: 'specbase_read_page', arguments: { pageId, mode: 'full' } },
+    }),
   });
   const events = await eventsOf(response, 10_000);
   const result = events.find((event) => event.data.includes('"result"'));
@@ -57,7 +71,9 @@ async function readPage(session: McpSession, pageId: string): Promise<{ priming:
  * SDK's answer to an id its event store does not know (400).
  */
 async function replayAfter(session: McpSession, lastEventId: string): Promise<string[] | string> {
-  const response = await fetch(session.url, { headers: { ...session.headers, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId } });
+  const response = await fetch(session.url, {
+    headers: { ...session.headers, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId },
+  });
   if (response.status !== 200) return `${response.status} ${await response.text()}`;
   return (await eventsOf(response, 700)).map((event) => event.data).filter(Boolean);
 }
@@ -66,7 +82,11 @@ describe('resumable events are bounded per user, over all their sessions', () =>
   let h: Harness;
   let pageId: string;
   const open = (persona: Persona) =>
-    initialize(`${h.baseUrl}/api/mcp/mcp`, { Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId }, '2025-11-25');
+    initialize(
+      `${h.baseUrl}/api/mcp/mcp`,
+      { Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId },
+      '2025-11-25',
+    );
 
   beforeAll(async () => {
     h = await startHarness({ mcp: { eventBytesPerUser: BUDGET } });
@@ -81,7 +101,7 @@ describe('resumable events are bounded per user, over all their sessions', () =>
     await h?.close();
   });
 
-  it('drops the oldest session\'s events once the user\'s other sessions pass the budget, and no other user\'s', async () => {
+  it("drops the oldest session's events once the user's other sessions pass the budget, and no other user's", async () => {
     const first = await open('owner');
     const other = await open('editor');
     const firstRead = await readPage(first, pageId);

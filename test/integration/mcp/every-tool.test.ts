@@ -14,7 +14,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-const EXPECTED_NAMES = buildCatalog().listed.map((tool) => tool.name).sort();
+const EXPECTED_NAMES = buildCatalog()
+  .listed.map((tool) => tool.name)
+  .sort();
 
 describe.each(TRANSPORTS)('over %s', (kind) => {
   it('lists exactly the 31 tools and serves a read', async () => {
@@ -93,7 +95,11 @@ describe('every tool', () => {
     const created = {
       capability: await run('specbase_create_capability', { productId, title: 'Loyalty' }),
       feature: await run('specbase_create_feature', { capabilityId }),
-      requirement: await run('specbase_create_requirement', { featureId, type: 'CONSTRAINT', title: 'At most 3 vouchers' }),
+      requirement: await run('specbase_create_requirement', {
+        featureId,
+        type: 'CONSTRAINT',
+        title: 'At most 3 vouchers',
+      }),
       acceptance_criterion: await run('specbase_create_acceptance_criterion', { requirementId }),
       user_type: await run('specbase_create_user_type', { productId }),
       core_entity: await run('specbase_create_core_entity', { productId }),
@@ -106,12 +112,21 @@ describe('every tool', () => {
     expect(created.page.data.parentId).toBe(folder.id);
 
     const idParams: Record<string, string> = {
-      capability: 'capabilityId', feature: 'featureId', requirement: 'requirementId',
-      acceptance_criterion: 'acceptanceCriterionId', user_type: 'userTypeId', core_entity: 'coreEntityId', page: 'pageId',
+      capability: 'capabilityId',
+      feature: 'featureId',
+      requirement: 'requirementId',
+      acceptance_criterion: 'acceptanceCriterionId',
+      user_type: 'userTypeId',
+      core_entity: 'coreEntityId',
+      page: 'pageId',
     };
     for (const [type, result] of Object.entries(created)) {
       const patch = retitlePatch(result.data.content as string, `Edited ${type}`);
-      const edit = await run(`specbase_edit_${type}`, { [idParams[type]!]: result.data.id, patch, baseVersion: result.data.version });
+      const edit = await run(`specbase_edit_${type}`, {
+        [idParams[type]!]: result.data.id,
+        patch,
+        baseVersion: result.data.version,
+      });
       expect(edit.data.title, type).toBe(`Edited ${type}`);
       expect(edit.data.version).not.toBe(result.data.version);
       expect(edit.data.added).toBe(1);

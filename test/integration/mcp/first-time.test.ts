@@ -27,7 +27,11 @@ afterAll(async () => {
 
 describe('text blocks', () => {
   it('of read, create and edit carry version and url, and a patch written from the text alone applies', async () => {
-    const created = await call(editor, 'specbase_create_requirement', { featureId, type: 'CONSTRAINT', title: 'Under 2 seconds' });
+    const created = await call(editor, 'specbase_create_requirement', {
+      featureId,
+      type: 'CONSTRAINT',
+      title: 'Under 2 seconds',
+    });
     expect(created.text.split('\n')[0]).toBe('Created requirement "Under 2 seconds".');
     expect(created.text).toContain(`version ${created.data.version}`);
     expect(created.text).toContain(created.data.url);
@@ -39,7 +43,11 @@ describe('text blocks', () => {
     // A model that copies the first lines of the text block as context gets document lines only.
     const [first, second] = document.split('\n');
     const patch = `@@\n ${first}\n ${second}\n+Measured at the 95th percentile.\n`;
-    const edited = await call(editor, 'specbase_edit_requirement', { requirementId: created.data.id, patch, baseVersion: read.data.version });
+    const edited = await call(editor, 'specbase_edit_requirement', {
+      requirementId: created.data.id,
+      patch,
+      baseVersion: read.data.version,
+    });
     expect(edited.text.split('\n')[0]).toBe(
       `Edited "Under 2 seconds" (${created.data.id}): +1 -0 lines, version ${edited.data.version}, ${edited.data.url}`,
     );
@@ -48,7 +56,9 @@ describe('text blocks', () => {
   it('count in the right number', async () => {
     const created = await call(editor, 'specbase_create_capability', { productId: h.productId, title: 'Loyalty' });
     await call(editor, 'specbase_create_feature', { capabilityId: created.data.id, title: 'Points' });
-    expect((await call(editor, 'specbase_list_features', { capabilityId: created.data.id })).text.split('\n')[0]).toBe('1 feature:');
+    expect((await call(editor, 'specbase_list_features', { capabilityId: created.data.id })).text.split('\n')[0]).toBe(
+      '1 feature:',
+    );
   });
 });
 
@@ -69,7 +79,9 @@ describe('errors that teach', () => {
       const folders = (await call(owner, 'specbase_list_folders')).data.folders as { id: string; name: string }[];
       const folderId = folders.find((f) => f.name === 'Leadership')!.id;
       const hiddenPage = (await call(owner, 'specbase_list_pages', { folderId })).data.items[0].id as string;
-      expect(await callError(owner, 'specbase_read_feature', { featureId: hiddenPage })).toMatch(/is a page, not a feature/);
+      expect(await callError(owner, 'specbase_read_feature', { featureId: hiddenPage })).toMatch(
+        /is a page, not a feature/,
+      );
       expect(await callError(partial, 'specbase_read_feature', { featureId: hiddenPage })).toBe('artifact not found');
     } finally {
       await owner.close();
@@ -90,10 +102,14 @@ describe('errors that teach', () => {
 
   it('say an unknown tool once, without a doubled prefix', async () => {
     const error = await editor.callTool({ name: 'specbase_read_epic', arguments: {} }).then(
-      (result) => { throw new Error(`unexpected result ${JSON.stringify(result as CallToolResult)}`); },
+      (result) => {
+        throw new Error(`unexpected result ${JSON.stringify(result as CallToolResult)}`);
+      },
       (e: Error) => e,
     );
-    expect(error.message).toBe('MCP error -32602: unknown tool "specbase_read_epic"; tools/list names this server\'s tools');
+    expect(error.message).toBe(
+      'MCP error -32602: unknown tool "specbase_read_epic"; tools/list names this server\'s tools',
+    );
   });
 
   it('refuse a title with a line break instead of cutting it, and create nothing', async () => {

@@ -50,7 +50,11 @@ async function raw(options: RawOptions = {}) {
   const isStream = response.headers.get('content-type')?.startsWith('text/event-stream');
   const body = isStream ? undefined : await response.text();
   controller.abort();
-  return { status: response.status, headers: response.headers, json: body ? (JSON.parse(body) as Record<string, any>) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: body ? (JSON.parse(body) as Record<string, any>) : undefined,
+  };
 }
 
 describe('authorization', () => {
@@ -71,7 +75,9 @@ describe('authorization', () => {
   it('names the org-in-path route in its challenge', async () => {
     const response = await raw({ path: `/api/mcp/o/${h.orgId}/mcp`, token: null, org: null });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toContain(`/.well-known/oauth-protected-resource/api/mcp/o/${h.orgId}/mcp"`);
+    expect(response.headers.get('www-authenticate')).toContain(
+      `/.well-known/oauth-protected-resource/api/mcp/o/${h.orgId}/mcp"`,
+    );
   });
 
   it('rejects an invalid token with 401 invalid_token', async () => {
@@ -85,7 +91,11 @@ describe('authorization', () => {
   it('rejects an expired token with 401', async () => {
     // Three seconds of life: with other test files beside it, its first call took over one.
     const expiresAt = new Date(Date.now() + 3_000);
-    const { secret } = await h.services.control.tokens.create({ userId: h.users.editor.user.id, name: 'short-lived', expiresAt });
+    const { secret } = await h.services.control.tokens.create({
+      userId: h.users.editor.user.id,
+      name: 'short-lived',
+      expiresAt,
+    });
     expect((await raw({ token: secret })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 100));
     const response = await raw({ token: secret });
@@ -94,7 +104,10 @@ describe('authorization', () => {
   });
 
   it('rejects a revoked token with 401', async () => {
-    const { secret, token } = await h.services.control.tokens.create({ userId: h.users.editor.user.id, name: 'revoked' });
+    const { secret, token } = await h.services.control.tokens.create({
+      userId: h.users.editor.user.id,
+      name: 'revoked',
+    });
     await h.services.control.tokens.revoke(token.id, h.users.editor.user.id);
     expect((await raw({ token: secret })).status).toBe(401);
   });
@@ -102,7 +115,10 @@ describe('authorization', () => {
 
 describe('organization scope', () => {
   it('answers a missing X-Organization-Id with 400 missing_organization_header', async () => {
-    for (const [path, method] of [['/api/mcp/mcp', 'POST'], ['/api/mcp/sse', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/api/mcp/mcp', 'POST'],
+      ['/api/mcp/sse', 'GET'],
+    ] as const) {
       const response = await raw({ path, method, org: null });
       expect(response.status).toBe(400);
       expect(response.json).toMatchObject({ error: 'missing_organization_header' });
@@ -125,7 +141,10 @@ describe('organization scope', () => {
     expect(outsider.status).toBe(403);
     expect(outsider.json).toMatchObject({ error: 'not_a_member' });
     expect(outsider.json!.message).toMatch(/not a member/);
-    expect((await raw({ path: `/api/mcp/o/${h.orgId}/sse`, method: 'GET', token: h.users.outsider.token, org: null })).status).toBe(403);
+    expect(
+      (await raw({ path: `/api/mcp/o/${h.orgId}/sse`, method: 'GET', token: h.users.outsider.token, org: null }))
+        .status,
+    ).toBe(403);
     expect((await raw({ org: newId() })).status).toBe(403);
   });
 
@@ -144,7 +163,10 @@ describe('organization scope', () => {
 
 describe('Origin (DNS rebinding)', () => {
   it('refuses a foreign Origin with 403, even with valid credentials', async () => {
-    for (const [path, method] of [['/api/mcp/mcp', 'POST'], ['/api/mcp/sse', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/api/mcp/mcp', 'POST'],
+      ['/api/mcp/sse', 'GET'],
+    ] as const) {
       const response = await raw({ path, method, origin: 'https://evil.example' });
       expect(response.status).toBe(403);
       expect(response.json!.message).toMatch(/origin https:\/\/evil\.example/);
@@ -214,16 +236,19 @@ describe('POST on the SSE URL (mcp-remote tries Streamable HTTP first)', () => {
   it.each([
     ['/api/mcp/sse', () => `${h.baseUrl}/api/mcp/mcp`],
     [`/api/mcp/o/{org}/sse`, () => `${h.baseUrl}/api/mcp/o/${h.orgId}/mcp`],
-  ] as const)('%s answers 405 with a JSON body naming the Streamable HTTP URL, signed in or not', async (path, expected) => {
-    for (const token of [h.users.owner.token, null]) {
-      const response = await raw({ path: path.replace('{org}', h.orgId), token });
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET');
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(response.json).toMatchObject({ error: 'method_not_allowed', streamableHttpUrl: expected() });
-      expect(response.json!.message).toContain(expected());
-    }
-  });
+  ] as const)(
+    '%s answers 405 with a JSON body naming the Streamable HTTP URL, signed in or not',
+    async (path, expected) => {
+      for (const token of [h.users.owner.token, null]) {
+        const response = await raw({ path: path.replace('{org}', h.orgId), token });
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET');
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(response.json).toMatchObject({ error: 'method_not_allowed', streamableHttpUrl: expected() });
+        expect(response.json!.message).toContain(expected());
+      }
+    },
+  );
 });
 
 describe('request bodies and methods, answered before MCP is spoken', () => {
@@ -249,13 +274,19 @@ describe('request bodies and methods, answered before MCP is spoken', () => {
     const response = await post(body);
     expect(response.status).toBe(413);
     expect(response.json).toMatchObject({ error: 'payload_too_large' });
-    expect(response.json.message).toBe(`the request body is ${Buffer.byteLength(body)} bytes; the limit is ${limit} bytes`);
+    expect(response.json.message).toBe(
+      `the request body is ${Buffer.byteLength(body)} bytes; the limit is ${limit} bytes`,
+    );
   });
 
   it('a body that is not JSON is 400 with the JSON-RPC parse error', async () => {
     const response = await post('{"jsonrpc": "2.0", "method": ');
     expect(response.status).toBe(400);
-    expect(response.json).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+    expect(response.json).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not JSON' },
+      id: null,
+    });
   });
 
   it('a charset the server cannot decode is 415, with the parser saying which', async () => {

@@ -26,7 +26,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-const headers = (persona: Persona) => ({ Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId });
+const headers = (persona: Persona) => ({
+  Authorization: `Bearer ${h.users[persona].token}`,
+  'X-Organization-Id': h.orgId,
+});
 const rawSession = (persona: Persona) => initialize(mcpUrl(h, 'streamable').href, headers(persona));
 const postInitialize = (persona: Persona) =>
   fetch(mcpUrl(h, 'streamable'), {
@@ -43,7 +46,12 @@ const postToolCall = (session: McpSession) =>
   fetch(session.url, {
     method: 'POST',
     headers: { ...session.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'specbase_read_product', arguments: {} } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 42,
+      method: 'tools/call',
+      params: { name: 'specbase_read_product', arguments: {} },
+    }),
   });
 
 describe('open MCP sessions per user', () => {
@@ -52,7 +60,8 @@ describe('open MCP sessions per user', () => {
     await callTool(first!, 'specbase_read_product', {});
     const fourth = await rawSession('viewer');
     expect((await postToolCall(second!)).status).toBe(404);
-    for (const session of [first!, third!, fourth]) expect((await callTool(session, 'specbase_read_product', {})).id).toBe(h.productId);
+    for (const session of [first!, third!, fourth])
+      expect((await callTool(session, 'specbase_read_product', {})).id).toBe(h.productId);
   });
 
   it('when every session has a request under way, a new one is refused with 429 saying what to do, and nothing is closed', async () => {
@@ -64,7 +73,9 @@ describe('open MCP sessions per user', () => {
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as { error: string; message: string };
     expect(body.error).toBe('rate_limited');
-    expect(body.message).toMatch(/you have 3 open MCP sessions, the most one user may have, and every one has a tool call under way; end a session you no longer use \(DELETE \/api\/mcp\/mcp with its Mcp-Session-Id header\), or wait/);
+    expect(body.message).toMatch(
+      /you have 3 open MCP sessions, the most one user may have, and every one has a tool call under way; end a session you no longer use \(DELETE \/api\/mcp\/mcp with its Mcp-Session-Id header\), or wait/,
+    );
     for (const call of pending) call.finish();
     for (const call of pending) expect((await call.result).id).toBe(h.productId);
     expect((await postInitialize('partial')).status).toBe(200);
@@ -98,7 +109,8 @@ async function openSseStream(persona: Persona): Promise<{ ended(waitMs?: number)
     for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
   })();
   return {
-    ended: (waitMs = 5_000) => Promise.race([end, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs))]),
+    ended: (waitMs = 5_000) =>
+      Promise.race([end, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs))]),
     close: () => abort.abort(),
   };
 }
@@ -110,7 +122,9 @@ describe('tool calls per user and organization', () => {
     for (let i = 0; i < CALLS_PER_MINUTE; i++) await call(client, 'specbase_read_product');
     // Listing tools is not a tool call.
     expect((await client.listTools()).tools.length).toBe(31);
-    await expect(client.callTool({ name: 'specbase_read_product', arguments: {} })).rejects.toThrow(/too many tool calls: .*retry in \d+ seconds?/);
+    await expect(client.callTool({ name: 'specbase_read_product', arguments: {} })).rejects.toThrow(
+      /too many tool calls: .*retry in \d+ seconds?/,
+    );
 
     const raw = await rawSession('editor');
     const refused = await postToolCall(raw);
@@ -119,9 +133,14 @@ describe('tool calls per user and organization', () => {
     // One call comes back every 60/6 = 10 seconds.
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(10);
-    const body = (await refused.json()) as { id: number; error: { message: string; data: { retryAfterSeconds: number } } };
+    const body = (await refused.json()) as {
+      id: number;
+      error: { message: string; data: { retryAfterSeconds: number } };
+    };
     expect(body.id).toBe(42);
-    expect(body.error.message).toBe(`too many tool calls: at most ${CALLS_PER_MINUTE} a minute for one user in one organization; retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`);
+    expect(body.error.message).toBe(
+      `too many tool calls: at most ${CALLS_PER_MINUTE} a minute for one user in one organization; retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+    );
     expect(body.error.data.retryAfterSeconds).toBe(retryAfter);
   });
 
@@ -131,6 +150,8 @@ describe('tool calls per user and organization', () => {
     for (let i = 0; i < CALLS_PER_MINUTE; i++) await call(client, 'specbase_read_product');
     const result = (await client.callTool({ name: 'specbase_read_product', arguments: {} })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toMatch(/^too many tool calls: at most 6 a minute for one user in one organization; retry in \d+ seconds?$/);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^too many tool calls: at most 6 a minute for one user in one organization; retry in \d+ seconds?$/,
+    );
   });
 });

@@ -53,7 +53,8 @@ describe.each([
       const result = (await client.callTool({ name: 'specbase_read_product', arguments: {} })) as CallToolResult;
       expect(result.isError, stderr.join('')).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ id: h.productId, type: 'product' });
-      if (label === 'Streamable HTTP as recommended') expect(stderr.join('')).not.toMatch(/fallback|Recursively reconnecting/i);
+      if (label === 'Streamable HTTP as recommended')
+        expect(stderr.join('')).not.toMatch(/fallback|Recursively reconnecting/i);
       const audit = await h.services.control.audit.list({ userId: h.users.viewer.user.id, limit: 20 });
       expect(audit.find((e) => e.action === 'specbase_read_product' && e.outcome === 'ok')).toBeDefined();
     } finally {

@@ -15,8 +15,16 @@ export interface ModernConnectOptions {
 }
 
 /** A v2 SDK client (`@modelcontextprotocol/client`) signed in as `persona` over real HTTP. */
-export async function connectModern(h: Harness, persona: Persona, negotiation: Negotiation = 'pinned', options: ModernConnectOptions = {}): Promise<Client> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${options.token ?? h.users[persona].token}`, ...options.headers };
+export async function connectModern(
+  h: Harness,
+  persona: Persona,
+  negotiation: Negotiation = 'pinned',
+  options: ModernConnectOptions = {},
+): Promise<Client> {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${options.token ?? h.users[persona].token}`,
+    ...options.headers,
+  };
   if (!options.orgInPath && !options.path) headers['X-Organization-Id'] = h.orgId;
   const path = options.path ?? (options.orgInPath ? `/api/mcp/o/${h.orgId}/mcp` : '/api/mcp/mcp');
   const transport = new StreamableHTTPClientTransport(new URL(path, h.baseUrl), { requestInit: { headers } });
@@ -36,7 +44,11 @@ export async function callModern(client: Client, name: string, args: Record<stri
 }
 
 /** A tool call that must fail; its one sentence. */
-export async function callModernError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+export async function callModernError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<string> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   return (result.content[0] as { text: string }).text;
@@ -50,7 +62,12 @@ export const MODERN_ENVELOPE = {
 };
 
 /** One 2026-07-28 request in plain HTTP: the status and the JSON-RPC answer as sent. */
-export async function modernRaw(h: Harness, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function modernRaw(
+  h: Harness,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
   const response = await fetch(new URL('/api/mcp/mcp', h.baseUrl), {
     method: 'POST',
@@ -65,7 +82,12 @@ export async function modernRaw(h: Harness, method: string, params: Record<strin
       ...headers,
     },
     // A request's own `_meta` entries (a client's capabilities) replace the envelope's.
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...MODERN_ENVELOPE, ...(params._meta as object | undefined) } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: { ...MODERN_ENVELOPE, ...(params._meta as object | undefined) } },
+    }),
   });
   const text = await response.text();
   return { status: response.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Record<string, any> };

@@ -51,7 +51,10 @@ function callOverSocket(name: string, args: Record<string, unknown>): Promise<Ar
     Accept: 'application/json, text/event-stream',
     'Content-Length': String(Buffer.byteLength(body)),
   };
-  const head = [`POST ${url.pathname} HTTP/1.1`, ...Object.entries(headers).map(([key, value]) => `${key}: ${value}`)].join('\r\n');
+  const head = [
+    `POST ${url.pathname} HTTP/1.1`,
+    ...Object.entries(headers).map(([key, value]) => `${key}: ${value}`),
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     const arrivals: Arrival[] = [];
     const socket = net.connect(Number(url.port), url.hostname);
@@ -96,7 +99,10 @@ describe('a tool call answer on the wire', () => {
     expect(first.text).toMatch(/\r\nid: [^\n]+\nretry: \d+\ndata: \n\n/);
     expect(first.text).not.toContain('waitedMs');
     expect(first.atMs).toBeLessThan(waitMs / 2);
-    const rest = arrivals.slice(1).map((a) => a.text).join('');
+    const rest = arrivals
+      .slice(1)
+      .map((a) => a.text)
+      .join('');
     expect(rest).toContain(`"waitedMs":${waitMs}`);
     expect(arrivals.at(-1)!.atMs).toBeGreaterThanOrEqual(waitMs);
   });

@@ -35,7 +35,11 @@ describe.each(ERAS)('prompts in the %s era', (_era, open) => {
     const client = await open('owner');
     try {
       const { prompts } = await client.listPrompts();
-      expect(prompts.map((prompt) => prompt.name)).toEqual(['draft_feature', 'review_feature', 'write_acceptance_criteria']);
+      expect(prompts.map((prompt) => prompt.name)).toEqual([
+        'draft_feature',
+        'review_feature',
+        'write_acceptance_criteria',
+      ]);
       expect(prompts[0]!.arguments).toEqual([
         expect.objectContaining({ name: 'capabilityId', required: true }),
         expect.objectContaining({ name: 'idea', required: false }),
@@ -46,14 +50,27 @@ describe.each(ERAS)('prompts in the %s era', (_era, open) => {
   });
 
   it.each([
-    ['draft_feature', () => ({ capabilityId: capability.id, idea: 'Saved baskets' }), () => capability, 'specbase_create_feature'],
+    [
+      'draft_feature',
+      () => ({ capabilityId: capability.id, idea: 'Saved baskets' }),
+      () => capability,
+      'specbase_create_feature',
+    ],
     ['review_feature', () => ({ featureId: feature.id }), () => feature, 'contradictions'],
-    ['write_acceptance_criteria', () => ({ requirementId: requirement.id }), () => requirement, 'specbase_create_acceptance_criterion'],
+    [
+      'write_acceptance_criteria',
+      () => ({ requirementId: requirement.id }),
+      () => requirement,
+      'specbase_create_acceptance_criterion',
+    ],
   ] as const)('%s embeds its artifact and says what to do', async (name, args, artifact, expected) => {
     const client = await open('owner');
     try {
       const result = await client.getPrompt({ name, arguments: args() });
-      const [instruction, embedded] = result.messages as { role: string; content: { type: string; text?: string; resource?: { uri: string; text: string } } }[];
+      const [instruction, embedded] = result.messages as {
+        role: string;
+        content: { type: string; text?: string; resource?: { uri: string; text: string } };
+      }[];
       expect(instruction!.content.text).toContain(artifact().title);
       expect(instruction!.content.text).toContain(expected);
       expect(embedded!.content.resource!.uri).toBe(`specbase://o/${h.orgId}/artifact/${artifact().id}`);
@@ -68,7 +85,10 @@ describe.each(ERAS)('prompts in the %s era', (_era, open) => {
     const client = await open('owner');
     try {
       const typed = capability.title.slice(0, 4).toLowerCase();
-      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'draft_feature' }, argument: { name: 'capabilityId', value: typed } });
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'draft_feature' },
+        argument: { name: 'capabilityId', value: typed },
+      });
       const capabilities = (await h.services.specs.listReadable(owner)).filter((item) => item.type === 'capability');
       const expected = capabilities.filter((item) => item.title.toLowerCase().includes(typed)).map((item) => item.id);
       expect(completion.completion.values.sort()).toEqual(expected.sort());
@@ -82,8 +102,12 @@ describe.each(ERAS)('prompts in the %s era', (_era, open) => {
     const client = await open('owner');
     try {
       await expect(client.getPrompt({ name: 'nope', arguments: {} })).rejects.toThrow(/unknown prompt "nope"/);
-      await expect(client.getPrompt({ name: 'review_feature', arguments: { featureId: capability.id } })).rejects.toThrow(/featureId: feature not found/);
-      await expect(client.getPrompt({ name: 'review_feature', arguments: {} })).rejects.toThrow(/review_feature needs featureId/);
+      await expect(
+        client.getPrompt({ name: 'review_feature', arguments: { featureId: capability.id } }),
+      ).rejects.toThrow(/featureId: feature not found/);
+      await expect(client.getPrompt({ name: 'review_feature', arguments: {} })).rejects.toThrow(
+        /review_feature needs featureId/,
+      );
     } finally {
       await client.close();
     }

@@ -24,7 +24,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const capabilityId = (await call(editor, 'specbase_list_capabilities', { productId: h.productId })).data.items[0].id;
   const featureId = (await call(editor, 'specbase_list_features', { capabilityId })).data.items[0].id;
-  requirementId = (await call(editor, 'specbase_create_requirement', { featureId, title: 'Card data stays with the provider' })).data.id;
+  requirementId = (
+    await call(editor, 'specbase_create_requirement', { featureId, title: 'Card data stays with the provider' })
+  ).data.id;
 });
 afterAll(async () => {
   await browser?.close();
@@ -38,7 +40,12 @@ async function edit(from: string, to: string) {
 
 async function agreedType(): Promise<string> {
   const read = await call(editor, 'specbase_read_requirement', { requirementId, mode: 'full' });
-  const file = git('show', `main:${git('ls-tree', '-r', '--name-only', 'main', 'requirements/').split('\n').find((p) => p.includes(requirementId.slice(0, 8)))}`);
+  const file = git(
+    'show',
+    `main:${git('ls-tree', '-r', '--name-only', 'main', 'requirements/')
+      .split('\n')
+      .find((p) => p.includes(requirementId.slice(0, 8)))}`,
+  );
   const signedIn = await signIn(browser, h, 'editor', `/o/${h.orgId}/a/${requirementId}`);
   try {
     const badge = (await signedIn.page.locator('.badges .badge.req').textContent())!.trim();
@@ -62,7 +69,9 @@ describe('the requirement type line', () => {
   it('accepts the spellings people write, and a restore brings the old type back', async () => {
     const before = await call(editor, 'specbase_read_requirement', { requirementId, mode: 'full' });
     const edited = await edit(typeLine(before.data.content), '**Requirement type:** non-functional (qualities)');
-    expect((await call(editor, 'specbase_read_requirement', { requirementId })).data.requirementType).toBe('NON_FUNCTIONAL');
+    expect((await call(editor, 'specbase_read_requirement', { requirementId })).data.requirementType).toBe(
+      'NON_FUNCTIONAL',
+    );
     // "Restore this version" of the web application, through the same domain call.
     const principal = (await h.services.control.members.principal(h.orgId, h.users.editor.user.id))!;
     await h.services.specs.restore({ principal, client: 'web' }, requirementId, before.data.version);
@@ -73,16 +82,22 @@ describe('the requirement type line', () => {
   it('refuses a line that names no type, and changes nothing', async () => {
     const before = await call(editor, 'specbase_read_requirement', { requirementId, mode: 'full' });
     const head = git('rev-parse', 'main');
-    expect(await callError(editor, 'specbase_edit_requirement', {
-      requirementId,
-      patch: `@@\n-${typeLine(before.data.content)}\n+**Requirement type:** NICE_TO_HAVE\n`,
-    })).toBe('the **Requirement type:** line names "NICE_TO_HAVE"; use one of FUNCTIONAL, NON_FUNCTIONAL, CONSTRAINT, BUSINESS_RULE');
+    expect(
+      await callError(editor, 'specbase_edit_requirement', {
+        requirementId,
+        patch: `@@\n-${typeLine(before.data.content)}\n+**Requirement type:** NICE_TO_HAVE\n`,
+      }),
+    ).toBe(
+      'the **Requirement type:** line names "NICE_TO_HAVE"; use one of FUNCTIONAL, NON_FUNCTIONAL, CONSTRAINT, BUSINESS_RULE',
+    );
     expect(git('rev-parse', 'main')).toBe(head);
   });
 
   it('keeps the stored type when an edit removes the line', async () => {
     const before = await call(editor, 'specbase_read_requirement', { requirementId, mode: 'full' });
     await edit(typeLine(before.data.content), 'Type line removed.');
-    expect((await call(editor, 'specbase_read_requirement', { requirementId })).data.requirementType).toBe('CONSTRAINT');
+    expect((await call(editor, 'specbase_read_requirement', { requirementId })).data.requirementType).toBe(
+      'CONSTRAINT',
+    );
   });
 });

@@ -100,7 +100,9 @@ describe.each(ERAS)('resources in the %s era', (_era, open) => {
         argument: { name: 'id', value: 'resource page 4' },
       });
       const titles = await h.services.specs.listReadable(owner);
-      const expected = titles.filter((item) => item.title.toLowerCase().startsWith('resource page 4')).map((item) => item.id);
+      const expected = titles
+        .filter((item) => item.title.toLowerCase().startsWith('resource page 4'))
+        .map((item) => item.id);
       expect(completion.completion.values.sort()).toEqual(expected.sort());
       expect(expected).toHaveLength(11);
     } finally {
@@ -118,7 +120,11 @@ describe.each(ERAS)('resources in the %s era', (_era, open) => {
       expect(result.content[0]!.type).toBe('text');
       const links = result.content.slice(1);
       expect(links.length).toBe(result.structuredContent.results.length);
-      expect(links[0]).toMatchObject({ type: 'resource_link', uri: uriOf(result.structuredContent.results[0]!.id), name: result.structuredContent.results[0]!.title });
+      expect(links[0]).toMatchObject({
+        type: 'resource_link',
+        uri: uriOf(result.structuredContent.results[0]!.id),
+        name: result.structuredContent.results[0]!.title,
+      });
     } finally {
       await client.close();
     }
@@ -129,11 +135,21 @@ describe.each(ERAS)('resources in the %s era', (_era, open) => {
 async function commitElsewhere(id: string, line: string): Promise<void> {
   const clone = await mkdtemp(path.join(tmpdir(), 'specbase-other-process-'));
   try {
-    const work = (...args: string[]) => execFileSync('git', ['-C', path.join(clone, 'work'), ...args], { encoding: 'utf8' });
+    const work = (...args: string[]) =>
+      execFileSync('git', ['-C', path.join(clone, 'work'), ...args], { encoding: 'utf8' });
     execFileSync('git', ['clone', '-q', h.gitdir, path.join(clone, 'work')]);
     const file = path.join(clone, 'work', (await h.services.store.meta(h.orgId, id))!.path);
     await writeFile(file, `${await readFile(file, 'utf8')}\n${line}\n`);
-    work('-c', 'user.name=Other', '-c', 'user.email=other@example.com', 'commit', '-q', '-am', `Edit from another process: ${line}`);
+    work(
+      '-c',
+      'user.name=Other',
+      '-c',
+      'user.email=other@example.com',
+      'commit',
+      '-q',
+      '-am',
+      `Edit from another process: ${line}`,
+    );
     work('push', '-q', 'origin', 'HEAD:main');
   } finally {
     await rm(clone, { recursive: true, force: true });
@@ -148,7 +164,9 @@ it('pages resources/list by 100 with an opaque cursor on the 2026-07-28 era too'
   const total = (await h.services.specs.listReadable(owner)).length;
   expect(second.json.result.resources).toHaveLength(total - 100);
   expect(second.json.result.nextCursor).toBeUndefined();
-  expect((await modernRaw(h, 'resources/list', { cursor: 'not-a-cursor' })).json.error.message).toMatch(/invalid cursor/);
+  expect((await modernRaw(h, 'resources/list', { cursor: 'not-a-cursor' })).json.error.message).toMatch(
+    /invalid cursor/,
+  );
 });
 
 describe('subscriptions', () => {
@@ -161,7 +179,10 @@ describe('subscriptions', () => {
     legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.legacy!.push(n.params.uri));
     partial.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.partial!.push(n.params.uri));
     modern.setNotificationHandler('notifications/resources/updated', (n) => void heard.modern!.push(n.params.uri));
-    modernPartial.setNotificationHandler('notifications/resources/updated', (n) => void heard.modernPartial!.push(n.params.uri));
+    modernPartial.setNotificationHandler(
+      'notifications/resources/updated',
+      (n) => void heard.modernPartial!.push(n.params.uri),
+    );
     try {
       await legacy.subscribeResource({ uri: uriOf(capabilityId) });
       await legacy.subscribeResource({ uri: uriOf(hiddenId) });
@@ -172,7 +193,9 @@ describe('subscriptions', () => {
 
       const started = Date.now();
       await commitElsewhere(capabilityId, 'A line from elsewhere');
-      await expect.poll(() => heard.legacy!.length > 0 && heard.modern!.length > 0, { timeout: 1_000, interval: 20 }).toBe(true);
+      await expect
+        .poll(() => heard.legacy!.length > 0 && heard.modern!.length > 0, { timeout: 1_000, interval: 20 })
+        .toBe(true);
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(heard.legacy).toEqual([uriOf(capabilityId)]);
       expect(heard.modern).toEqual([uriOf(capabilityId)]);

@@ -27,7 +27,14 @@ it('closes sessions idle for too long, keeps active ones, and refuses other user
       clientClosed = true;
     };
     await client.connect(clientSide);
-    registry.add({ id, userId: 'u1', orgId: 'org-1', transport: serverSide, close: () => server.close(), activity: { busy: 0, lastActiveAt: Date.now() } });
+    registry.add({
+      id,
+      userId: 'u1',
+      orgId: 'org-1',
+      transport: serverSide,
+      close: () => server.close(),
+      activity: { busy: 0, lastActiveAt: Date.now() },
+    });
     return { isClosed: () => clientClosed };
   };
   const idle = await open('idle');

@@ -24,7 +24,11 @@ beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     replicas.push({ name, port, server });
   }
-  proxy = await startHaproxy(work, await freePort(), replicas.map((replica) => replica.port));
+  proxy = await startHaproxy(
+    work,
+    await freePort(),
+    replicas.map((replica) => replica.port),
+  );
 });
 
 afterAll(async () => {
@@ -75,7 +79,9 @@ describe('organization affinity in deploy/haproxy.cfg', () => {
       expect(new Set(routes).size, `${orgId}: ${routes.join(', ')}`).toBe(1);
       placed.set(orgId, routes[0]!);
     }
-    const counts = Object.fromEntries(replicas.map((r) => [r.name, [...placed.values()].filter((name) => name === r.name).length]));
+    const counts = Object.fromEntries(
+      replicas.map((r) => [r.name, [...placed.values()].filter((name) => name === r.name).length]),
+    );
     console.log(`30 organizations placed: ${JSON.stringify(counts)}`);
     for (const count of Object.values(counts)) expect(count).toBeGreaterThanOrEqual(6);
     // Requests naming no organization go round-robin.
@@ -94,7 +100,8 @@ describe('organization affinity in deploy/haproxy.cfg', () => {
     await waitUntil(
       async () => {
         const now = await sweep();
-        const settled = now.every((name) => name !== down.name && /^replica\d$/.test(name)) && now.join() === previous.join();
+        const settled =
+          now.every((name) => name !== down.name && /^replica\d$/.test(name)) && now.join() === previous.join();
         previous = now;
         if (!settled) await new Promise((resolve) => setTimeout(resolve, 500));
         return settled;
@@ -108,7 +115,15 @@ describe('organization affinity in deploy/haproxy.cfg', () => {
     }
     down.server = createServer((_req, res) => res.writeHead(200).end(down.name));
     await new Promise<void>((resolve) => down.server.listen(down.port, '127.0.0.1', resolve));
-    await waitUntil(async () => (await replicaFor('/api/mcp/mcp', { 'X-Organization-Id': [...placed].find(([, name]) => name === down.name)![0] })) === down.name, 10_000, () => `${down.name} never came back`);
-    for (const orgId of orgs) expect(await replicaFor('/api/mcp/mcp', { 'X-Organization-Id': orgId })).toBe(placed.get(orgId));
+    await waitUntil(
+      async () =>
+        (await replicaFor('/api/mcp/mcp', {
+          'X-Organization-Id': [...placed].find(([, name]) => name === down.name)![0],
+        })) === down.name,
+      10_000,
+      () => `${down.name} never came back`,
+    );
+    for (const orgId of orgs)
+      expect(await replicaFor('/api/mcp/mcp', { 'X-Organization-Id': orgId })).toBe(placed.get(orgId));
   });
 });

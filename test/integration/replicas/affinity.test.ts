@@ -26,7 +26,12 @@ beforeAll(async () => {
   cluster = await startCluster(3);
   const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'specbase-affinity-provision-'));
   const services = await openServices(
-    loadConfig({ SPECBASE_DATA_DIR: cluster.dataDir, SPECBASE_CACHE_DIR: cacheDir, SPECBASE_DATABASE_URL: cluster.databaseUrl, SPECBASE_LOG_LEVEL: 'silent' }),
+    loadConfig({
+      SPECBASE_DATA_DIR: cluster.dataDir,
+      SPECBASE_CACHE_DIR: cacheDir,
+      SPECBASE_DATABASE_URL: cluster.databaseUrl,
+      SPECBASE_LOG_LEVEL: 'silent',
+    }),
   );
   try {
     const owner = (await services.control.users.byEmail(cluster.demo.userEmail))!;
@@ -34,10 +39,20 @@ beforeAll(async () => {
       // Fixed ids (as in affinity-routing.test.ts: 8, 13 and 9 per replica), so that the spread is the same on every run.
       const hex = createHash('sha1').update(`affinity-${i}`).digest('hex');
       const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-      const { org, defaultWorkspace, productId } = await provisionOrganization(services, { name: `Tenant ${i}`, owner, id });
+      const { org, defaultWorkspace, productId } = await provisionOrganization(services, {
+        name: `Tenant ${i}`,
+        owner,
+        id,
+      });
       const capability = await services.store.create(
         org.id,
-        { type: 'capability', parentId: productId, workspaceId: defaultWorkspace.id, title: 'Checkout', body: '# Checkout\n\nPay.\n' },
+        {
+          type: 'capability',
+          parentId: productId,
+          workspaceId: defaultWorkspace.id,
+          title: 'Checkout',
+          body: '# Checkout\n\nPay.\n',
+        },
         { author: { name: owner.name, email: owner.email }, client: 'test' },
       );
       orgs.push(org.id);
@@ -67,7 +82,10 @@ async function openCounts(): Promise<number[]> {
 async function capabilityText(orgId: string): Promise<string> {
   const client = await connectTo(orgId, 'checker');
   try {
-    return String((await call(client, 'specbase_read_capability', { capabilityId: targets.get(orgId)!, mode: 'full' })).data.content);
+    return String(
+      (await call(client, 'specbase_read_capability', { capabilityId: targets.get(orgId)!, mode: 'full' })).data
+        .content,
+    );
   } finally {
     await client.close();
   }
@@ -86,7 +104,10 @@ class Writer {
     for (let attempt = 1; ; attempt++) {
       try {
         this.#client ??= await connectTo(this.orgId, `writer-${this.orgId}`);
-        const edit = { name: 'specbase_edit_capability', arguments: { capabilityId: targets.get(this.orgId)!, patch: `@@\n # Checkout\n+${marker}\n` } };
+        const edit = {
+          name: 'specbase_edit_capability',
+          arguments: { capabilityId: targets.get(this.orgId)!, patch: `@@\n # Checkout\n+${marker}\n` },
+        };
         // A call whose replica dies mid-answer is resumed on a replica that does not know its
         // stream: it would wait out the SDK's 60 s request timeout.
         const result = await this.#client.callTool(edit, undefined, { timeout: 10_000 });
@@ -116,7 +137,9 @@ describe('organization affinity across three replicas', () => {
     const before = await openCounts();
     for (const orgId of orgs) expect(await capabilityText(orgId)).toContain('Pay.');
     const held = (await openCounts()).map((count, i) => count - before[i]!);
-    console.log(`30 organizations touched through HAProxy: replicas hold ${held.join(', ')} of them open (before: ${before.join(', ')})`);
+    console.log(
+      `30 organizations touched through HAProxy: replicas hold ${held.join(', ')} of them open (before: ${before.join(', ')})`,
+    );
     // Each organization was opened by exactly one replica.
     expect(held.reduce((a, b) => a + b, 0)).toBe(ORGS);
     for (const count of held) expect(count).toBeLessThan(ORGS / 2);
@@ -143,14 +166,21 @@ describe('organization affinity across three replicas', () => {
       for (const marker of writer.acked) expect(text).toContain(`${marker}\n`);
     }
     const after = await openCounts();
-    console.log(`replica ${victim + 1} killed mid-load: ${acked} of ${ORGS * 6} edits acknowledged, every one kept; the others now hold ${after.filter((_, i) => i !== victim).join(', ')}`);
+    console.log(
+      `replica ${victim + 1} killed mid-load: ${acked} of ${ORGS * 6} edits acknowledged, every one kept; the others now hold ${after.filter((_, i) => i !== victim).join(', ')}`,
+    );
     // Only edits under way on the killed replica when it died may go unacknowledged.
-    expect(writers.flatMap((writer) => writer.unknown).length, writers.flatMap((writer) => writer.unknown).join('\n')).toBeLessThanOrEqual(ORGS);
+    expect(
+      writers.flatMap((writer) => writer.unknown).length,
+      writers.flatMap((writer) => writer.unknown).join('\n'),
+    ).toBeLessThanOrEqual(ORGS);
     expect(acked).toBeGreaterThan(ORGS * 6 * 0.8);
     // The killed replica's organizations moved to the survivors, which now hold all of them; a
     // few may be held by both: until HAProxy marks the dead replica down (two failed checks),
     // a request it refused is redispatched to any other replica, not to the ring's next one.
-    const gained = after.filter((_, i) => i !== victim).reduce((a, b) => a + b, 0) - before.filter((_, i) => i !== victim).reduce((a, b) => a + b, 0);
+    const gained =
+      after.filter((_, i) => i !== victim).reduce((a, b) => a + b, 0) -
+      before.filter((_, i) => i !== victim).reduce((a, b) => a + b, 0);
     expect(gained).toBeGreaterThanOrEqual(ORGS);
     expect(gained).toBeLessThanOrEqual(ORGS + held[victim]! / 2);
   }, 300_000);

@@ -15,11 +15,14 @@ export async function renderHaproxyConfig(listenPort: number, replicaPorts: read
   const shipped = await readFile(HAPROXY_CFG, 'utf8');
   const lines = shipped.split('\n');
   const firstServer = lines.findIndex((line) => /^\s+server\s/.test(line));
-  if (firstServer < 0 || !lines.some((line) => /^\s+bind\s/.test(line))) throw new Error('deploy/haproxy.cfg lost its bind or server lines');
+  if (firstServer < 0 || !lines.some((line) => /^\s+bind\s/.test(line)))
+    throw new Error('deploy/haproxy.cfg lost its bind or server lines');
   const servers = replicaPorts.map((port, i) => `    server replica${i + 1} 127.0.0.1:${port}`);
   return lines
     .filter((line, i) => i === firstServer || !/^\s+server\s/.test(line))
-    .flatMap((line) => (/^\s+server\s/.test(line) ? servers : [line.replace(/^(\s+bind\s+)\S+/, `$1127.0.0.1:${listenPort}`)]))
+    .flatMap((line) =>
+      /^\s+server\s/.test(line) ? servers : [line.replace(/^(\s+bind\s+)\S+/, `$1127.0.0.1:${listenPort}`)],
+    )
     .join('\n');
 }
 
@@ -36,7 +39,11 @@ export async function startHaproxy(dir: string, listenPort: number, replicaPorts
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const spawned = new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`could not start haproxy (Debian: apt-get install haproxy; .ci/run does this): ${error.message}`)));
+    child.once('error', (error) =>
+      reject(
+        new Error(`could not start haproxy (Debian: apt-get install haproxy; .ci/run does this): ${error.message}`),
+      ),
+    );
     child.once('spawn', resolve);
   });
   await spawned;
@@ -123,7 +130,11 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
     SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: '0',
     ...extraEnv,
   });
-  const replicas: Replica[] = ports.map((port) => ({ port, url: `http://127.0.0.1:${port}`, process: startMain(env(port)) }));
+  const replicas: Replica[] = ports.map((port) => ({
+    port,
+    url: `http://127.0.0.1:${port}`,
+    process: startMain(env(port)),
+  }));
   let proxy: Proxy | undefined;
   try {
     // Started together: migrations and the demo organization must still happen exactly once.

@@ -6,7 +6,9 @@ import { connectMcp, startCluster, type Cluster } from './cluster.js';
 /** A v2 client pinned to 2026-07-28 at `baseUrl`, noting which replica answered each request. */
 async function connectModern(cluster: Cluster, baseUrl: string, served: string[] = []): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', baseUrl), {
-    requestInit: { headers: { Authorization: `Bearer ${cluster.demo.token}`, 'X-Organization-Id': cluster.demo.orgId } },
+    requestInit: {
+      headers: { Authorization: `Bearer ${cluster.demo.token}`, 'X-Organization-Id': cluster.demo.orgId },
+    },
     fetch: async (url, init) => {
       const response = await fetch(url, init);
       const replica = response.headers.get('x-specbase-replica');
@@ -14,7 +16,10 @@ async function connectModern(cluster: Cluster, baseUrl: string, served: string[]
       return response;
     },
   });
-  const client = new Client({ name: 'modern-replica-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'modern-replica-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(transport);
   return client;
 }
@@ -46,7 +51,8 @@ describe('the 2026-07-28 era behind HAProxy', () => {
 
     const legacy = await connectMcp(cluster.proxy.url, cluster.demo, 'legacy-replica-test');
     try {
-      for (let i = 0; i < 4; i++) expect((await call(legacy, 'specbase_read_product')).data.id).toBe(cluster.demo.productId);
+      for (let i = 0; i < 4; i++)
+        expect((await call(legacy, 'specbase_read_product')).data.id).toBe(cluster.demo.productId);
     } finally {
       await legacy.close();
     }
@@ -57,15 +63,21 @@ describe('the 2026-07-28 era behind HAProxy', () => {
     const listener = await connectModern(cluster, first!.url);
     const writer = await connectMcp(second!.url, cluster.demo, 'writer');
     try {
-      const capabilityId = (await call(writer, 'specbase_list_capabilities', { productId: cluster.demo.productId })).data.items[0].id as string;
+      const capabilityId = (await call(writer, 'specbase_list_capabilities', { productId: cluster.demo.productId }))
+        .data.items[0].id as string;
       const uri = `specbase://o/${cluster.demo.orgId}/artifact/${capabilityId}`;
       const heard: number[] = [];
       listener.setNotificationHandler('notifications/resources/updated', (notification) => {
         if (notification.params.uri === uri) heard.push(Date.now());
       });
       const subscription = await listener.listen({ resourceSubscriptions: [uri] });
-      const anchor = String((await call(writer, 'specbase_read_capability', { capabilityId, mode: 'full' })).data.content).split('\n')[0]!;
-      await call(writer, 'specbase_edit_capability', { capabilityId, patch: `@@\n ${anchor}\n+Heard across replicas\n` });
+      const anchor = String(
+        (await call(writer, 'specbase_read_capability', { capabilityId, mode: 'full' })).data.content,
+      ).split('\n')[0]!;
+      await call(writer, 'specbase_edit_capability', {
+        capabilityId,
+        patch: `@@\n ${anchor}\n+Heard across replicas\n`,
+      });
       const edited = Date.now();
       await expect.poll(() => heard.length, { timeout: 1_000, interval: 20 }).toBeGreaterThan(0);
       expect(heard[0]! - edited).toBeLessThanOrEqual(1_000);

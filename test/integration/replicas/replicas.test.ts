@@ -36,7 +36,11 @@ class Writer {
     for (let attempt = 1; ; attempt++) {
       try {
         this.#client ??= await connectMcp(this.cluster.proxy.url, this.cluster.demo, this.name);
-        const result = await this.#client.callTool({ name: 'specbase_edit_capability', arguments: { capabilityId, patch } }, undefined, CALL_OPTIONS);
+        const result = await this.#client.callTool(
+          { name: 'specbase_edit_capability', arguments: { capabilityId, patch } },
+          undefined,
+          CALL_OPTIONS,
+        );
         if (result.isError) {
           this.refused.push(`${marker}: ${JSON.stringify(result.content)}`);
           return;
@@ -134,10 +138,15 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
       redirectPrefix: REDIRECT,
     });
     const code = callback.searchParams.get('code')!;
-    expect(await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl, authorizationCode: code })).toBe('AUTHORIZED');
+    expect(await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl, authorizationCode: code })).toBe(
+      'AUTHORIZED',
+    );
     const client = new SdkClient({ name: 'oauth-client', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, requestInit: { headers: { 'X-Organization-Id': cluster.demo.orgId } } }),
+      new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        authProvider: provider,
+        requestInit: { headers: { 'X-Organization-Id': cluster.demo.orgId } },
+      }),
     );
     // A session's requests all reach the replica that holds it, round-robin notwithstanding.
     for (let i = 0; i < 6; i++) {
@@ -173,11 +182,16 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
 
   it('a search on any replica finds an edit made on another within one second', async () => {
     const [target] = capabilities;
-    const clients = await Promise.all(cluster.replicas.map((replica, i) => connectMcp(replica.url, cluster.demo, `direct-${i}`)));
+    const clients = await Promise.all(
+      cluster.replicas.map((replica, i) => connectMcp(replica.url, cluster.demo, `direct-${i}`)),
+    );
     try {
       for (const [from, writer] of clients.entries()) {
         const word = `zephyrword${from}x${Date.now().toString(36)}`;
-        await call(writer, 'specbase_edit_capability', { capabilityId: target!.id, patch: `@@\n ${target!.anchor}\n+${word}\n` });
+        await call(writer, 'specbase_edit_capability', {
+          capabilityId: target!.id,
+          patch: `@@\n ${target!.anchor}\n+${word}\n`,
+        });
         const edited = Date.now();
         await Promise.all(
           clients.map(async (searcher, to) => {
@@ -209,7 +223,11 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         for (let n = 0; n < 15; n++) await writer.edit(target.id, target.anchor, `${writer.name} edit ${n}`, true);
       }),
     );
-    await waitUntil(async () => writers.reduce((sum, w) => sum + w.acked.length, 0) >= 30, 60_000, () => 'the storm never got going');
+    await waitUntil(
+      async () => writers.reduce((sum, w) => sum + w.acked.length, 0) >= 30,
+      60_000,
+      () => 'the storm never got going',
+    );
     // The replica the organization's sessions are on: HAProxy places them by organization.
     const serving = await replicaServing(cluster, cluster.demo.orgId);
     await cluster.kill(serving);
@@ -221,7 +239,10 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
     expect(writers.reduce((sum, w) => sum + w.reconnects, 0)).toBeGreaterThan(0);
     // Edits after the kill went through the surviving replicas.
     expect(writers.reduce((sum, w) => sum + w.acked.length, 0)).toBeGreaterThan(30 + 60);
-    const texts = new Map([[hot!.id, await body(hot!.id)], [other!.id, await body(other!.id)]]);
+    const texts = new Map([
+      [hot!.id, await body(hot!.id)],
+      [other!.id, await body(other!.id)],
+    ]);
     for (const [i, writer] of writers.entries()) {
       const text = texts.get(i % 3 === 0 ? other!.id : hot!.id)!;
       for (const marker of writer.acked) expect(text).toContain(`${marker}\n`);
@@ -232,10 +253,17 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
     const rejoined = cluster.replicas[serving]!;
     expect((await fetch(`${rejoined.url}/healthz`)).status).toBe(200);
     const direct = await connectMcp(rejoined.url, cluster.demo, 'rejoined');
-    const elsewhere = await connectMcp(cluster.replicas[(serving + 1) % cluster.replicas.length]!.url, cluster.demo, 'elsewhere');
+    const elsewhere = await connectMcp(
+      cluster.replicas[(serving + 1) % cluster.replicas.length]!.url,
+      cluster.demo,
+      'elsewhere',
+    );
     try {
       const word = `rejoinword${Date.now().toString(36)}`;
-      await call(elsewhere, 'specbase_edit_capability', { capabilityId: hot!.id, patch: `@@\n ${hot!.anchor}\n+${word}\n` });
+      await call(elsewhere, 'specbase_edit_capability', {
+        capabilityId: hot!.id,
+        patch: `@@\n ${hot!.anchor}\n+${word}\n`,
+      });
       await waitUntil(
         async () => ((await call(direct, 'specbase_search', { query: word })).data.results as unknown[]).length > 0,
         1_000,

@@ -14,7 +14,8 @@ let h: Harness;
 let dir: string;
 let editor: Client;
 
-const git = (...args: string[]) => execFileSync('git', ['--git-dir', h.gitdir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+const git = (...args: string[]) =>
+  execFileSync('git', ['--git-dir', h.gitdir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
 const PAGES = 482;
 const BAD: Record<string, string> = {
   'bad/latin1.md': 'the file is not UTF-8 text',
@@ -33,7 +34,18 @@ async function put(relative: string, content: string | Buffer) {
 }
 
 async function specbaseImport(persona: Persona, ...extra: string[]) {
-  const args = ['import', '--org', h.orgId, '--user', h.users[persona].user.email, dir, '--json', '--data-dir', h.dataDir, ...extra];
+  const args = [
+    'import',
+    '--org',
+    h.orgId,
+    '--user',
+    h.users[persona].user.email,
+    dir,
+    '--json',
+    '--data-dir',
+    h.dataDir,
+    ...extra,
+  ];
   try {
     const { stdout } = await runCli(args, { ...process.env, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_FSYNC: 'off' });
     return { code: 0, out: JSON.parse(stdout) };
@@ -49,14 +61,21 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'specbase-import-'));
   for (let i = 0; i < PAGES; i++) {
     const where = i % 3 === 0 ? 'guides' : i % 3 === 1 ? 'guides/setup' : 'decisions';
-    const body = i % 2 === 0 ? `# Note ${i}\n\nText of note ${i}.\n` : `---\ntitle: Titled note ${i}\n---\nText of note ${i}.\n`;
+    const body =
+      i % 2 === 0 ? `# Note ${i}\n\nText of note ${i}.\n` : `---\ntitle: Titled note ${i}\n---\nText of note ${i}.\n`;
     await put(`${where}/note-${String(i).padStart(3, '0')}.md`, body);
   }
   await put('top.md', '# Top level page\n\nAt the root.\n');
   await put('product/loyalty.md', `---\ntype: capability\nparent: ${h.productId}\n---\n# Loyalty\n\nRewards.\n`);
   await put('product/points.md', '---\ntype: feature\nparent: loyalty.md\n---\n# Points\n\nEarn points.\n');
-  await put('product/points-expire.md', '---\ntype: requirement\nparent: points.md\n---\n# Points expire\n\n**Requirement type:** BUSINESS_RULE (policies)\n\nAfter a year.\n');
-  await put('product/points-expire-ac.md', '---\ntype: acceptance_criterion\nparent: product/points-expire.md\n---\n# Expired points vanish\n\nGiven a point a year old, when the day ends, then it is gone.\n');
+  await put(
+    'product/points-expire.md',
+    '---\ntype: requirement\nparent: points.md\n---\n# Points expire\n\n**Requirement type:** BUSINESS_RULE (policies)\n\nAfter a year.\n',
+  );
+  await put(
+    'product/points-expire-ac.md',
+    '---\ntype: acceptance_criterion\nparent: product/points-expire.md\n---\n# Expired points vanish\n\nGiven a point a year old, when the day ends, then it is gone.\n',
+  );
   await put('product/tiers.md', '---\ntype: feature\nparent: loyalty.md\ntitle: Tiers\n---\nGold and silver.\n');
   await put('product/tier-rules.md', '---\ntype: requirement\nparent: tiers.md\n---\n# Tier rules\n\nSpend decides.\n');
   await put('product/members.md', `---\ntype: user_type\nparent: ${h.productId}\n---\n# Loyalty member\n`);
@@ -100,7 +119,9 @@ describe('specbase import', () => {
     const head = git('rev-parse', 'main');
     const { out } = await specbaseImport('viewer');
     expect(out.imported).toHaveLength(0);
-    expect(out.refused.filter((r: { reason: string }) => /^permission denied/.test(r.reason)).length).toBeGreaterThan(400);
+    expect(out.refused.filter((r: { reason: string }) => /^permission denied/.test(r.reason)).length).toBeGreaterThan(
+      400,
+    );
     expect(git('rev-parse', 'main')).toBe(head);
     expect((await specbaseImport('outsider')).out.message).toBe('artifact not found');
   });
@@ -113,28 +134,43 @@ describe('specbase import', () => {
     for (const [file, reason] of Object.entries(BAD)) {
       expect(out.refused.find((r: { path: string }) => r.path === file)?.reason, file).toContain(reason);
     }
-    const trailers = git('log', '--format=%(trailers:key=Specbase-Import,valueonly)', `${before}..main`).split('\n').filter(Boolean);
+    const trailers = git('log', '--format=%(trailers:key=Specbase-Import,valueonly)', `${before}..main`)
+      .split('\n')
+      .filter(Boolean);
     expect(trailers).toHaveLength(GOOD);
     expect(new Set(trailers).size).toBe(GOOD);
     for (const file of Object.keys(BAD)) expect(trailers).not.toContain(file);
-    expect(git('log', '--format=%an', `${before}..main`).split('\n').every((name) => name === 'Editor Tester')).toBe(true);
+    expect(
+      git('log', '--format=%an', `${before}..main`)
+        .split('\n')
+        .every((name) => name === 'Editor Tester'),
+    ).toBe(true);
     git('fsck', '--strict');
 
-    const folders = (await call(editor, 'specbase_list_folders', {})).data.folders as { id: string; name: string; parentFolderId: string | null }[];
+    const folders = (await call(editor, 'specbase_list_folders', {})).data.folders as {
+      id: string;
+      name: string;
+      parentFolderId: string | null;
+    }[];
     const guides = folders.find((f) => f.name === 'guides' && f.parentFolderId === null)!;
     const setup = folders.find((f) => f.name === 'setup')!;
     expect(setup.parentFolderId).toBe(guides.id);
-    expect(((await call(editor, 'specbase_list_pages', { folderId: setup.id })).data.items as unknown[]).length).toBe(Array.from({ length: PAGES }, (_, i) => i).filter((i) => i % 3 === 1).length);
+    expect(((await call(editor, 'specbase_list_pages', { folderId: setup.id })).data.items as unknown[]).length).toBe(
+      Array.from({ length: PAGES }, (_, i) => i).filter((i) => i % 3 === 1).length,
+    );
     const titled = out.imported.find((i: { path: string }) => i.path === 'decisions/note-005.md');
     expect(titled.title).toBe('Titled note 5');
 
     const capability = out.imported.find((i: { path: string }) => i.path === 'product/loyalty.md');
-    const features = (await call(editor, 'specbase_list_features', { capabilityId: capability.id })).data.items as { title: string }[];
+    const features = (await call(editor, 'specbase_list_features', { capabilityId: capability.id })).data.items as {
+      title: string;
+    }[];
     expect(features.map((f) => f.title).sort()).toEqual(['Points', 'Redeem', 'Tiers']);
     const requirement = out.imported.find((i: { path: string }) => i.path === 'product/points-expire.md');
     const read = await call(editor, 'specbase_read_requirement', { requirementId: requirement.id, mode: 'full' });
     expect(read.data.requirementType).toBe('BUSINESS_RULE');
-    const criteria = (await call(editor, 'specbase_list_acceptance_criteria', { requirementId: requirement.id })).data.items as unknown[];
+    const criteria = (await call(editor, 'specbase_list_acceptance_criteria', { requirementId: requirement.id })).data
+      .items as unknown[];
     expect(criteria).toHaveLength(1);
 
     // The web application shows the folder tree the directories made, and where a page came from.
@@ -144,7 +180,9 @@ describe('specbase import', () => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('setup');
       expect(await page.locator('main').innerText()).toContain('Note 4');
       await page.goto(`${h.baseUrl}/o/${h.orgId}/a/${requirement.id}/history`);
-      expect(await page.locator('ol.timeline li .subject').allInnerTexts()).toEqual(['Create requirement: Points expire']);
+      expect(await page.locator('ol.timeline li .subject').allInnerTexts()).toEqual([
+        'Create requirement: Points expire',
+      ]);
     } finally {
       await browser.close();
     }

@@ -28,7 +28,9 @@ beforeAll(async () => {
   const feature = await call(editor, 'specbase_create_feature', { capabilityId, title: 'Gift wrapping' });
   featureId = feature.data.id;
   featureUrl = feature.data.url;
-  const restrictedFolder = (await h.services.store.folders(h.orgId)).find((f) => f.workspaceId === h.restrictedWorkspaceId)!;
+  const restrictedFolder = (await h.services.store.folders(h.orgId)).find(
+    (f) => f.workspaceId === h.restrictedWorkspaceId,
+  )!;
   const restricted = await call(editor, 'specbase_create_page', {
     folderId: restrictedFolder.id,
     content: `# Wrapping margins\n\nWe charge for [gift wrapping](${featureUrl}).\n`,
@@ -64,7 +66,10 @@ describe('links and backlinks', () => {
   });
 
   it('follows an edit that removes a link', async () => {
-    await call(editor, 'specbase_edit_page', { pageId: restrictedPageId, patch: `@@\n-We charge for [gift wrapping](${featureUrl}).\n+We charge for wrapping.\n` });
+    await call(editor, 'specbase_edit_page', {
+      pageId: restrictedPageId,
+      patch: `@@\n-We charge for [gift wrapping](${featureUrl}).\n+We charge for wrapping.\n`,
+    });
     expect(ids((await call(editor, 'specbase_read_feature', { featureId })).data.referencedBy)).toEqual([pageId]);
   });
 
@@ -85,10 +90,24 @@ describe('links and backlinks', () => {
     } finally {
       await signedIn.context.close();
     }
-    await runCli(['artifact', 'delete', '--org', h.orgId, '--id', featureId, '--user', 'editor@example.com', '--data-dir', h.dataDir], {
-      ...process.env,
-      SPECBASE_LOG_LEVEL: 'silent',
-    });
+    await runCli(
+      [
+        'artifact',
+        'delete',
+        '--org',
+        h.orgId,
+        '--id',
+        featureId,
+        '--user',
+        'editor@example.com',
+        '--data-dir',
+        h.dataDir,
+      ],
+      {
+        ...process.env,
+        SPECBASE_LOG_LEVEL: 'silent',
+      },
+    );
     expect(git('log', '-1', '--format=%s', 'main')).toBe('Delete feature: Gift wrapping');
     const page = await call(editor, 'specbase_read_page', { pageId });
     expect(page.data.links[0]).toEqual({ id: featureId, type: 'feature', title: 'Gift wrapping', deleted: true });
@@ -98,10 +117,24 @@ describe('links and backlinks', () => {
     } finally {
       await web.context.close();
     }
-    await runCli(['artifact', 'restore', '--org', h.orgId, '--id', featureId, '--user', 'editor@example.com', '--data-dir', h.dataDir], {
-      ...process.env,
-      SPECBASE_LOG_LEVEL: 'silent',
-    });
+    await runCli(
+      [
+        'artifact',
+        'restore',
+        '--org',
+        h.orgId,
+        '--id',
+        featureId,
+        '--user',
+        'editor@example.com',
+        '--data-dir',
+        h.dataDir,
+      ],
+      {
+        ...process.env,
+        SPECBASE_LOG_LEVEL: 'silent',
+      },
+    );
     expect(ids((await call(editor, 'specbase_read_feature', { featureId })).data.referencedBy)).toEqual([pageId]);
     expect((await call(editor, 'specbase_read_page', { pageId })).data.links[0].deleted).toBeUndefined();
     git('fsck', '--strict');

@@ -17,9 +17,17 @@ beforeAll(async () => {
   h = await startHarness();
   browser = await launchBrowser();
   editorMcp = await connect(h, 'editor');
-  const capabilityId = (await call(editorMcp, 'specbase_list_capabilities', { productId: h.productId })).data.items[0].id;
-  featureId = (await call(editorMcp, 'specbase_create_feature', { capabilityId, content: '# Store pickup\n\nCollect orders in store.\n' })).data.id;
-  requirementId = (await call(editorMcp, 'specbase_create_requirement', { featureId, title: 'Pickup within two hours' })).data.id;
+  const capabilityId = (await call(editorMcp, 'specbase_list_capabilities', { productId: h.productId })).data.items[0]
+    .id;
+  featureId = (
+    await call(editorMcp, 'specbase_create_feature', {
+      capabilityId,
+      content: '# Store pickup\n\nCollect orders in store.\n',
+    })
+  ).data.id;
+  requirementId = (
+    await call(editorMcp, 'specbase_create_requirement', { featureId, title: 'Pickup within two hours' })
+  ).data.id;
   editor = await signIn(browser, h, 'editor', `/o/${h.orgId}/a/${featureId}`);
 });
 afterAll(async () => {
@@ -40,7 +48,9 @@ describe('web: delete and restore', () => {
     await page.getByRole('button', { name: /^Delete feature and 1 under it$/ }).click();
     await page.waitForURL(/\/deleted$/);
     expect(git(h.gitdir, 'rev-list', '--count', `${before}..main`).trim()).toBe('1');
-    expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe('Editor Tester|Delete feature: Store pickup');
+    expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe(
+      'Editor Tester|Delete feature: Store pickup',
+    );
     git(h.gitdir, 'fsck', '--strict');
     const row = page.locator('table.deleted tbody tr').first();
     expect(await row.innerText()).toMatch(/Store pickup[\s\S]*with 1 under it[\s\S]*Editor Tester/);
@@ -57,7 +67,9 @@ describe('web: delete and restore', () => {
     } finally {
       await viewer.context.close();
     }
-    const restrictedPage = (await h.services.store.catalog(h.orgId)).find((m) => m.type === 'page' && m.workspaceId === h.restrictedWorkspaceId)!;
+    const restrictedPage = (await h.services.store.catalog(h.orgId)).find(
+      (m) => m.type === 'page' && m.workspaceId === h.restrictedWorkspaceId,
+    )!;
     const owner = (await h.services.control.members.principal(h.orgId, h.users.owner.user.id))!;
     await h.services.specs.delete({ principal: owner, client: 'web' }, restrictedPage.id, { recursive: false });
     const partial = await signIn(browser, h, 'partial', `/o/${h.orgId}/deleted`);
@@ -66,10 +78,13 @@ describe('web: delete and restore', () => {
       expect(listed).toContain('Store pickup');
       expect(listed).not.toContain(restrictedPage.title);
       const csrf = await partial.page.locator('table.deleted input[name=csrf]').first().getAttribute('value');
-      const refused = await partial.page.request.post(`${h.baseUrl}/o/${h.orgId}/deleted/${restrictedPage.id}/restore`, {
-        form: { csrf: csrf! },
-        headers: { Origin: h.baseUrl },
-      });
+      const refused = await partial.page.request.post(
+        `${h.baseUrl}/o/${h.orgId}/deleted/${restrictedPage.id}/restore`,
+        {
+          form: { csrf: csrf! },
+          headers: { Origin: h.baseUrl },
+        },
+      );
       expect(refused.status()).toBe(404);
     } finally {
       await partial.context.close();

@@ -16,8 +16,10 @@ beforeAll(async () => {
   h = await startHarness();
   browser = await launchBrowser();
   editorMcp = await connect(h, 'editor');
-  const capabilityId = (await call(editorMcp, 'specbase_list_capabilities', { productId: h.productId })).data.items[0].id;
-  toCapability = (await call(editorMcp, 'specbase_create_capability', { productId: h.productId, title: 'Fulfilment' })).data.id;
+  const capabilityId = (await call(editorMcp, 'specbase_list_capabilities', { productId: h.productId })).data.items[0]
+    .id;
+  toCapability = (await call(editorMcp, 'specbase_create_capability', { productId: h.productId, title: 'Fulfilment' }))
+    .data.id;
   featureId = (await call(editorMcp, 'specbase_create_feature', { capabilityId, title: 'Same-day delivery' })).data.id;
 });
 afterAll(async () => {
@@ -39,13 +41,17 @@ describe('web: move', () => {
       await page.waitForURL(new RegExp(`/a/${featureId}\\?done=move$`));
       expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).innerText()).toContain('Fulfilment');
       expect(git(h.gitdir, 'rev-list', '--count', `${before}..main`).trim()).toBe('1');
-      expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe('Editor Tester|Move feature: Same-day delivery');
+      expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe(
+        'Editor Tester|Move feature: Same-day delivery',
+      );
       git(h.gitdir, 'fsck', '--strict');
       expect((await call(editorMcp, 'specbase_read_feature', { featureId })).data.parentId).toBe(toCapability);
       // Without the page's CSRF token, none of the new forms does anything.
       const head = git(h.gitdir, 'rev-parse', 'main').trim();
       for (const action of [`a/${featureId}/move`, `a/${featureId}/delete`, `deleted/${featureId}/restore`]) {
-        const refused = await page.request.post(`${h.baseUrl}/o/${h.orgId}/${action}`, { form: { to: 'root', descendants: '0' } });
+        const refused = await page.request.post(`${h.baseUrl}/o/${h.orgId}/${action}`, {
+          form: { to: 'root', descendants: '0' },
+        });
         expect(refused.status(), action).toBe(403);
       }
       expect(git(h.gitdir, 'rev-parse', 'main').trim()).toBe(head);
@@ -63,7 +69,9 @@ describe('web: move', () => {
       await viewer.context.close();
     }
     const pageId = (await call(editorMcp, 'specbase_create_page', { title: 'Shared notes' })).data.id;
-    const restricted = (await h.services.store.folders(h.orgId)).find((f) => f.workspaceId === h.restrictedWorkspaceId)!;
+    const restricted = (await h.services.store.folders(h.orgId)).find(
+      (f) => f.workspaceId === h.restrictedWorkspaceId,
+    )!;
     const partial = await signIn(browser, h, 'partial', `/o/${h.orgId}/a/${pageId}/move`);
     try {
       const options = await partial.page.locator('#move-to option').allInnerTexts();
@@ -95,7 +103,9 @@ describe('web: move', () => {
       await page.goto(`${h.baseUrl}/o/${h.orgId}/folders/${inner.id}`);
       await page.getByRole('button', { name: 'Delete folder' }).click();
       await page.waitForURL(new RegExp(`/o/${h.orgId}$`));
-      expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe('Editor Tester|Delete folder: Agreements');
+      expect(git(h.gitdir, 'log', '-1', '--format=%an|%s', 'main').trim()).toBe(
+        'Editor Tester|Delete folder: Agreements',
+      );
       git(h.gitdir, 'fsck', '--strict');
     } finally {
       await context.close();

@@ -76,7 +76,10 @@ async function answering(port: number, ms = 30_000): Promise<void> {
 async function stopsWithinGrace(started: Started): Promise<void> {
   const t0 = performance.now();
   started.child.kill('SIGTERM');
-  const code = await Promise.race([started.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), GRACE_MS))]);
+  const code = await Promise.race([
+    started.exited,
+    new Promise((resolve) => setTimeout(() => resolve('still running'), GRACE_MS)),
+  ]);
   expect(code).toBe(0);
   expect(performance.now() - t0).toBeLessThan(GRACE_MS);
 }

@@ -40,7 +40,9 @@ export function startMain(env: Record<string, string>, stdio: { stdout?: number;
     out.stderr += chunk.toString();
     for (const listener of listeners) listener();
   });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return {
     child,
     stdout: () => out.stdout,

@@ -22,7 +22,11 @@ function parseMessage(contentType: string | null, body: string): Record<string, 
  * A raw MCP initialize: no SDK client, so no standalone GET stream stays open. From protocol
  * version 2025-11-25 on, the session's answers are resumable (each opens with a priming event).
  */
-export async function initialize(url: string, headers: Record<string, string>, protocolVersion = '2025-06-18'): Promise<McpSession> {
+export async function initialize(
+  url: string,
+  headers: Record<string, string>,
+  protocolVersion = '2025-06-18',
+): Promise<McpSession> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
@@ -52,7 +56,11 @@ export async function initialize(url: string, headers: Record<string, string>, p
 }
 
 /** The structured result of a tool call that must succeed. */
-export async function callTool(session: McpSession, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+export async function callTool(
+  session: McpSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, any>> {
   const pending = startToolCall(session, name, args);
   pending.finish();
   return pending.result;
@@ -69,7 +77,9 @@ export interface PendingCall {
  * and the rest only on `finish()`: the server holds it as an in-flight request in between.
  */
 export function startToolCall(session: McpSession, name: string, args: Record<string, unknown>): PendingCall {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }));
+  const body = Buffer.from(
+    JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
+  );
   const half = Math.floor(body.length / 2);
   const request = http.request(session.url, {
     method: 'POST',

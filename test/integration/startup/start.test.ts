@@ -66,7 +66,8 @@ async function openToOthers(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (at: string) => {
     const stat = await lstat(at);
-    if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0) found.push(`${path.relative(dir, at) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+    if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0)
+      found.push(`${path.relative(dir, at) || '.'} ${(stat.mode & 0o777).toString(8)}`);
     if (stat.isDirectory()) for (const entry of await readdir(at)) await walk(path.join(at, entry));
   };
   await walk(dir);
@@ -98,7 +99,8 @@ function parseBanner(stdout: string): Banner {
 }
 
 const gitdirOf = (orgId: string) => path.join(dataDir, 'orgs', `${orgId}.git`);
-const git = (orgId: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdirOf(orgId), ...args], { encoding: 'utf8' }).trim();
+const git = (orgId: string, ...args: string[]) =>
+  execFileSync('git', ['--git-dir', gitdirOf(orgId), ...args], { encoding: 'utf8' }).trim();
 
 describe('node dist/main.js with nothing configured but a data directory and a port', () => {
   let first: Banner;
@@ -113,13 +115,18 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(first.sseUrl).toBe(`${base}/api/mcp/sse`);
     expect(first.token).toMatch(/^sbp_/);
     expect(started.stdout()).toMatch(/^\s+Demo sign-in\s+demo@example\.com \/ \S+$/m);
-    expect(started.stdout()).toContain('The password and token are printed this once; `npx specbase demo` shows them again.');
+    expect(started.stdout()).toContain(
+      'The password and token are printed this once; `npx specbase demo` shows them again.',
+    );
     expect(first.configs).toEqual([
       { mcpServers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
       { servers: { specbase: { type: 'http', url: first.mcpUrl, headers: { 'X-Organization-Id': first.orgId } } } },
       {
         mcpServers: {
-          specbase: { command: 'npx', args: ['mcp-remote', first.mcpUrl, '--header', `X-Organization-Id:${first.orgId}`] },
+          specbase: {
+            command: 'npx',
+            args: ['mcp-remote', first.mcpUrl, '--header', `X-Organization-Id:${first.orgId}`],
+          },
         },
       },
     ]);
@@ -131,7 +138,13 @@ describe('node dist/main.js with nothing configured but a data directory and a p
 
     const health = await fetch(`http://127.0.0.1:${started.port}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', droppedLogLines: 0, droppedAuditRows: 0, heldAuditRows: 0, openOrganizations: expect.any(Number) });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      droppedLogLines: 0,
+      droppedAuditRows: 0,
+      heldAuditRows: 0,
+      openOrganizations: expect.any(Number),
+    });
 
     const entries = await readdir(dataDir);
     expect(entries).toEqual(expect.arrayContaining(['specbase.db', 'orgs']));
@@ -139,7 +152,10 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     expect(git(first.orgId, 'rev-parse', '--is-bare-repository')).toBe('true');
 
     // The printed URL, organization id and token are enough to talk MCP.
-    const session = await initialize(first.mcpUrl, { 'X-Organization-Id': first.orgId, Authorization: `Bearer ${first.token}` });
+    const session = await initialize(first.mcpUrl, {
+      'X-Organization-Id': first.orgId,
+      Authorization: `Bearer ${first.token}`,
+    });
     const product = await callTool(session, 'specbase_read_product', {});
     expect(product.url).toBe(`${base}/o/${first.orgId}/a/${product.id}`);
 
@@ -156,7 +172,9 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     // The password and the token were printed by the start that created them, and only there.
     expect(second.token).toBe('');
     expect(started.stdout()).not.toContain(first.token);
-    expect(started.stdout()).toMatch(/^\s+Demo sign-in\s+demo@example\.com\s+\(password and access token: `npx specbase demo`\)$/m);
+    expect(started.stdout()).toMatch(
+      /^\s+Demo sign-in\s+demo@example\.com\s+\(password and access token: `npx specbase demo`\)$/m,
+    );
     expect(started.stderr()).not.toContain('created the demo organization');
     expect(await readdir(path.join(dataDir, 'orgs'))).toEqual([`${first.orgId}.git`]);
     expect(git(first.orgId, 'rev-list', '--all')).toBe(commitsBefore);
@@ -172,7 +190,11 @@ describe('node dist/main.js with nothing configured but a data directory and a p
 
   it('creates no demo when the base URL is not a loopback address, nor when SPECBASE_DEMO=off', async () => {
     for (const [name, env, reason] of [
-      ['public', { SPECBASE_BASE_URL: 'https://specs.example.com' }, 'the base URL https://specs.example.com is not a loopback address'],
+      [
+        'public',
+        { SPECBASE_BASE_URL: 'https://specs.example.com' },
+        'the base URL https://specs.example.com is not a loopback address',
+      ],
       ['off', { SPECBASE_DEMO: 'off' }, 'SPECBASE_DEMO is off'],
     ] as const) {
       const dir = path.join(root, `no-demo-${name}`);
@@ -199,7 +221,11 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     const firstLine = (capability.content as string).split('\n')[0];
     const patch = ['@@', ` ${firstLine}`, '+', '+Edited while the server was stopping.', ''].join('\n');
 
-    const edit = startToolCall(session, 'specbase_edit_capability', { capabilityId: capability.id, patch, baseVersion: capability.version });
+    const edit = startToolCall(session, 'specbase_edit_capability', {
+      capabilityId: capability.id,
+      patch,
+      baseVersion: capability.version,
+    });
     // The request line and headers are on the wire; give the server a moment to take them in.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stopping = stop(started);
@@ -228,10 +254,15 @@ describe('node dist/main.js with nothing configured but a data directory and a p
     await sse.connect(
       new SSEClientTransport(local('/api/mcp/sse'), {
         requestInit: { headers },
-        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }) },
+        eventSourceInit: {
+          fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), ...headers } }),
+        },
       }),
     );
-    const modern = new ModernClient({ name: 'connected-2026', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const modern = new ModernClient(
+      { name: 'connected-2026', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await modern.connect(new ModernTransport(local('/api/mcp/mcp'), { requestInit: { headers } }));
     // A 2026-07-28 subscriptions/listen stream: the same open stream in the stateless era.
     const listening = await modern.listen({ resourceSubscriptions: [`specbase://o/${first.orgId}/artifact/none`] });
@@ -275,7 +306,12 @@ describe('node dist/main.js with nothing configured but a data directory and a p
       const started = startMain({ SPECBASE_DATA_DIR: path.join(root, 'busy'), PORT: String(port), HOST: '127.0.0.1' });
       running.add(started);
       expect(await started.exited).toBe(1);
-      expect(started.stderr()).toMatch(new RegExp(`^specbase: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: .*PORT=<port>$`, 'm'));
+      expect(started.stderr()).toMatch(
+        new RegExp(
+          `^specbase: port ${port} on 127\\.0\\.0\\.1 is already in use by another process: .*PORT=<port>$`,
+          'm',
+        ),
+      );
       expect(started.stderr()).not.toMatch(/\n\s+at /);
       expect(started.stdout()).toBe('');
     } finally {

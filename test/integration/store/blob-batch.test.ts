@@ -27,13 +27,16 @@ afterEach(async () => {
 
 /** Moves the objects into a pack (blobs nothing refers to, which `git repack` would leave loose). */
 const pack = (oids: readonly string[]) => {
-  execFileSync('git', ['--git-dir', gitdir, 'pack-objects', '-q', path.join(gitdir, 'objects', 'pack', 'pack')], { input: `${oids.join('\n')}\n` });
+  execFileSync('git', ['--git-dir', gitdir, 'pack-objects', '-q', path.join(gitdir, 'objects', 'pack', 'pack')], {
+    input: `${oids.join('\n')}\n`,
+  });
   execFileSync('git', ['--git-dir', gitdir, 'prune-packed']);
 };
 const catFile = (oid: string): Buffer => execFileSync('git', ['--git-dir', gitdir, 'cat-file', 'blob', oid]);
 const looseFile = (oid: string) => path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
 
-const writeBlob = (data: Buffer): string => execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: data, encoding: 'utf8' }).trim();
+const writeBlob = (data: Buffer): string =>
+  execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: data, encoding: 'utf8' }).trim();
 
 it('answers reads in order, whole: blobs larger than a pipe chunk, empty ones, and missing or non-blob objects in between', async () => {
   // Bytes of every value, newlines included, so that no answer can be cut at the wrong place.
@@ -42,7 +45,10 @@ it('answers reads in order, whole: blobs larger than a pipe chunk, empty ones, a
   const small = Buffer.from('line one\nline two\n');
   const empty = Buffer.alloc(0);
   const [largeId, smallId, emptyId] = [writeBlob(large), writeBlob(small), writeBlob(empty)];
-  const treeId = execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `100644 blob ${smallId}\tsmall.txt\n`, encoding: 'utf8' }).trim();
+  const treeId = execFileSync('git', ['--git-dir', gitdir, 'mktree'], {
+    input: `100644 blob ${smallId}\tsmall.txt\n`,
+    encoding: 'utf8',
+  }).trim();
   batch = new BlobBatch(gitdir);
   const reads = [largeId, 'f'.repeat(40), smallId, emptyId, treeId, largeId, 'not-an-object', smallId].map((name) =>
     batch!.read(name).then(
@@ -81,7 +87,10 @@ it('reads loose blobs from their files and leaves packed ones, other kinds and o
   const packed = writeBlob(Buffer.from('packed\n'));
   pack([packed]);
   const loose = writeBlob(Buffer.from('loose\n'));
-  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `100644 blob ${loose}\tloose.txt\n`, encoding: 'utf8' }).trim();
+  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], {
+    input: `100644 blob ${loose}\tloose.txt\n`,
+    encoding: 'utf8',
+  }).trim();
   expect(existsSync(looseFile(packed))).toBe(false);
   expect(Buffer.from(readLooseBlob(gitdir, loose)!).equals(catFile(loose))).toBe(true);
   expect(readLooseBlob(gitdir, packed)).toBeUndefined();
@@ -92,8 +101,15 @@ it('reads loose blobs from their files and leaves packed ones, other kinds and o
 
 it('reads loose object files of any size, each with its own bytes: larger than the read space, then smaller', () => {
   // Random bytes do not deflate: the object file is larger than the 64 KiB read at once.
-  const blobs = [randomBytes(200_000), Buffer.from('short\n'), randomBytes(70_000), Buffer.alloc(0), randomBytes(65_000)].map(writeBlob);
-  for (const oid of [...blobs, ...blobs.reverse()]) expect(Buffer.from(readLooseBlob(gitdir, oid)!).equals(catFile(oid)), oid).toBe(true);
+  const blobs = [
+    randomBytes(200_000),
+    Buffer.from('short\n'),
+    randomBytes(70_000),
+    Buffer.alloc(0),
+    randomBytes(65_000),
+  ].map(writeBlob);
+  for (const oid of [...blobs, ...blobs.reverse()])
+    expect(Buffer.from(readLooseBlob(gitdir, oid)!).equals(catFile(oid)), oid).toBe(true);
 });
 
 it('answers loose and packed blobs alike, interleaved, with the bytes git has', async () => {
@@ -123,5 +139,8 @@ it('a process that starts the loose object reader ahead of use, and never uses i
   const thread = pathToFileURL(path.resolve('src/store/git/loose-blob-thread.ts')).href;
   const script = `import { prepareLooseBlobs } from ${JSON.stringify(thread)}; prepareLooseBlobs();`;
   // Killed at the timeout (an error) if the thread keeps it alive, as it kept the CLI.
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000, killSignal: 'SIGKILL' });
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    timeout: 20_000,
+    killSignal: 'SIGKILL',
+  });
 });

@@ -15,7 +15,8 @@ function looseObjects(gitdir: string): Map<string, number> {
   const objects = new Map<string, number>();
   const root = path.join(gitdir, 'objects');
   for (const dir of readdirSync(root).filter((d) => /^[0-9a-f]{2}$/.test(d))) {
-    for (const file of readdirSync(path.join(root, dir))) objects.set(dir + file, statSync(path.join(root, dir, file)).size);
+    for (const file of readdirSync(path.join(root, dir)))
+      objects.set(dir + file, statSync(path.join(root, dir, file)).size);
   }
   return objects;
 }
@@ -30,10 +31,19 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'specbase-bounded-'));
   gitdir = path.join(dataDir, 'orgs', `${ORG}.git`);
   const files = [
-    { path: 'product.md', content: artifactFile({ id: product, type: 'product', parent: null, title: 'Acme', body: '# Acme\n' }) },
+    {
+      path: 'product.md',
+      content: artifactFile({ id: product, type: 'product', parent: null, title: 'Acme', body: '# Acme\n' }),
+    },
     ...criteria.map((c) => ({
       path: `acceptance-criteria/criterion-${c.title.split(' ')[1]}-${c.id.slice(0, 8)}.md`,
-      content: artifactFile({ id: c.id, type: 'acceptance_criterion', parent: product, title: c.title, body: `# ${c.title}\n\nGiven a user.\n` }),
+      content: artifactFile({
+        id: c.id,
+        type: 'acceptance_criterion',
+        parent: product,
+        title: c.title,
+        body: `# ${c.title}\n\nGiven a user.\n`,
+      }),
     })),
   ];
   writeFirstLayoutRepository(gitdir, [{ ctx: alice, message: 'Seed\n', files }]);
@@ -50,7 +60,12 @@ describe(`an edit among ${CRITERIA} acceptance criteria`, () => {
     const flatTreeBytes = Number(git(gitdir, 'cat-file', '-s', 'main^:acceptance-criteria'));
     const target = criteria[1234]!;
     const before = looseObjects(gitdir);
-    const edit = await store.update(ORG, target.id, { body: `# ${target.title}\n\nGiven a signed-in user.\n`, verb: 'edit' }, alice);
+    const edit = await store.update(
+      ORG,
+      target.id,
+      { body: `# ${target.title}\n\nGiven a signed-in user.\n`, verb: 'edit' },
+      alice,
+    );
     const written = [...looseObjects(gitdir)].filter(([oid]) => !before.has(oid));
     const types = written.map(([oid]) => git(gitdir, 'cat-file', '-t', oid)).sort();
     expect(types).toEqual(['blob', 'commit', 'tree', 'tree', 'tree', 'tree']);

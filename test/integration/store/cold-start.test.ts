@@ -38,12 +38,18 @@ afterEach(async () => {
 });
 
 /** Commits in a clone of the repository as another tool would, and pushes them to `main`. */
-async function nativeCommits(work: (run: (...args: string[]) => string, clone: string) => Promise<void>): Promise<void> {
+async function nativeCommits(
+  work: (run: (...args: string[]) => string, clone: string) => Promise<void>,
+): Promise<void> {
   const clone = await mkdtemp(path.join(tmpdir(), 'specbase-direct-clone-'));
   try {
     execFileSync('git', ['clone', '-q', gitdir, clone]);
     const run = (...args: string[]) =>
-      execFileSync('git', ['-C', clone, '-c', 'user.name=Native Tool', '-c', 'user.email=native@example.com', ...args], { encoding: 'utf8' });
+      execFileSync(
+        'git',
+        ['-C', clone, '-c', 'user.name=Native Tool', '-c', 'user.email=native@example.com', ...args],
+        { encoding: 'utf8' },
+      );
     await work(run, clone);
     run('push', '-q', 'origin', 'main');
   } finally {
@@ -79,7 +85,15 @@ it('answers reads from Git while the catalog builds, exactly as the catalog answ
   });
   await rm(cacheDir, { recursive: true, force: true });
 
-  const ids = [product!.id, capability!.id, feature!.id, requirement!.id, moved.id, movedAndEdited.id, created.artifact.id];
+  const ids = [
+    product!.id,
+    capability!.id,
+    feature!.id,
+    requirement!.id,
+    moved.id,
+    movedAndEdited.id,
+    created.artifact.id,
+  ];
   const store = openStore();
   let catalogReady = false;
   const catalog = store.catalog(ORG).then((all) => {
@@ -144,4 +158,3 @@ it('hands the search index every artifact as the cold build reads it, ending wit
   await store.documents(ORG, async (records) => records.forEach((record) => again.set(record.id, record.body)));
   expect(again).toEqual(new Map(all.map((record) => [record.id, record.body])));
 });
-

@@ -16,7 +16,12 @@ async function appendLine(store: GitStore, id: string, line: string): Promise<st
   for (;;) {
     const current = await store.read(ORG, id);
     try {
-      const result = await store.update(ORG, id, { body: `${current.body}${line}\n`, verb: 'edit', expectedVersion: current.version }, bob);
+      const result = await store.update(
+        ORG,
+        id,
+        { body: `${current.body}${line}\n`, verb: 'edit', expectedVersion: current.version },
+        bob,
+      );
       return result.commit;
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
@@ -32,12 +37,16 @@ function expectCleanRepository(commits: readonly string[]) {
 
 describe.each([
   ['one GitStore', (): [GitStore, GitStore] => [fx.store, fx.store]],
-  ['two GitStore instances on one data directory', (): [GitStore, GitStore] => [fx.store, new GitStore({ dataDir: fx.dataDir })]],
+  [
+    'two GitStore instances on one data directory',
+    (): [GitStore, GitStore] => [fx.store, new GitStore({ dataDir: fx.dataDir })],
+  ],
 ])('concurrent writes through %s', (_name, stores) => {
   it('keeps all 50 parallel edits to different artifacts', async () => {
     const [first, second] = stores();
     const created = [];
-    for (let i = 0; i < 50; i++) created.push((await fx.store.create(ORG, capabilityInput(fx.productId, `Cap ${i}`), alice)).artifact);
+    for (let i = 0; i < 50; i++)
+      created.push((await fx.store.create(ORG, capabilityInput(fx.productId, `Cap ${i}`), alice)).artifact);
     const results = await Promise.all(
       created.map((artifact, i) =>
         (i % 2 ? second : first).update(ORG, artifact.id, { body: `${artifact.body}edit ${i}\n`, verb: 'edit' }, bob),
@@ -57,13 +66,17 @@ describe.each([
     const [first, second] = stores();
     const cap = await fx.store.create(ORG, capabilityInput(fx.productId, 'Busy'), alice);
     const blind = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? second : first).update(ORG, cap.artifact.id, { body: `# Busy\n\nversion ${i}\n`, verb: 'edit' }, bob)),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? second : first).update(ORG, cap.artifact.id, { body: `# Busy\n\nversion ${i}\n`, verb: 'edit' }, bob),
+      ),
     );
     const history = await second.history(ORG, cap.artifact.id);
     expect(history.map((h) => h.commit).sort()).toEqual([...blind.map((r) => r.commit), cap.commit].sort());
     expect(history[0]!.commit).toBe(git(fx.gitdir, 'rev-parse', 'main'));
 
-    const appended = await Promise.all(Array.from({ length: 20 }, (_, i) => appendLine(i % 2 ? second : first, cap.artifact.id, `line ${i}`)));
+    const appended = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => appendLine(i % 2 ? second : first, cap.artifact.id, `line ${i}`)),
+    );
     const body = (await first.read(ORG, cap.artifact.id)).body;
     for (let i = 0; i < 20; i++) expect(body).toContain(`line ${i}\n`);
     expect((await first.history(ORG, cap.artifact.id)).length).toBe(41);

@@ -20,7 +20,9 @@ afterEach(async () => {
 /** Runs the edit stream until `acks` edits are acknowledged, then SIGKILLs it a moment later. */
 function runAndKill(ids: readonly string[], acks: number, delayMs: number): Promise<{ pid: number; acked: string[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, fx.dataDir, ORG, ...ids], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, fx.dataDir, ORG, ...ids], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acked: string[] = [];
     let stderr = '';
     let buffer = '';
@@ -45,10 +47,16 @@ function runAndKill(ids: readonly string[], acks: number, delayMs: number): Prom
 describe('a writer killed mid-stream', () => {
   it('leaves a valid repository holding every acknowledged edit, and the store keeps working', async () => {
     const ids: string[] = [];
-    for (const title of ['One', 'Two', 'Three']) ids.push((await fx.store.create(ORG, capabilityInput(fx.productId, title), alice)).artifact.id);
+    for (const title of ['One', 'Two', 'Three'])
+      ids.push((await fx.store.create(ORG, capabilityInput(fx.productId, title), alice)).artifact.id);
     const acked: string[] = [];
     let lastPid = 0;
-    for (const [acks, delayMs] of [[10, 0], [20, 3], [8, 1], [25, 7]] as const) {
+    for (const [acks, delayMs] of [
+      [10, 0],
+      [20, 3],
+      [8, 1],
+      [25, 7],
+    ] as const) {
       const run = await runAndKill(ids, acks, delayMs);
       acked.push(...run.acked);
       lastPid = run.pid;

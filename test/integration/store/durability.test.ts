@@ -42,10 +42,19 @@ it('an acknowledged edit has every new object, its directory, main and refs/head
   const { durability, events } = recordingFsync(FSYNC);
   const store = new GitStore({ dataDir, durability });
   try {
-    const init = await store.initOrganization(ORG, { productTitle: 'Acme', productBody: '# Acme\n', workspaceId: WORKSPACE }, alice);
+    const init = await store.initOrganization(
+      ORG,
+      { productTitle: 'Acme', productBody: '# Acme\n', workspaceId: WORKSPACE },
+      alice,
+    );
     const created = await store.create(ORG, capabilityInput(init.artifact.id, 'Payments'), alice);
     events.length = 0;
-    const edit = await store.update(ORG, created.artifact.id, { body: '# Payments\n\nCards and wallets.\n', verb: 'edit' }, alice);
+    const edit = await store.update(
+      ORG,
+      created.artifact.id,
+      { body: '# Payments\n\nCards and wallets.\n', verb: 'edit' },
+      alice,
+    );
     const flushed = [...events];
 
     const gitdir = store.gitdir(ORG);

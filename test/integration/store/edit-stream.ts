@@ -13,7 +13,12 @@ const ctx = { author: { name: 'Stream Writer', email: 'stream@example.com' }, cl
 async function editForever(id: string): Promise<never> {
   for (let n = 0; ; n++) {
     const current = await store.read(orgId!, id);
-    const result = await store.update(orgId!, id, { body: `${current.body}edit ${process.pid}-${n}\n`, verb: 'edit' }, ctx);
+    const result = await store.update(
+      orgId!,
+      id,
+      { body: `${current.body}edit ${process.pid}-${n}\n`, verb: 'edit' },
+      ctx,
+    );
     process.stdout.write(`ack ${result.commit} ${id}\n`);
   }
 }

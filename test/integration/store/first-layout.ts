@@ -24,8 +24,24 @@ export interface FirstLayoutCommit {
 
 const CREATED = '2024-05-06T07:08:09.000Z';
 
-export const artifactFile = (input: { id: string; type: ArtifactType; parent: string | null; title: string; body: string }) =>
-  renderArtifactFile({ id: input.id, type: input.type, parent: input.parent, workspace: WORKSPACE, title: input.title, created: CREATED }, input.body);
+export const artifactFile = (input: {
+  id: string;
+  type: ArtifactType;
+  parent: string | null;
+  title: string;
+  body: string;
+}) =>
+  renderArtifactFile(
+    {
+      id: input.id,
+      type: input.type,
+      parent: input.parent,
+      workspace: WORKSPACE,
+      title: input.title,
+      created: CREATED,
+    },
+    input.body,
+  );
 
 /** One commit that creates or edits one artifact at `path`, as the service wrote it. */
 export function artifactCommit(
@@ -35,16 +51,37 @@ export function artifactCommit(
 ): FirstLayoutCommit {
   return {
     ctx,
-    message: artifactCommitMessage({ verb, type: input.type, id: input.id, title: input.title, ...(ctx.client ? { client: ctx.client } : {}) }),
+    message: artifactCommitMessage({
+      verb,
+      type: input.type,
+      id: input.id,
+      title: input.title,
+      ...(ctx.client ? { client: ctx.client } : {}),
+    }),
     files: [{ path: input.path, content: artifactFile(input) }],
   };
 }
 
-export function folderCommit(ctx: ChangeContext, input: { id: string; name: string; parent: string | null; path: string }): FirstLayoutCommit {
+export function folderCommit(
+  ctx: ChangeContext,
+  input: { id: string; name: string; parent: string | null; path: string },
+): FirstLayoutCommit {
   return {
     ctx,
     message: folderCommitMessage({ id: input.id, name: input.name }),
-    files: [{ path: input.path, content: renderFolderFile({ id: input.id, type: 'folder', name: input.name, parent: input.parent, workspace: WORKSPACE, created: CREATED }) }],
+    files: [
+      {
+        path: input.path,
+        content: renderFolderFile({
+          id: input.id,
+          type: 'folder',
+          name: input.name,
+          parent: input.parent,
+          workspace: WORKSPACE,
+          created: CREATED,
+        }),
+      },
+    ],
   };
 }
 

@@ -7,7 +7,10 @@ import type { ChangeContext } from '../../../src/store/types.js';
 
 export const ORG = '0b5e7c1a-3d2f-4e6a-9b8c-1d2e3f4a5b6c';
 export const WORKSPACE = '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d';
-export const alice: ChangeContext = { author: { name: 'Alice Author', email: 'alice@example.com' }, client: 'claude-code' };
+export const alice: ChangeContext = {
+  author: { name: 'Alice Author', email: 'alice@example.com' },
+  client: 'claude-code',
+};
 export const bob: ChangeContext = { author: { name: 'Bob Builder', email: 'bob@example.com' }, client: 'web' };
 
 /** Runs the git CLI in a repository and returns its trimmed output. */

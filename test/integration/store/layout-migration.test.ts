@@ -39,15 +39,64 @@ const pageBody = '# Install\n\nRun the installer.\n';
 /** Today's history of a small organization, in the first layout: creates by Alice, edits by Bob. */
 function firstLayoutHistory() {
   return [
-    artifactCommit(alice, 'create', { id: PRODUCT, type: 'product', parent: null, title: 'Acme', body: '# Acme\n', path: 'product.md' }),
-    artifactCommit(alice, 'create', { id: CAP, type: 'capability', parent: PRODUCT, title: 'Payments', body: capBody, path: OLD.cap }),
-    artifactCommit(alice, 'create', { id: FEATURE, type: 'feature', parent: CAP, title: 'Saved cards', body: '# Saved cards\n', path: OLD.feature }),
+    artifactCommit(alice, 'create', {
+      id: PRODUCT,
+      type: 'product',
+      parent: null,
+      title: 'Acme',
+      body: '# Acme\n',
+      path: 'product.md',
+    }),
+    artifactCommit(alice, 'create', {
+      id: CAP,
+      type: 'capability',
+      parent: PRODUCT,
+      title: 'Payments',
+      body: capBody,
+      path: OLD.cap,
+    }),
+    artifactCommit(alice, 'create', {
+      id: FEATURE,
+      type: 'feature',
+      parent: CAP,
+      title: 'Saved cards',
+      body: '# Saved cards\n',
+      path: OLD.feature,
+    }),
     folderCommit(alice, { id: GUIDES, name: 'Guides', parent: null, path: OLD.guides }),
     folderCommit(alice, { id: SETUP, name: 'Set up', parent: GUIDES, path: OLD.setup }),
-    artifactCommit(alice, 'create', { id: PAGE, type: 'page', parent: SETUP, title: 'Install', body: pageBody, path: OLD.page }),
-    artifactCommit(alice, 'create', { id: FAQ, type: 'page', parent: null, title: 'FAQ', body: '# FAQ\n', path: OLD.faq }),
-    artifactCommit(bob, 'edit', { id: CAP, type: 'capability', parent: PRODUCT, title: 'Payments', body: capEdited, path: OLD.cap }),
-    artifactCommit(bob, 'edit', { id: PAGE, type: 'page', parent: SETUP, title: 'Install', body: `${pageBody}Then restart.\n`, path: OLD.page }),
+    artifactCommit(alice, 'create', {
+      id: PAGE,
+      type: 'page',
+      parent: SETUP,
+      title: 'Install',
+      body: pageBody,
+      path: OLD.page,
+    }),
+    artifactCommit(alice, 'create', {
+      id: FAQ,
+      type: 'page',
+      parent: null,
+      title: 'FAQ',
+      body: '# FAQ\n',
+      path: OLD.faq,
+    }),
+    artifactCommit(bob, 'edit', {
+      id: CAP,
+      type: 'capability',
+      parent: PRODUCT,
+      title: 'Payments',
+      body: capEdited,
+      path: OLD.cap,
+    }),
+    artifactCommit(bob, 'edit', {
+      id: PAGE,
+      type: 'page',
+      parent: SETUP,
+      title: 'Install',
+      body: `${pageBody}Then restart.\n`,
+      path: OLD.page,
+    }),
   ];
 }
 
@@ -82,19 +131,35 @@ describe('a repository in the first layout, opened by this version', () => {
     );
     expect(git(gitdir, 'log', '-1', '--format=%(trailers:key=Specbase-Migration,valueonly)', 'main')).toBe('layout-v2');
     const renames = lines(git(gitdir, 'diff-tree', '-r', '-M', '--name-status', 'main^', 'main')).sort();
-    expect(renames).toEqual(Object.keys(OLD).map((k) => `R100\t${OLD[k as keyof typeof OLD]}\t${NEW[k as keyof typeof NEW]}`).sort());
-    expect(lines(git(gitdir, 'ls-tree', '-r', '--name-only', 'main')).sort()).toEqual(['product.md', ...Object.values(NEW)].sort());
+    expect(renames).toEqual(
+      Object.keys(OLD)
+        .map((k) => `R100\t${OLD[k as keyof typeof OLD]}\t${NEW[k as keyof typeof NEW]}`)
+        .sort(),
+    );
+    expect(lines(git(gitdir, 'ls-tree', '-r', '--name-only', 'main')).sort()).toEqual(
+      ['product.md', ...Object.values(NEW)].sort(),
+    );
     git(gitdir, 'fsck', '--strict', '--no-dangling');
   });
 
-  it('keeps each file\'s history and blame for a clone, and the store\'s own history of each artifact', async () => {
+  it("keeps each file's history and blame for a clone, and the store's own history of each artifact", async () => {
     const store = openStore();
     const before = await store.history(ORG, CAP);
-    expect(before.map((h) => [h.verb, h.author.name])).toEqual([['edit', 'Bob Builder'], ['create', 'Alice Author']]);
-    expect(await store.meta(ORG, CAP)).toMatchObject({ path: NEW.cap, version: before[0]!.commit, updatedBy: bob.author });
+    expect(before.map((h) => [h.verb, h.author.name])).toEqual([
+      ['edit', 'Bob Builder'],
+      ['create', 'Alice Author'],
+    ]);
+    expect(await store.meta(ORG, CAP)).toMatchObject({
+      path: NEW.cap,
+      version: before[0]!.commit,
+      updatedBy: bob.author,
+    });
     expect((await store.read(ORG, CAP)).body).toBe(capEdited);
     expect(await store.bodyAt(ORG, CAP, before[1]!.commit)).toBe(capBody);
-    expect((await store.folders(ORG)).map((f) => [f.id, f.path, f.parentId])).toEqual([[GUIDES, NEW.guides, null], [SETUP, NEW.setup, GUIDES]]);
+    expect((await store.folders(ORG)).map((f) => [f.id, f.path, f.parentId])).toEqual([
+      [GUIDES, NEW.guides, null],
+      [SETUP, NEW.setup, GUIDES],
+    ]);
     expect(await store.meta(ORG, PAGE)).toMatchObject({ path: NEW.page, parentId: SETUP });
     const feed = await store.activity(ORG, { limit: 50, workspaceIds: new Set([WORKSPACE]) });
     expect(feed).toHaveLength(7);
@@ -108,9 +173,15 @@ describe('a repository in the first layout, opened by this version', () => {
       'Bob Builder|Edit capability: Payments',
       'Alice Author|Create capability: Payments',
     ]);
-    expect(lines(inClone('log', '--follow', '--format=%an', '--', NEW.page))).toEqual(['Specbase', 'Bob Builder', 'Alice Author']);
+    expect(lines(inClone('log', '--follow', '--format=%an', '--', NEW.page))).toEqual([
+      'Specbase',
+      'Bob Builder',
+      'Alice Author',
+    ]);
     const blame = inClone('blame', '--line-porcelain', '--', NEW.cap);
-    const authors = lines(blame).filter((l) => l.startsWith('author ')).map((l) => l.slice(7));
+    const authors = lines(blame)
+      .filter((l) => l.startsWith('author '))
+      .map((l) => l.slice(7));
     expect(authors).not.toContain('Specbase');
     expect(authors.at(-1)).toBe('Bob Builder');
     expect(new Set(authors)).toEqual(new Set(['Alice Author', 'Bob Builder']));
@@ -122,10 +193,19 @@ describe('a repository in the first layout, opened by this version', () => {
     expect(edit.artifact.path).toBe(NEW.cap);
     expect(git(gitdir, 'diff-tree', '-r', '--name-only', '--no-commit-id', edit.commit)).toBe(NEW.cap);
     expect((await store.history(ORG, CAP)).map((h) => h.verb)).toEqual(['edit', 'edit', 'create']);
-    const page = await store.create(ORG, { type: 'page', parentId: GUIDES, workspaceId: 'w', title: 'Tips', body: '# Tips\n' }, alice);
-    expect(page.artifact.path).toMatch(new RegExp(`^pages/${page.artifact.id.slice(0, 2)}/${page.artifact.id.slice(2, 4)}/tips-`));
+    const page = await store.create(
+      ORG,
+      { type: 'page', parentId: GUIDES, workspaceId: 'w', title: 'Tips', body: '# Tips\n' },
+      alice,
+    );
+    expect(page.artifact.path).toMatch(
+      new RegExp(`^pages/${page.artifact.id.slice(0, 2)}/${page.artifact.id.slice(2, 4)}/tips-`),
+    );
     expect(lines(git(gitdir, 'log', '--follow', '--format=%an', 'main', '--', NEW.cap))).toEqual([
-      'Alice Author', 'Specbase', 'Bob Builder', 'Alice Author',
+      'Alice Author',
+      'Specbase',
+      'Bob Builder',
+      'Alice Author',
     ]);
     git(gitdir, 'fsck', '--strict', '--no-dangling');
   });
@@ -134,14 +214,19 @@ describe('a repository in the first layout, opened by this version', () => {
     const store = openStore();
     const created = (await store.history(ORG, CAP)).at(-1)!;
     const elsewhere = 'capabilities/by-hand/payments.md';
-    const content = git(gitdir, 'show', `main:${NEW.cap}`).replace('Pay by bank transfer.', 'Pay by bank transfer or card.');
+    const content = git(gitdir, 'show', `main:${NEW.cap}`).replace(
+      'Pay by bank transfer.',
+      'Pay by bank transfer or card.',
+    );
     const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
     execFileSync('git', ['--git-dir', gitdir, 'fast-import', '--quiet'], {
       input: `commit refs/heads/main\nauthor Carol <carol@example.com> 1800000000 +0000\ncommitter Carol <carol@example.com> 1800000000 +0000\n${data('Tidy by hand\n')}from refs/heads/main^0\nD ${NEW.cap}\nM 100644 inline ${elsewhere}\n${data(`${content}\n`)}`,
     });
     const history = await store.history(ORG, CAP);
     expect(history.map((h) => [h.verb, h.author.name, h.added, h.removed])).toEqual([
-      ['edit', 'Carol', 1, 1], ['edit', 'Bob Builder', 1, 0], ['create', 'Alice Author', 3, 0],
+      ['edit', 'Carol', 1, 1],
+      ['edit', 'Bob Builder', 1, 0],
+      ['create', 'Alice Author', 3, 0],
     ]);
     expect(await store.meta(ORG, CAP)).toMatchObject({ path: elsewhere, formerPaths: [NEW.cap, OLD.cap] });
     expect(await store.bodyAt(ORG, CAP, created.commit)).toBe(capBody);
@@ -165,7 +250,10 @@ describe('a repository in the first layout, opened by this version', () => {
     expect(await openStore().migrateLayout(ORG)).toMatchObject({ moved: 1 });
     await running.refresh(ORG);
     expect(seen).toEqual([]);
-    expect(await running.meta(ORG, late)).toMatchObject({ path: 'capabilities/b7/c8/refunds "v2" b7c8d9e0.md', formerPaths: [handNamed] });
+    expect(await running.meta(ORG, late)).toMatchObject({
+      path: 'capabilities/b7/c8/refunds "v2" b7c8d9e0.md',
+      formerPaths: [handNamed],
+    });
     expect((await running.history(ORG, late)).map((h) => h.verb)).toEqual(['create']);
     const edit = await running.update(ORG, late, { body: '# Refunds\n\nWithin 30 days.\n', verb: 'edit' }, bob);
     expect(edit.artifact.path).toBe('capabilities/b7/c8/refunds "v2" b7c8d9e0.md');
@@ -184,14 +272,22 @@ describe('a repository in the first layout, opened by this version', () => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
 
     expect(await openStore().migrateLayout(ORG)).toBeUndefined();
-    for (const suffix of ['', '-wal', '-shm']) await rm(path.join(dataDir, 'cache', 'orgs', ORG, `state.db${suffix}`), { force: true });
+    for (const suffix of ['', '-wal', '-shm'])
+      await rm(path.join(dataDir, 'cache', 'orgs', ORG, `state.db${suffix}`), { force: true });
     const rebuilt = openStore();
     expect(await rebuilt.migrateLayout(ORG)).toBeUndefined();
     expect(git(gitdir, 'rev-parse', 'main')).toBe(head);
     // Rebuilt from history alone: the migration's renames are moves of the same artifacts.
-    expect((await rebuilt.history(ORG, CAP)).map((h) => [h.verb, h.author.name])).toEqual([['edit', 'Bob Builder'], ['create', 'Alice Author']]);
-    expect((await rebuilt.activity(ORG, { limit: 50, workspaceIds: new Set([WORKSPACE]) })).map((h) => h.commit)).not.toContain(head);
-    expect((await rebuilt.catalog(ORG)).map((m) => m.path).sort()).toEqual(['product.md', NEW.cap, NEW.feature, NEW.page, NEW.faq].sort());
+    expect((await rebuilt.history(ORG, CAP)).map((h) => [h.verb, h.author.name])).toEqual([
+      ['edit', 'Bob Builder'],
+      ['create', 'Alice Author'],
+    ]);
+    expect(
+      (await rebuilt.activity(ORG, { limit: 50, workspaceIds: new Set([WORKSPACE]) })).map((h) => h.commit),
+    ).not.toContain(head);
+    expect((await rebuilt.catalog(ORG)).map((m) => m.path).sort()).toEqual(
+      ['product.md', NEW.cap, NEW.feature, NEW.page, NEW.faq].sort(),
+    );
     expect((await rebuilt.folders(ORG)).map((f) => f.path)).toEqual([NEW.guides, NEW.setup]);
     const created = (await rebuilt.history(ORG, PAGE)).at(-1)!;
     expect(await rebuilt.bodyAt(ORG, PAGE, created.commit)).toBe(pageBody);

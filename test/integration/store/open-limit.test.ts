@@ -17,7 +17,11 @@ async function openLimited(count: number, limits: { maxOpenOrgs?: number; orgIdl
   const orgs: { id: string; productId: string }[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const init = await maker.initOrganization(id, { productTitle: `Org ${i}`, productBody: `# Org ${i}\n\nWord${i}.\n`, workspaceId: WORKSPACE }, alice);
+    const init = await maker.initOrganization(
+      id,
+      { productTitle: `Org ${i}`, productBody: `# Org ${i}\n\nWord${i}.\n`, workspaceId: WORKSPACE },
+      alice,
+    );
     orgs.push({ id, productId: init.artifact.id });
   }
   await maker.close();
@@ -26,7 +30,8 @@ async function openLimited(count: number, limits: { maxOpenOrgs?: number; orgIdl
   return orgs;
 }
 
-const fdCount = () => Number(execFileSync('sh', ['-c', `ls /proc/${process.pid}/fd | wc -l`], { encoding: 'utf8' }).trim());
+const fdCount = () =>
+  Number(execFileSync('sh', ['-c', `ls /proc/${process.pid}/fd | wc -l`], { encoding: 'utf8' }).trim());
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 /** A commit made by native git in a clone, pushed to the organization's repository. */
@@ -34,7 +39,9 @@ function nativeEdit(gitdir: string, file: string, body: string): string {
   const work = path.join(dataDir, `clone-${randomUUID()}`);
   execFileSync('git', ['clone', '-q', gitdir, work]);
   const current = execFileSync('cat', [path.join(work, file)], { encoding: 'utf8' });
-  execFileSync('sh', ['-c', `cat > "${path.join(work, file)}"`], { input: current.replace(/\n---\n[\s\S]*$/, `\n---\n${body}`) });
+  execFileSync('sh', ['-c', `cat > "${path.join(work, file)}"`], {
+    input: current.replace(/\n---\n[\s\S]*$/, `\n---\n${body}`),
+  });
   const run = (...args: string[]) => execFileSync('git', ['-C', work, ...args], { encoding: 'utf8' });
   run('-c', 'user.name=Native', '-c', 'user.email=native@example.com', 'commit', '-qam', 'Edit by hand');
   run('push', '-q', 'origin', 'main');
@@ -68,8 +75,14 @@ describe('a bounded set of open organizations', () => {
     const product = await store.meta(orgs[29]!.id, orgs[29]!.productId);
     const commit = nativeEdit(store.gitdir(first.id), product!.path, '# Org 0\n\nEdited by hand while closed.\n');
     expect(store.isOpen(first.id)).toBe(false);
-    expect(await store.read(first.id, first.productId)).toMatchObject({ body: '# Org 0\n\nEdited by hand while closed.\n', version: commit });
-    expect((await store.history(first.id, first.productId)).map((entry) => entry.commit)).toEqual([commit, expect.any(String)]);
+    expect(await store.read(first.id, first.productId)).toMatchObject({
+      body: '# Org 0\n\nEdited by hand while closed.\n',
+      version: commit,
+    });
+    expect((await store.history(first.id, first.productId)).map((entry) => entry.commit)).toEqual([
+      commit,
+      expect.any(String),
+    ]);
     // It reopened from its saved state, written when it closed.
     expect(await readFile(path.join(store.cacheDir(first.id), 'state.db')).then((data) => data.length > 0)).toBe(true);
   });
@@ -81,13 +94,18 @@ describe('a bounded set of open organizations', () => {
     let proceed!: () => void;
     const gate = new Promise<void>((resolve) => (proceed = resolve));
     const capability = await store.create(writing!.id, capabilityInput(writing!.productId, 'Payments'), alice);
-    const edit = store.update(writing!.id, capability.artifact.id, {
-      verb: 'edit',
-      body: async () => {
-        await gate;
-        return '# Payments\n\nWritten while others opened.\n';
+    const edit = store.update(
+      writing!.id,
+      capability.artifact.id,
+      {
+        verb: 'edit',
+        body: async () => {
+          await gate;
+          return '# Payments\n\nWritten while others opened.\n';
+        },
       },
-    }, bob);
+      bob,
+    );
     await settle();
     for (const org of others) await store.catalog(org.id);
     await settle();
@@ -104,7 +122,10 @@ describe('a bounded set of open organizations', () => {
     await settle();
     expect(store.isOpen(streaming!.id)).toBe(false);
     expect(store.openOrganizations().length).toBeLessThanOrEqual(2);
-    expect(await store.read(writing!.id, capability.artifact.id)).toMatchObject({ body: '# Payments\n\nWritten while others opened.\n', version: result.commit });
+    expect(await store.read(writing!.id, capability.artifact.id)).toMatchObject({
+      body: '# Payments\n\nWritten while others opened.\n',
+      version: result.commit,
+    });
   });
 
   it('closes organizations nobody used for the idle time', async () => {

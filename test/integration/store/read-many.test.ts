@@ -19,7 +19,9 @@ it('reads many artifacts with their current bodies in creation order, leaving ou
   const b = await fx.store.create(ORG, capabilityInput(fx.productId, 'Search'), alice);
   await fx.store.update(ORG, a.artifact.id, { body: '# Payments\n\nCards.\n', verb: 'edit' }, bob);
   const all = await fx.store.readMany(ORG);
-  expect(all).toEqual(await Promise.all([fx.productId, a.artifact.id, b.artifact.id].map((id) => fx.store.read(ORG, id))));
+  expect(all).toEqual(
+    await Promise.all([fx.productId, a.artifact.id, b.artifact.id].map((id) => fx.store.read(ORG, id))),
+  );
   expect((await fx.store.readMany(ORG, [b.artifact.id.toUpperCase(), 'nope'])).map((r) => r.title)).toEqual(['Search']);
 
   // Another writer breaks one file's frontmatter: the others are still read.
@@ -28,7 +30,8 @@ it('reads many artifacts with their current bodies in creation order, leaving ou
     execFileSync('git', ['clone', '-q', fx.gitdir, clone]);
     const file = path.join(clone, b.artifact.path);
     await writeFile(file, (await readFile(file, 'utf8')).replace('---\n', '---\nid: [unclosed\n'));
-    const run = (...args: string[]) => execFileSync('git', ['-C', clone, '-c', 'user.name=M', '-c', 'user.email=m@example.com', ...args]);
+    const run = (...args: string[]) =>
+      execFileSync('git', ['-C', clone, '-c', 'user.name=M', '-c', 'user.email=m@example.com', ...args]);
     run('commit', '-qam', 'Break a file');
     run('push', '-q', 'origin', 'main');
     const fresh = new GitStore({ dataDir: fx.dataDir });

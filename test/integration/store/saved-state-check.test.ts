@@ -20,7 +20,10 @@ afterEach(async () => {
 });
 
 const restart = () => {
-  const store = new GitStore({ dataDir: fx.dataDir, log: (_level, message, data) => warnings.push({ message, ...(data ? { data } : {}) }) });
+  const store = new GitStore({
+    dataDir: fx.dataDir,
+    log: (_level, message, data) => warnings.push({ message, ...(data ? { data } : {}) }),
+  });
   extra.push(store);
   return store;
 };
@@ -60,13 +63,25 @@ describe('a saved state that disagrees with the repository', () => {
     const before = await knowledge(fx.store, ids);
     await fx.store.close();
     const cases: [string, () => Promise<void>, RegExp][] = [
-      ['a row deleted', () => tamper('DELETE FROM artifacts WHERE id = ?', b.id), new RegExp(`^${b.path} in [0-9a-f]{40} \\(id ${b.id}\\) is not saved$`)],
+      [
+        'a row deleted',
+        () => tamper('DELETE FROM artifacts WHERE id = ?', b.id),
+        new RegExp(`^${b.path} in [0-9a-f]{40} \\(id ${b.id}\\) is not saved$`),
+      ],
       [
         'a path changed',
-        () => tamper("UPDATE artifacts SET meta = json_set(meta, '$.path', 'capabilities/00/00/elsewhere.md') WHERE id = ?", a.id),
+        () =>
+          tamper(
+            "UPDATE artifacts SET meta = json_set(meta, '$.path', 'capabilities/00/00/elsewhere.md') WHERE id = ?",
+            a.id,
+          ),
         /^artifact .* is saved at capabilities\/00\/00\/elsewhere\.md, which is not in the tree of/,
       ],
-      ['a blob changed', () => tamper('UPDATE artifacts SET blob = ? WHERE id = ?', firstBlob, a.id), new RegExp(`^artifact ${a.id} is saved with blob ${firstBlob}`)],
+      [
+        'a blob changed',
+        () => tamper('UPDATE artifacts SET blob = ? WHERE id = ?', firstBlob, a.id),
+        new RegExp(`^artifact ${a.id} is saved with blob ${firstBlob}`),
+      ],
       [
         'a row for a file not in the tree',
         () =>
@@ -84,7 +99,10 @@ describe('a saved state that disagrees with the repository', () => {
       warnings = [];
       expect(await knowledge(restart(), ids), what).toEqual(before);
       expect(warnings, what).toEqual([
-        { message: 'the saved state disagrees with the repository: rebuilding it from Git', data: { orgId: ORG, mismatch: expect.stringMatching(reason) } },
+        {
+          message: 'the saved state disagrees with the repository: rebuilding it from Git',
+          data: { orgId: ORG, mismatch: expect.stringMatching(reason) },
+        },
       ]);
       // Closing saves the state rebuilt from Git, which the next case tampers with again.
       await extra.pop()!.close();

@@ -67,7 +67,8 @@ describe('saved state', () => {
   it('grows by one history row per commit and keeps one row per artifact', async () => {
     const { a } = await seed();
     expect(await rowCounts()).toEqual({ artifacts: 3, entries: 5 });
-    for (let i = 0; i < 5; i++) await fx.store.update(ORG, a.artifact.id, { body: `# Payments\n\nv${i}\n`, verb: 'edit' }, bob);
+    for (let i = 0; i < 5; i++)
+      await fx.store.update(ORG, a.artifact.id, { body: `# Payments\n\nv${i}\n`, verb: 'edit' }, bob);
     expect(await rowCounts()).toEqual({ artifacts: 3, entries: 10 });
   });
 
@@ -87,9 +88,13 @@ describe('saved state', () => {
     };
     const first = nativeCommit('# Payments\n\nBy hand.\n');
     const restarted = restart();
-    expect(await restarted.read(ORG, a.artifact.id)).toMatchObject({ body: '# Payments\n\nBy hand.\n', version: first, updatedBy: { name: 'Native' } });
+    expect(await restarted.read(ORG, a.artifact.id)).toMatchObject({
+      body: '# Payments\n\nBy hand.\n',
+      version: first,
+      updatedBy: { name: 'Native' },
+    });
     expect((await restarted.history(ORG, a.artifact.id)).map((h) => h.commit)[0]).toBe(first);
-    expect((await restarted.history(ORG, a.artifact.id))).toHaveLength(4);
+    expect(await restarted.history(ORG, a.artifact.id)).toHaveLength(4);
     // The catch-up is saved in the write section after reads are served; a refresh waits for it.
     await restarted.refresh(ORG);
     expect((await rowCounts()).entries).toBe(6);
@@ -142,7 +147,12 @@ describe('saved state', () => {
     await rebuilt.catalog(ORG);
     // The first search is still building from the same reads: nothing is written yet.
     expect(existsSync(stateFile())).toBe(false);
-    await rebuilt.update(ORG, a.artifact.id, { body: '# Payments\n\nCards, wallets and vouchers.\n', verb: 'edit' }, bob);
+    await rebuilt.update(
+      ORG,
+      a.artifact.id,
+      { body: '# Payments\n\nCards, wallets and vouchers.\n', verb: 'edit' },
+      bob,
+    );
     expect(existsSync(stateFile())).toBe(false);
     const before = await knowledge(rebuilt, ids);
 
@@ -165,7 +175,8 @@ describe('saved state', () => {
     expect(existsSync(stateFile())).toBe(true);
     const former = path.join(fx.gitdir, 'specbase');
     await mkdir(path.join(former, 'search', 'g-1'), { recursive: true });
-    for (const name of ['state.db', 'state.db-wal', 'index.json']) await writeFile(path.join(former, name), 'saved by an earlier version');
+    for (const name of ['state.db', 'state.db-wal', 'index.json'])
+      await writeFile(path.join(former, name), 'saved by an earlier version');
     expect(await knowledge(restart(), ids)).toEqual(before);
     expect(readdirSync(former).filter((name) => name !== 'staging')).toEqual([]);
 

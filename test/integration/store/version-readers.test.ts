@@ -31,15 +31,26 @@ afterEach(async () => {
 const writeBlob = (text: string): string =>
   execFileSync('git', ['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], { input: text, encoding: 'utf8' }).trim();
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 /**
  * A file in a commit of its own, named as the store names an older version: `<commit>:<path>`.
  * git answers such names (a loose blob asked by its id is read from its file, without git).
  */
 function writeVersion(text: string): string {
-  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], { input: `100644 blob ${writeBlob(text)}\tfile.md\n`, encoding: 'utf8' }).trim();
-  const commit = execFileSync('git', ['--git-dir', gitdir, 'commit-tree', tree, '-m', 'version'], { encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
+  const tree = execFileSync('git', ['--git-dir', gitdir, 'mktree'], {
+    input: `100644 blob ${writeBlob(text)}\tfile.md\n`,
+    encoding: 'utf8',
+  }).trim();
+  const commit = execFileSync('git', ['--git-dir', gitdir, 'commit-tree', tree, '-m', 'version'], {
+    encoding: 'utf8',
+    env: { ...process.env, ...IDENTITY },
+  }).trim();
   return `${commit}:file.md`;
 }
 

@@ -35,10 +35,14 @@ describe('web: one character rule for every body and title', () => {
     harness = await startHarness();
     browser = await launchBrowser();
     editorMcp = await mcpClient(harness.baseUrl, harness.orgId, harness.users.editor.token, 'character-rule');
-    const found = (await callTool(editorMcp, 'specbase_search', { query: REQUIREMENT })) as { results: { id: string; type: string }[] };
+    const found = (await callTool(editorMcp, 'specbase_search', { query: REQUIREMENT })) as {
+      results: { id: string; type: string }[];
+    };
     requirementId = found.results.find((r) => r.type === 'requirement')!.id;
     const product = await callTool(editorMcp, 'specbase_read_product', {});
-    const capabilities = (await callTool(editorMcp, 'specbase_list_capabilities', { productId: product.id })) as { items: { id: string }[] };
+    const capabilities = (await callTool(editorMcp, 'specbase_list_capabilities', { productId: product.id })) as {
+      items: { id: string }[];
+    };
     capabilityId = capabilities.items[0]!.id;
     owner = await signIn(browser, harness, 'owner');
   });
@@ -80,7 +84,9 @@ describe('web: one character rule for every body and title', () => {
     });
     expect(response.status()).toBe(400);
     const lineOfNul = original.split('\n').length + 1;
-    expect(await response.text()).toContain(`The document has a control character (U+0000 NUL) at line ${lineOfNul}, column 5.`);
+    expect(await response.text()).toContain(
+      `The document has a control character (U+0000 NUL) at line ${lineOfNul}, column 5.`,
+    );
     expect(head()).toBe(before);
     expect(await rawBody(requirementId)).toBe(original);
   });
@@ -92,7 +98,10 @@ describe('web: one character rule for every body and title', () => {
 
     // A line the document already has is left alone: an edit elsewhere goes through, and so does removing it.
     const current = await rawBody(requirementId);
-    await callTool(editorMcp, 'specbase_edit_requirement', { requirementId, patch: `@@\n ${current.split('\n')[0]}\n+\n+Edited elsewhere.\n` });
+    await callTool(editorMcp, 'specbase_edit_requirement', {
+      requirementId,
+      patch: `@@\n ${current.split('\n')[0]}\n+\n+Edited elsewhere.\n`,
+    });
     const withoutBell = (await rawBody(requirementId)).replace('legacy\u0007bell\n', '');
     const saved = await owner.page.request.post(`${artifactUrl(requirementId)}/edit`, {
       form: { csrf: await csrf(), baseVersion: head(), body: withoutBell, summary: '' },
@@ -108,7 +117,9 @@ describe('web: one character rule for every body and title', () => {
       maxRedirects: 0,
     });
     expect(restore.status()).toBe(400);
-    expect(await restore.text()).toMatch(/The document has a control character \(U\+0007 BEL\) at line \d+, column 7\./);
+    expect(await restore.text()).toMatch(
+      /The document has a control character \(U\+0007 BEL\) at line \d+, column 7\./,
+    );
     expect(head()).toBe(before);
     expect(await rawBody(requirementId)).not.toContain('\u0007');
   });
@@ -122,7 +133,9 @@ describe('web: one character rule for every body and title', () => {
       maxRedirects: 0,
     });
     expect(child.status()).toBe(400);
-    expect(await child.text()).toContain('the title has a bidirectional formatting character (U+202E RIGHT-TO-LEFT OVERRIDE) at character 9');
+    expect(await child.text()).toContain(
+      'the title has a bidirectional formatting character (U+202E RIGHT-TO-LEFT OVERRIDE) at character 9',
+    );
     const page = await owner.page.request.post(`${harness.baseUrl}/o/${harness.orgId}/pages`, {
       form: { csrf: await csrf(), title: `\u2067${title}` },
       headers: { origin: harness.baseUrl },
@@ -141,7 +154,9 @@ describe('web: one character rule for every body and title', () => {
 function commitByHand(harness: Harness, id: string, change: (file: string) => string): string {
   const run = (args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) =>
     execFileSync('git', ['--git-dir', harness.gitdir, ...args], { encoding: 'utf8', ...options }).trim();
-  const file = run(['ls-tree', '-r', '--name-only', 'main']).split('\n').find((p) => p.includes(id.slice(0, 8)))!;
+  const file = run(['ls-tree', '-r', '--name-only', 'main'])
+    .split('\n')
+    .find((p) => p.includes(id.slice(0, 8)))!;
   const blob = run(['hash-object', '-w', '--stdin'], { input: change(run(['show', `main:${file}`]) + '\n') });
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'specbase-index-'));
   try {
@@ -151,7 +166,10 @@ function commitByHand(harness: Harness, id: string, change: (file: string) => st
     const tree = run(['write-tree'], { env });
     const parent = run(['rev-parse', 'main']);
     const message = `Edit requirement: ${REQUIREMENT}\n\nArtifact-Id: ${id}\nArtifact-Type: requirement\nClient: legacy\n`;
-    const commit = run(['-c', 'user.name=Legacy', '-c', 'user.email=legacy@example.com', 'commit-tree', tree, '-p', parent, '-F', '-'], { input: message });
+    const commit = run(
+      ['-c', 'user.name=Legacy', '-c', 'user.email=legacy@example.com', 'commit-tree', tree, '-p', parent, '-F', '-'],
+      { input: message },
+    );
     run(['update-ref', 'refs/heads/main', commit, parent]);
     return commit;
   } finally {

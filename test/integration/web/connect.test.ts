@@ -54,9 +54,16 @@ describe('web: connect dialog', () => {
       args: ['mcp-remote', `${baseUrl}/api/mcp/mcp`, '--header', `X-Organization-Id:${orgId}`],
     });
     const cursor = JSON.parse((await page.locator('#cfg-cursor').textContent())!);
-    expect(cursor.mcpServers.specbase).toEqual({ url: `${baseUrl}/api/mcp/mcp`, headers: { 'X-Organization-Id': orgId } });
+    expect(cursor.mcpServers.specbase).toEqual({
+      url: `${baseUrl}/api/mcp/mcp`,
+      headers: { 'X-Organization-Id': orgId },
+    });
     const vscode = JSON.parse((await page.locator('#cfg-vscode').textContent())!);
-    expect(vscode.servers.specbase).toEqual({ type: 'http', url: `${baseUrl}/api/mcp/mcp`, headers: { 'X-Organization-Id': orgId } });
+    expect(vscode.servers.specbase).toEqual({
+      type: 'http',
+      url: `${baseUrl}/api/mcp/mcp`,
+      headers: { 'X-Organization-Id': orgId },
+    });
     expect(await page.locator('#cfg-generic').textContent()).toContain(`X-Organization-Id: ${orgId}`);
     expect(await page.locator('#cfg-git').textContent()).toBe(`git clone ${baseUrl}/git/${orgId}.git`);
   });
@@ -101,7 +108,8 @@ describe('web: connect dialog', () => {
     };
     await page.goto(`${harness.baseUrl}/o/${harness.orgId}/connect`);
     expect(await page.getByLabel('Expires').inputValue()).toBe('90');
-    const days = async (cell: Locator) => (Date.parse((await cell.locator('time').getAttribute('datetime'))!) - Date.now()) / 86_400_000;
+    const days = async (cell: Locator) =>
+      (Date.parse((await cell.locator('time').getAttribute('datetime'))!) - Date.now()) / 86_400_000;
     expect(await days(await create('Default lifetime'))).toBeCloseTo(90, 0);
     expect(await days(await create('One week', '7'))).toBeCloseTo(7, 0);
     expect(await (await create('Forever', 'never')).innerText()).toBe('never');
@@ -114,20 +122,26 @@ describe('web: connect dialog', () => {
     const { baseUrl, orgId } = harness;
     await page.goto(`${baseUrl}/o/${orgId}/connect`);
     expect(await page.locator('#readonly-url').textContent()).toBe(`${baseUrl}/api/mcp/readonly/mcp`);
-    expect(await page.locator('#org-path-readonly-url').textContent()).toBe(`${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`);
+    expect(await page.locator('#org-path-readonly-url').textContent()).toBe(
+      `${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`,
+    );
     expect(await page.locator('#h-urls').locator('..').textContent()).toContain('X-Specbase-Tools: search,read,list');
     await page.getByLabel('New token name').fill('Read-only browser token');
     await page.getByLabel('Read-only').check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = (await page.locator('#new-token').textContent())!;
     await screenshot(page, 'connect-readonly-token');
-    expect(await page.locator('table.tokens tr', { hasText: 'Read-only browser token' }).textContent()).toContain('read-only');
+    expect(await page.locator('table.tokens tr', { hasText: 'Read-only browser token' }).textContent()).toContain(
+      'read-only',
+    );
 
     const client = await mcpClient(baseUrl, orgId, secret);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('specbase_read_product');
-      expect(names.some((name) => name.startsWith('specbase_create_') || name.startsWith('specbase_edit_'))).toBe(false);
+      expect(names.some((name) => name.startsWith('specbase_create_') || name.startsWith('specbase_edit_'))).toBe(
+        false,
+      );
     } finally {
       await client.close();
     }

@@ -31,7 +31,11 @@ async function connectAssistant(persona: Persona): Promise<Assistant & { callIn(
     password: h.users[persona].password,
     redirectPrefix: REDIRECT,
   });
-  await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl, authorizationCode: callback.searchParams.get('code')! });
+  await auth(provider, {
+    serverUrl: mcpUrl,
+    resourceMetadataUrl,
+    authorizationCode: callback.searchParams.get('code')!,
+  });
   const accessToken = provider.saved!.access_token;
   return { accessToken, call: () => mcpStatus(accessToken), callIn: (orgId) => mcpStatus(accessToken, orgId) };
 }
@@ -54,7 +58,11 @@ async function mcpStatus(token: string, orgId = h.orgId): Promise<number> {
 }
 
 async function specbase(...args: string[]): Promise<Record<string, any>> {
-  const { stdout } = await runCli([...args, '--json', '--data-dir', h.dataDir], { ...process.env, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_BASE_URL: h.baseUrl });
+  const { stdout } = await runCli([...args, '--json', '--data-dir', h.dataDir], {
+    ...process.env,
+    SPECBASE_LOG_LEVEL: 'silent',
+    SPECBASE_BASE_URL: h.baseUrl,
+  });
   return JSON.parse(stdout) as Record<string, any>;
 }
 
@@ -98,7 +106,12 @@ describe('connections a user can see and cut', () => {
     // U (the viewer persona) belongs to A (the demo, whose owner is the admin) and to B, where A's owner is not a member.
     const u = h.users.viewer;
     const b = await provisionOrganization(h.services, { name: 'Other tenant', owner: h.users.outsider.user });
-    await h.services.control.members.grant({ orgId: b.org.id, userId: u.user.id, workspaceId: b.defaultWorkspace.id, role: 'viewer' });
+    await h.services.control.members.grant({
+      orgId: b.org.id,
+      userId: u.user.id,
+      workspaceId: b.defaultWorkspace.id,
+      role: 'viewer',
+    });
     const onlyInB = await h.services.control.tokens.create({ userId: u.user.id, name: 'only used in B' });
     expect(await mcpStatus(onlyInB.secret, b.org.id)).toBe(200);
     const assistant = await connectAssistant('viewer');
@@ -141,7 +154,12 @@ describe('connections a user can see and cut', () => {
     expect(await assistant.callIn(h.orgId)).toBe(403);
     const refusal = await fetch(`${h.baseUrl}/api/mcp/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${u.token}`, 'X-Organization-Id': h.orgId, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${u.token}`,
+        'X-Organization-Id': h.orgId,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(refusal.status).toBe(403);
@@ -152,7 +170,12 @@ describe('connections a user can see and cut', () => {
     expect(await assistant.callIn(b.org.id)).toBe(200);
 
     const audit = await h.services.control.audit.list({ orgId: h.orgId, userId: h.users.owner.user.id, limit: 50 });
-    expect(audit.filter((e) => e.kind === 'web').map((e) => e.action).sort()).toEqual(['grant.block', 'token.block']);
+    expect(
+      audit
+        .filter((e) => e.kind === 'web')
+        .map((e) => e.action)
+        .sort(),
+    ).toEqual(['grant.block', 'token.block']);
     expect(audit.find((e) => e.action === 'token.block')?.detail).toContain('“viewer test token”');
 
     // Another member is no admin: blocking is "not found" to them, and nothing changes.
@@ -190,7 +213,9 @@ describe('connections a user can see and cut', () => {
     const assistant = await connectAssistant('partial');
     const email = h.users.partial.user.email;
     const { grants } = await specbase('grant', 'list', '--user', email);
-    expect(grants).toEqual([expect.objectContaining({ clientName: 'Test MCP Client', redirectHost: '127.0.0.1:9', lastUsedAt: null })]);
+    expect(grants).toEqual([
+      expect.objectContaining({ clientName: 'Test MCP Client', redirectHost: '127.0.0.1:9', lastUsedAt: null }),
+    ]);
     await specbase('grant', 'revoke', '--user', email, '--id', grants[0].id);
     expect(await assistant.call()).toBe(401);
     expect((await specbase('grant', 'list', '--user', email)).grants).toEqual([]);

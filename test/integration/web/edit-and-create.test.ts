@@ -23,10 +23,14 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     harness = await startHarness();
     browser = await launchBrowser();
     editorMcp = await mcpClient(harness.baseUrl, harness.orgId, harness.users.editor.token, 'concurrent-assistant');
-    const found = (await callTool(editorMcp, 'specbase_search', { query: REQUIREMENT })) as { results: { id: string; type: string }[] };
+    const found = (await callTool(editorMcp, 'specbase_search', { query: REQUIREMENT })) as {
+      results: { id: string; type: string }[];
+    };
     requirementId = found.results.find((r) => r.type === 'requirement')!.id;
     const product = await callTool(editorMcp, 'specbase_read_product', {});
-    const capabilities = (await callTool(editorMcp, 'specbase_list_capabilities', { productId: product.id })) as { items: { id: string; title: string }[] };
+    const capabilities = (await callTool(editorMcp, 'specbase_list_capabilities', { productId: product.id })) as {
+      items: { id: string; title: string }[];
+    };
     capabilityId = capabilities.items.find((c) => c.title === 'Catalog and Search')!.id;
     owner = await signIn(browser, harness, 'owner');
     viewer = await signIn(browser, harness, 'viewer');
@@ -57,7 +61,9 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     expect(await page.locator('.doc strong', { hasText: 'this sentence' }).count()).toBe(1);
 
     expect(git(harness.gitdir, 'rev-parse', 'main~1').trim()).toBe(before);
-    const [author, subject, ...rest] = git(harness.gitdir, 'log', '-1', '--format=%an <%ae>%n%s%n%b', 'main').trim().split('\n');
+    const [author, subject, ...rest] = git(harness.gitdir, 'log', '-1', '--format=%an <%ae>%n%s%n%b', 'main')
+      .trim()
+      .split('\n');
     expect(author).toBe(`${harness.users.owner.user.name} <${harness.users.owner.user.email}>`);
     expect(subject).toBe(`Edit requirement: ${REQUIREMENT}`);
     expect(rest.join('\n')).toContain('Explain the rationale better');
@@ -88,15 +94,23 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     await page.goto(`${artifactUrl(requirementId)}/edit`);
     const text = await page.locator('#body').inputValue();
     const first = text.split('\n')[0]!;
-    await callTool(editorMcp, 'specbase_edit_requirement', { requirementId, patch: `@@ -1 +1 @@\n-${first}\n+# Typo tolerance (assistant)\n` });
+    await callTool(editorMcp, 'specbase_edit_requirement', {
+      requirementId,
+      patch: `@@ -1 +1 @@\n-${first}\n+# Typo tolerance (assistant)\n`,
+    });
     const before = head();
     await page.locator('#body').fill(text.replace(first, '# Typo tolerance (browser)'));
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/edit')), page.getByRole('button', { name: 'Save changes' }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/edit')),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
     expect(response.status()).toBe(409);
     expect(head()).toBe(before);
     expect(await page.getByRole('alert').first().innerText()).toContain('Nothing was written');
     const merged = await page.locator('#body').inputValue();
-    expect(merged).toContain('<<<<<<< your edit\n# Typo tolerance (browser)\n=======\n# Typo tolerance (assistant)\n>>>>>>> current version\n');
+    expect(merged).toContain(
+      '<<<<<<< your edit\n# Typo tolerance (browser)\n=======\n# Typo tolerance (assistant)\n>>>>>>> current version\n',
+    );
     expect(await page.locator('.conflict-changes').innerText()).toContain('Typo tolerance (assistant)');
     await screenshot(page, 'edit-conflict');
 
@@ -105,7 +119,11 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     await page.waitForLoadState();
     expect(await page.getByRole('alert').first().innerText()).toContain('conflict markers');
     expect(head()).toBe(before);
-    await page.locator('#body').fill(merged.replace(/<<<<<<< your edit\n.*\n=======\n(.*)\n>>>>>>> current version\n/, '# Typo tolerance (both)\n'));
+    await page
+      .locator('#body')
+      .fill(
+        merged.replace(/<<<<<<< your edit\n.*\n=======\n(.*)\n>>>>>>> current version\n/, '# Typo tolerance (both)\n'),
+      );
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(/\?done=edit$/);
     expect((await rawBody(requirementId)).split('\n')[0]).toBe('# Typo tolerance (both)');
@@ -122,7 +140,9 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     expect(await page.locator('#body').inputValue()).toMatch(/^# Voice search\n/);
     await page.goto(artifactUrl(capabilityId));
     const features = page.locator('ul.child-list').first();
-    expect(await features.getByRole('link', { name: 'Voice search' }).getAttribute('href')).toBe(`/o/${harness.orgId}/a/${featureId}`);
+    expect(await features.getByRole('link', { name: 'Voice search' }).getAttribute('href')).toBe(
+      `/o/${harness.orgId}/a/${featureId}`,
+    );
     expect(git(harness.gitdir, 'log', '-1', '--format=%s', 'main').trim()).toBe('Create feature: Voice search');
   });
 
@@ -160,7 +180,9 @@ describe('web: edit with a live preview, merge with concurrent edits, create chi
     expect(await page.locator('#preview script, #preview [onerror], #preview svg').count()).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForURL(/\?done=edit$/);
-    expect(await page.locator('.doc script, .doc [onerror], .doc [onload], .doc a[href^="javascript"]').count()).toBe(0);
+    expect(await page.locator('.doc script, .doc [onerror], .doc [onload], .doc a[href^="javascript"]').count()).toBe(
+      0,
+    );
     await page.waitForTimeout(200);
     expect(dialogs).toEqual([]);
   });

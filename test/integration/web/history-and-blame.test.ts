@@ -27,13 +27,17 @@ describe('web: a long history a reviewer can read, and blame', () => {
   const base = () => `${harness.baseUrl}/o/${harness.orgId}/a/${pageId}`;
   const timelineCommits = async (url: string): Promise<{ commits: string[]; next?: string }> => {
     await owner.page.goto(url);
-    const hrefs = await owner.page.locator('ol.timeline > li a.subject, ol.timeline > li p.meta a.mono').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
-    const next = (await owner.page.locator('a[rel="next"]').count()) ? await owner.page.locator('a[rel="next"]').getAttribute('href') : undefined;
+    const hrefs = await owner.page
+      .locator('ol.timeline > li a.subject, ol.timeline > li p.meta a.mono')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    const next = (await owner.page.locator('a[rel="next"]').count())
+      ? await owner.page.locator('a[rel="next"]').getAttribute('href')
+      : undefined;
     return { commits: hrefs.map((h) => h.split('/').at(-1)!), ...(next ? { next: harness.baseUrl + next } : {}) };
   };
   const walk = async (url: string): Promise<string[][]> => {
     const pages: string[][] = [];
-    for (let at: string | undefined = url; at; ) {
+    for (let at: string | undefined = url; at;) {
       const { commits, next } = await timelineCommits(at);
       pages.push(commits);
       at = next;
@@ -47,15 +51,26 @@ describe('web: a long history a reviewer can read, and blame', () => {
     const [web, assistant] = await Promise.all([actorOf('owner', 'web'), actorOf('editor', 'claude-code')]);
     const lines = Array.from({ length: 10 }, (_, i) => `Item ${i}: open`);
     const created = await specs.create(web, 'page', { title: TITLE });
-    let version = (await specs.save(web, 'page', created.id, { body: `# ${TITLE}\n\n${lines.join('\n')}\n`, baseVersion: created.version })).version;
+    let version = (
+      await specs.save(web, 'page', created.id, {
+        body: `# ${TITLE}\n\n${lines.join('\n')}\n`,
+        baseVersion: created.version,
+      })
+    ).version;
     for (let i = 1; i < EDITS; i++) {
       lines[i % 10] = `Item ${i % 10}: decided in round ${i}`;
       const actor = i % 3 === 0 ? assistant : web;
-      const saved = await specs.save(actor, 'page', created.id, { body: `# ${TITLE}\n\n${lines.join('\n')}\n`, baseVersion: version, summary: `Round ${i}` });
+      const saved = await specs.save(actor, 'page', created.id, {
+        body: `# ${TITLE}\n\n${lines.join('\n')}\n`,
+        baseVersion: version,
+        summary: `Round ${i}`,
+      });
       version = saved.version;
     }
     pageId = created.id;
-    commitsOfPage.push(...git(harness.gitdir, 'log', '--format=%H', `--grep=^Artifact-Id: ${pageId}$`, 'main').trim().split('\n'));
+    commitsOfPage.push(
+      ...git(harness.gitdir, 'log', '--format=%H', `--grep=^Artifact-Id: ${pageId}$`, 'main').trim().split('\n'),
+    );
     revertedCommit = commitsOfPage[0]!;
     await specs.revert(web, pageId, revertedCommit);
     commitsOfPage.unshift(git(harness.gitdir, 'rev-parse', 'main').trim());
@@ -83,13 +98,24 @@ describe('web: a long history a reviewer can read, and blame', () => {
     expect(newest).toMatch(/Revert page: Meeting notes/);
     const first = owner.page.locator('ol.timeline > li').nth(1);
     expect(await first.locator('a.subject').innerText()).toBe(`Round ${EDITS - 1}`);
-    expect(await first.locator('.first-lines').innerText()).toMatch(/−\s*Item 9: decided in round 109\s*\+\s*Item 9: decided in round 119/);
+    expect(await first.locator('.first-lines').innerText()).toMatch(
+      /−\s*Item 9: decided in round 109\s*\+\s*Item 9: decided in round 119/,
+    );
     expect(await first.locator('.counts').innerText()).toMatch(/\+1\s*−1/);
   });
 
   it('filters by author, by client and by date, across pages', async () => {
     const byEditor = (await walk(`${base()}/history?author=editor%40example.com`)).flat();
-    const expected = git(harness.gitdir, 'log', '--format=%H', '--author=editor@example.com', `--grep=^Artifact-Id: ${pageId}$`, 'main').trim().split('\n');
+    const expected = git(
+      harness.gitdir,
+      'log',
+      '--format=%H',
+      '--author=editor@example.com',
+      `--grep=^Artifact-Id: ${pageId}$`,
+      'main',
+    )
+      .trim()
+      .split('\n');
     expect(byEditor).toEqual(expected);
     expect(byEditor).toHaveLength(Math.floor((EDITS - 1) / 3));
     expect((await walk(`${base()}/history?client=CLAUDE-CODE`)).flat()).toEqual(expected);
@@ -112,7 +138,9 @@ describe('web: a long history a reviewer can read, and blame', () => {
     expect(await page.locator('table.diff del').allInnerTexts()).toEqual(['109']);
     await screenshot(page, 'change-words');
     await page.goto(`${base()}/changes/${commitsOfPage[0]}`);
-    expect(await page.locator('.page-head .undoes a').getAttribute('href')).toBe(`/o/${harness.orgId}/a/${pageId}/changes/${revertedCommit}`);
+    expect(await page.locator('.page-head .undoes a').getAttribute('href')).toBe(
+      `/o/${harness.orgId}/a/${pageId}/changes/${revertedCommit}`,
+    );
     await page.goto(`${base()}/changes/${revertedCommit}`);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Round ${EDITS - 1}`);
     await page.getByRole('link', { name: 'Side by side' }).click();
@@ -133,8 +161,12 @@ describe('web: a long history a reviewer can read, and blame', () => {
   });
 
   it('attributes each line to the commit git blame names in a clone', async () => {
-    const file = git(harness.gitdir, 'ls-tree', '-r', '--name-only', 'main').split('\n').find((f) => /^pages\/.*\/meeting-notes-[0-9a-f]{8}\.md$/.test(f))!;
-    const porcelain = execFileSync('git', ['-C', clone, 'blame', '--porcelain', 'HEAD', '--', file], { encoding: 'utf8' });
+    const file = git(harness.gitdir, 'ls-tree', '-r', '--name-only', 'main')
+      .split('\n')
+      .find((f) => /^pages\/.*\/meeting-notes-[0-9a-f]{8}\.md$/.test(f))!;
+    const porcelain = execFileSync('git', ['-C', clone, 'blame', '--porcelain', 'HEAD', '--', file], {
+      encoding: 'utf8',
+    });
     const byLine = new Map<number, string>();
     for (const match of porcelain.matchAll(/^([0-9a-f]{40}) \d+ (\d+)/gm)) byLine.set(Number(match[2]), match[1]!);
     const fileLines = [...byLine.keys()].length;
@@ -144,11 +176,22 @@ describe('web: a long history a reviewer can read, and blame', () => {
     await page.getByRole('link', { name: 'Blame' }).click();
     await page.waitForURL(/\/blame$/);
     await screenshot(page, 'blame');
-    const rows = await page.locator('table.blame tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => ({ commit: tr.getAttribute('data-commit'), line: Number(tr.querySelector('.ln')?.textContent), text: tr.querySelector('.code')?.textContent })),
-    );
+    const rows = await page
+      .locator('table.blame tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => ({
+          commit: tr.getAttribute('data-commit'),
+          line: Number(tr.querySelector('.ln')?.textContent),
+          text: tr.querySelector('.code')?.textContent,
+        })),
+      );
     const body = await (await page.request.get(`${base()}/raw`)).text();
-    expect(rows.map((r) => r.text)).toEqual(body.replace(/\n$/, '').split('\n').map((l) => l || ' '));
+    expect(rows.map((r) => r.text)).toEqual(
+      body
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l || ' '),
+    );
     const offset = fileLines - rows.length;
     expect(offset).toBeGreaterThan(0);
     for (const row of rows) expect(row.commit).toBe(byLine.get(row.line + offset));

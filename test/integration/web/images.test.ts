@@ -8,7 +8,10 @@ import { startHarness, type Harness } from '../../support/harness.js';
 import { selfSignedCertificate, type SelfSigned } from '../https/certificate.js';
 import { callTool, launchBrowser, mcpClient, signIn } from './support.js';
 
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /**
  * Rendered markdown shows images from our own origin and from the hosts SPECBASE_IMG_HOSTS
@@ -25,10 +28,13 @@ describe('web: images only from our origin and the allowed hosts', () => {
 
   beforeAll(async () => {
     certificate = await selfSignedCertificate();
-    images = createServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (req, res) => {
-      asked.push(`${req.headers.host}${req.url}`);
-      res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
-    });
+    images = createServer(
+      { cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) },
+      (req, res) => {
+        asked.push(`${req.headers.host}${req.url}`);
+        res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
+      },
+    );
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     port = (images.address() as AddressInfo).port;
     harness = await startHarness({ env: { SPECBASE_IMG_HOSTS: `https://localhost:${port}` } });
@@ -42,14 +48,21 @@ describe('web: images only from our origin and the allowed hosts', () => {
     if (certificate) await rm(certificate.dir, { recursive: true, force: true });
   });
 
-  it('loads the allowed host\'s image and refuses the other origin\'s, by Content-Security-Policy', async () => {
+  it("loads the allowed host's image and refuses the other origin's, by Content-Security-Policy", async () => {
     const client = await mcpClient(harness.baseUrl, harness.orgId, harness.users.editor.token);
     const page = await callTool(client, 'specbase_create_page', { title: 'Pictures' });
     await client.close();
     const body = `# Pictures\n\n![allowed](https://localhost:${port}/allowed.png)\n\n![tracker](https://127.0.0.1:${port}/tracker.png)\n`;
-    await harness.services.store.update(harness.orgId, page.id as string, { verb: 'edit', body }, { author: harness.users.editor.user });
+    await harness.services.store.update(
+      harness.orgId,
+      page.id as string,
+      { verb: 'edit', body },
+      { author: harness.users.editor.user },
+    );
 
-    const { context, page: tab } = await signIn(browser, harness, 'editor', `/o/${harness.orgId}`, { ignoreHTTPSErrors: true });
+    const { context, page: tab } = await signIn(browser, harness, 'editor', `/o/${harness.orgId}`, {
+      ignoreHTTPSErrors: true,
+    });
     const violations: string[] = [];
     tab.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -71,7 +84,9 @@ describe('web: images only from our origin and the allowed hosts', () => {
 
   it('sends the same policy on every web page, and none but our origin and data: without the setting', async () => {
     const signInPage = await fetch(`${harness.baseUrl}/`, { redirect: 'manual' });
-    expect(signInPage.headers.get('content-security-policy')).toContain(`img-src 'self' data: https://localhost:${port};`);
+    expect(signInPage.headers.get('content-security-policy')).toContain(
+      `img-src 'self' data: https://localhost:${port};`,
+    );
     const plain = await startHarness();
     try {
       const home = await fetch(`${plain.baseUrl}/`, { redirect: 'manual' });

@@ -4,7 +4,8 @@ import { startHarness, type Harness } from '../../support/harness.js';
 import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.js';
 import { launchBrowser, screenshot, signIn, type SignedIn } from './support.js';
 
-const noHorizontalScroll = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
+const noHorizontalScroll = (page: Page) =>
+  page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
 
 describe('web: navigation through children and the side tree, search that shows why, local times, consent', () => {
   let harness: Harness;
@@ -16,7 +17,11 @@ describe('web: navigation through children and the side tree, search that shows 
     harness = await startHarness();
     browser = await launchBrowser();
     owner = await signIn(browser, harness, 'owner', undefined, { timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
-    mobile = await signIn(browser, harness, 'owner', undefined, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    mobile = await signIn(browser, harness, 'owner', undefined, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
   });
 
   afterAll(async () => {
@@ -74,7 +79,9 @@ describe('web: navigation through children and the side tree, search that shows 
     const filtered = await page.locator('ol.results > li .badge:not(.req)').allInnerTexts();
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.every((t) => /acceptance criterion/i.test(t))).toBe(true);
-    expect(await page.locator('ol.results > li .crumbs-line').first().innerText()).toMatch(/FreshCart › Catalog and Search › Product Search › Typo-tolerant matching/);
+    expect(await page.locator('ol.results > li .crumbs-line').first().innerText()).toMatch(
+      /FreshCart › Catalog and Search › Product Search › Typo-tolerant matching/,
+    );
     await screenshot(page, 'search-highlight');
   });
 
@@ -95,21 +102,33 @@ describe('web: navigation through children and the side tree, search that shows 
     const { page } = owner;
     await page.goto(`${harness.baseUrl}/o/${harness.orgId}/activity`);
     const time = page.locator('ol.timeline time').first();
-    const [datetime, title, text] = await Promise.all([time.getAttribute('datetime'), time.getAttribute('title'), time.innerText()]);
+    const [datetime, title, text] = await Promise.all([
+      time.getAttribute('datetime'),
+      time.getAttribute('title'),
+      time.innerText(),
+    ]);
     expect(title).toMatch(/UTC$/);
-    const expected = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(datetime!));
+    const expected = new Intl.DateTimeFormat('en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Asia/Tokyo',
+    }).format(new Date(datetime!));
     expect(text).toBe(expected);
   });
 
   it('shows Approve as the primary action and Deny as a secondary one on the consent screen', async () => {
     const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
     const provider = new MemoryClientProvider('http://127.0.0.1:9/callback');
-    expect(await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl: await discoverFrom401(mcpUrl) })).toBe('REDIRECT');
+    expect(await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl: await discoverFrom401(mcpUrl) })).toBe(
+      'REDIRECT',
+    );
     for (const { page } of [owner, mobile]) {
       await page.goto(provider.authorizationUrl!.href);
       await page.waitForURL(/\/oauth\/consent/);
       const look = (value: string) =>
-        page.evaluate<string>(`(() => { const s = getComputedStyle(document.querySelector('button[value=${value}]')); return s.backgroundColor + '|' + s.color; })()`);
+        page.evaluate<string>(
+          `(() => { const s = getComputedStyle(document.querySelector('button[value=${value}]')); return s.backgroundColor + '|' + s.color; })()`,
+        );
       const [approve, deny] = await Promise.all([look('approve'), look('deny')]);
       expect(approve).not.toBe(deny);
       expect(await noHorizontalScroll(page)).toBe(true);

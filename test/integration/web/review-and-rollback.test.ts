@@ -5,8 +5,8 @@ import { startHarness, type Harness } from '../../support/harness.js';
 import { callTool, git, launchBrowser, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
 
 const TITLE = 'Typo-tolerant matching';
-const OLD_LINE = "22% of zero-result searches in the 2024 logs were single-letter typos on mobile keyboards.";
-const NEW_LINE = "31% of zero-result searches in the 2025 logs were single-letter typos on mobile keyboards.";
+const OLD_LINE = '22% of zero-result searches in the 2024 logs were single-letter typos on mobile keyboards.';
+const NEW_LINE = '31% of zero-result searches in the 2025 logs were single-letter typos on mobile keyboards.';
 
 describe('web: find, review and roll back a change made through MCP', () => {
   let harness: Harness;
@@ -81,7 +81,9 @@ describe('web: find, review and roll back a change made through MCP', () => {
     expect(await page.locator('.artifact-head .meta').innerText()).toContain('Editor Tester');
     await page.getByRole('link', { name: /History/ }).click();
     const newest = page.locator('ol.timeline li').first();
-    expect(await newest.innerText()).toMatch(/Edit requirement: Typo-tolerant matching[\s\S]*Editor Tester[\s\S]*web-test-client[\s\S]*\+1\s*−1/);
+    expect(await newest.innerText()).toMatch(
+      /Edit requirement: Typo-tolerant matching[\s\S]*Editor Tester[\s\S]*web-test-client[\s\S]*\+1\s*−1/,
+    );
     expect(await page.locator('ol.timeline li').count()).toBe(2);
     await screenshot(page, 'history');
 
@@ -90,7 +92,8 @@ describe('web: find, review and roll back a change made through MCP', () => {
     expect(await page.locator('table.diff tr.del .code').allInnerTexts()).toEqual([OLD_LINE]);
     expect(await page.locator('table.diff tr.add .code').allInnerTexts()).toEqual([NEW_LINE]);
     // A string, because the test code is typed for Node, not the DOM.
-    const background = (selector: string) => page.evaluate<string>(`getComputedStyle(document.querySelector('${selector}')).backgroundColor`);
+    const background = (selector: string) =>
+      page.evaluate<string>(`getComputedStyle(document.querySelector('${selector}')).backgroundColor`);
     const colours = { add: await background('table.diff tr.add'), del: await background('table.diff tr.del') };
     expect(colours.add).not.toBe(colours.del);
     expect(colours.add).not.toBe('rgba(0, 0, 0, 0)');
@@ -143,7 +146,12 @@ describe('web: find, review and roll back a change made through MCP', () => {
 
     await page.goto(`${harness.baseUrl}${artifactPath}/history`);
     const subjects = await page.locator('ol.timeline a.subject').allInnerTexts();
-    expect(subjects.map((s) => s.split(':')[0])).toEqual(['Restore requirement', 'Revert requirement', 'Edit requirement', 'Create requirement']);
+    expect(subjects.map((s) => s.split(':')[0])).toEqual([
+      'Restore requirement',
+      'Revert requirement',
+      'Edit requirement',
+      'Create requirement',
+    ]);
   });
 
   it('reports a revert that conflicts with a later change and writes nothing', async () => {

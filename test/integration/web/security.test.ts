@@ -44,7 +44,9 @@ describe('web: permissions, CSRF, XSS and headers', () => {
     harness = await startHarness();
     browser = await launchBrowser();
     editorMcp = await mcpClient(harness.baseUrl, harness.orgId, harness.users.editor.token);
-    const found = (await callTool(editorMcp, 'specbase_search', { query: 'Typo-tolerant matching' })) as { results: { id: string; type: string }[] };
+    const found = (await callTool(editorMcp, 'specbase_search', { query: 'Typo-tolerant matching' })) as {
+      results: { id: string; type: string }[];
+    };
     requirementId = found.results.find((r) => r.type === 'requirement')!.id;
     const edit = await callTool(editorMcp, 'specbase_edit_requirement', {
       requirementId,
@@ -139,7 +141,13 @@ describe('web: permissions, CSRF, XSS and headers', () => {
     expect(await doc.innerText()).toContain('Plain bold text survives.');
     expect(await doc.locator('strong').count()).toBe(1);
     // A string, because the test code is typed for Node, not the DOM.
-    const dangerous = await page.evaluate<{ scripts: string[]; handlers: string[]; jsLinks: string[]; styled: number; embedded: number }>(`(() => {
+    const dangerous = await page.evaluate<{
+      scripts: string[];
+      handlers: string[];
+      jsLinks: string[];
+      styled: number;
+      embedded: number;
+    }>(`(() => {
       const all = [...document.querySelectorAll('*')];
       return {
         scripts: [...document.scripts].map((s) => s.src),
@@ -188,7 +196,9 @@ describe('web: permissions, CSRF, XSS and headers', () => {
     expect(home).toContain('Glossary');
 
     const restricted = await owner.page.request.get(`${harness.baseUrl}/o/${harness.orgId}`);
-    const pricingId = /href="\/o\/[^/]+\/a\/([0-9a-f-]{36})"[^>]*>(?:(?!<\/a>).)*Pricing strategy 2026/s.exec(await restricted.text())![1]!;
+    const pricingId = /href="\/o\/[^/]+\/a\/([0-9a-f-]{36})"[^>]*>(?:(?!<\/a>).)*Pricing strategy 2026/s.exec(
+      await restricted.text(),
+    )![1]!;
     const hidden = await partial.page.goto(`${harness.baseUrl}/o/${harness.orgId}/a/${pricingId}`);
     expect(hidden?.status()).toBe(404);
     expect(await partial.page.locator('main').innerText()).toContain('Artifact not found');
@@ -203,6 +213,8 @@ describe('web: permissions, CSRF, XSS and headers', () => {
   it('sends a visitor who is not signed in to sign-in', async () => {
     const response = await fetch(`${harness.baseUrl}/o/${harness.orgId}/activity`, { redirect: 'manual' });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`/signin?returnTo=${encodeURIComponent(`/o/${harness.orgId}/activity`)}`);
+    expect(response.headers.get('location')).toBe(
+      `/signin?returnTo=${encodeURIComponent(`/o/${harness.orgId}/activity`)}`,
+    );
   });
 });

@@ -47,12 +47,20 @@ describe('web: signing out', () => {
     expect(await asked.text()).toContain('name="csrf"');
 
     for (const form of [{}, { csrf: 'x'.repeat(43) }] as Record<string, string>[]) {
-      const refused = await page.request.post(`${harness.baseUrl}/signout`, { form, headers: { origin: harness.baseUrl }, maxRedirects: 0 });
+      const refused = await page.request.post(`${harness.baseUrl}/signout`, {
+        form,
+        headers: { origin: harness.baseUrl },
+        maxRedirects: 0,
+      });
       expect(refused.status()).toBe(403);
       expect(await refused.text()).toContain('Request refused');
     }
     const csrf = await page.locator('form.signout input[name="csrf"]').inputValue();
-    const foreign = await page.request.post(`${harness.baseUrl}/signout`, { form: { csrf }, headers: { origin: 'http://evil.example' }, maxRedirects: 0 });
+    const foreign = await page.request.post(`${harness.baseUrl}/signout`, {
+      form: { csrf },
+      headers: { origin: 'http://evil.example' },
+      maxRedirects: 0,
+    });
     expect(foreign.status()).toBe(403);
 
     const still = await page.request.get(home, { maxRedirects: 0 });

@@ -11,7 +11,14 @@ export const SCREENSHOTS = path.resolve('test-output/screenshots');
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -54,7 +61,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** An MCP client of the organization, authenticated with a personal access token. */
-export async function mcpClient(baseUrl: string, orgId: string, token: string, name = 'web-test-client'): Promise<Client> {
+export async function mcpClient(
+  baseUrl: string,
+  orgId: string,
+  token: string,
+  name = 'web-test-client',
+): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp/mcp`), {
     requestInit: { headers: { 'X-Organization-Id': orgId, Authorization: `Bearer ${token}` } },
@@ -63,7 +75,11 @@ export async function mcpClient(baseUrl: string, orgId: string, token: string, n
   return client;
 }
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Record<string, unknown>;
@@ -76,6 +92,6 @@ export function git(gitdir: string, ...args: string[]): string {
 /** The CSRF token of a page's own form, inside `<main>`: the header's sign-out form carries another. */
 export function mainFormCsrf(html: string): string {
   const found = /<main[\s\S]*?name="csrf" value="([^"]+)"/.exec(html);
-  if (!found) throw new Error('no form with a CSRF token in the page\'s main content');
+  if (!found) throw new Error("no form with a CSRF token in the page's main content");
   return found[1]!;
 }

@@ -17,7 +17,12 @@ let assistant: Client;
 beforeAll(async () => {
   cert = await selfSignedCertificate();
   receiver = await startReceiver(cert);
-  h = await startHarness({ env: { SPECBASE_WEBHOOK_CA_FILE: cert.certFile, SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: `127.0.0.1:${receiver.port}` } });
+  h = await startHarness({
+    env: {
+      SPECBASE_WEBHOOK_CA_FILE: cert.certFile,
+      SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: `127.0.0.1:${receiver.port}`,
+    },
+  });
   browser = await launchBrowser();
   owner = await signIn(browser, h, 'owner', `/o/${h.orgId}/connect`);
   assistant = await mcpClient(h.baseUrl, h.orgId, h.users.editor.token, 'Claude Test');
@@ -57,12 +62,26 @@ describe('the webhooks page', () => {
     expect(await testRow.locator('td.attempt-state').innerText()).toBe('delivered');
     expect(receiver.of('browser').map((e) => e.type)).toEqual(['webhook.test']);
 
-    const requirements = await callTool(assistant, 'specbase_search', { query: 'typo tolerance', artifactTypes: ['requirement'] });
+    const requirements = await callTool(assistant, 'specbase_search', {
+      query: 'typo tolerance',
+      artifactTypes: ['requirement'],
+    });
     const requirementId = (requirements.results as { id: string }[])[0]!.id;
-    const current = (await callTool(assistant, 'specbase_read_requirement', { requirementId, mode: 'full' })).content as string;
-    await callTool(assistant, 'specbase_edit_requirement', { requirementId, patch: `@@\n ${current.split('\n')[0]}\n+\n+Webhook line.\n` });
-    await waitUntil(async () => receiver.of('browser').length === 2, 10_000, () => 'the edit was not delivered');
-    expect(receiver.of('browser')[1]).toMatchObject({ type: 'artifact.edit', data: { client: 'Claude Test', artifact: { id: requirementId } } });
+    const current = (await callTool(assistant, 'specbase_read_requirement', { requirementId, mode: 'full' }))
+      .content as string;
+    await callTool(assistant, 'specbase_edit_requirement', {
+      requirementId,
+      patch: `@@\n ${current.split('\n')[0]}\n+\n+Webhook line.\n`,
+    });
+    await waitUntil(
+      async () => receiver.of('browser').length === 2,
+      10_000,
+      () => 'the edit was not delivered',
+    );
+    expect(receiver.of('browser')[1]).toMatchObject({
+      type: 'artifact.edit',
+      data: { client: 'Claude Test', artifact: { id: requirementId } },
+    });
     await page.reload();
     expect(await page.locator('table.attempts tbody tr').first().locator('td.mono').first().innerText()).toBe('edit');
     await screenshot(page, 'webhooks');
@@ -73,7 +92,9 @@ describe('the webhooks page', () => {
     const { page } = owner;
     const [endpoint] = await h.services.control.webhooks.list(h.orgId);
     await h.services.control.db.run('UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ? WHERE id = ?', [
-      new Date().toISOString(), 'every delivery failed for a day; the last: HTTP 503', endpoint!.id,
+      new Date().toISOString(),
+      'every delivery failed for a day; the last: HTTP 503',
+      endpoint!.id,
     ]);
     await page.goto(`${h.baseUrl}/o/${h.orgId}/webhooks`);
     const notice = page.locator('.webhook .notice.error');
@@ -94,8 +115,12 @@ describe('the webhooks page', () => {
     await page.waitForURL(`${h.baseUrl}/o/${h.orgId}/webhooks`);
     expect(await page.locator('.webhook').count()).toBe(0);
     expect(await h.services.control.webhooks.list(h.orgId)).toEqual([]);
-    const actions = (await h.services.control.audit.page({ orgId: h.orgId, limit: 20, client: 'web' })).entries.map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['web.webhook.add', 'web.webhook.test', 'web.webhook.enable', 'web.webhook.remove']));
+    const actions = (await h.services.control.audit.page({ orgId: h.orgId, limit: 20, client: 'web' })).entries.map(
+      (e) => e.action,
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining(['web.webhook.add', 'web.webhook.test', 'web.webhook.enable', 'web.webhook.remove']),
+    );
 
     const editor = await signIn(browser, h, 'editor');
     try {

@@ -29,15 +29,30 @@ async function specbase(...args: string[]): Promise<Record<string, any>> {
 
 /** Adds an endpoint through the CLI and gives the receiver its secret. */
 async function addHook(hook: string, events: string, workspaces: string): Promise<string> {
-  const added = await specbase('webhook', 'add', '--org', h.orgId, '--url', receiver.url(hook), '--events', events, '--workspaces', workspaces);
+  const added = await specbase(
+    'webhook',
+    'add',
+    '--org',
+    h.orgId,
+    '--url',
+    receiver.url(hook),
+    '--events',
+    events,
+    '--workspaces',
+    workspaces,
+  );
   receiver.secrets.set(hook, added.secret);
   return added.webhook.id as string;
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 const edit = async (id: string, line: string) => {
-  const current = (await callTool(assistant, 'specbase_read_requirement', { requirementId: id, mode: 'full' })).content as string;
-  return callTool(assistant, 'specbase_edit_requirement', { requirementId: id, patch: `@@\n ${current.split('\n')[0]}\n+\n+${line}\n` });
+  const current = (await callTool(assistant, 'specbase_read_requirement', { requirementId: id, mode: 'full' }))
+    .content as string;
+  return callTool(assistant, 'specbase_edit_requirement', {
+    requirementId: id,
+    patch: `@@\n ${current.split('\n')[0]}\n+\n+${line}\n`,
+  });
 };
 
 beforeAll(async () => {
@@ -53,8 +68,11 @@ beforeAll(async () => {
   assistant = await mcpClient(h.baseUrl, h.orgId, h.users.owner.token, 'Claude Test');
   const caps = await callTool(assistant, 'specbase_list_capabilities', { productId: h.productId });
   const capabilityId = (caps.items as { id: string }[])[0]!.id;
-  featureId = ((await callTool(assistant, 'specbase_list_features', { capabilityId })).items as { id: string }[])[0]!.id;
-  requirementId = ((await callTool(assistant, 'specbase_list_requirements', { featureId })).items as { id: string }[])[0]!.id;
+  featureId = ((await callTool(assistant, 'specbase_list_features', { capabilityId })).items as { id: string }[])[0]!
+    .id;
+  requirementId = (
+    (await callTool(assistant, 'specbase_list_requirements', { featureId })).items as { id: string }[]
+  )[0]!.id;
   owner = { principal: (await h.services.control.members.principal(h.orgId, h.users.owner.user.id))!, client: 'web' };
 }, 60_000);
 
@@ -70,7 +88,11 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     const created = await callTool(assistant, 'specbase_create_requirement', { featureId, title: 'Offline checkout' });
     const edited = await edit(created.id as string, 'Works without a network.');
     const reverted = await h.services.specs.revert(owner, created.id as string, edited.version as string);
-    await waitUntil(async () => receiver.of('all').length >= 3, 15_000, () => `received ${JSON.stringify(receiver.received)}`);
+    await waitUntil(
+      async () => receiver.of('all').length >= 3,
+      15_000,
+      () => `received ${JSON.stringify(receiver.received)}`,
+    );
     await settle();
     const events = receiver.of('all');
     expect(events.map((e) => e.type)).toEqual(['artifact.create', 'artifact.edit', 'artifact.revert']);
@@ -79,7 +101,13 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(git(h.gitdir, 'rev-parse', 'main').trim()).toBe(reverted.version);
     expect(events[1]!.data).toEqual({
       organization: { id: h.orgId, name: expect.any(String) },
-      artifact: { id: created.id, type: 'requirement', title: 'Offline checkout', url: `${h.baseUrl}/o/${h.orgId}/a/${created.id}`, workspaceId: h.defaultWorkspaceId },
+      artifact: {
+        id: created.id,
+        type: 'requirement',
+        title: 'Offline checkout',
+        url: `${h.baseUrl}/o/${h.orgId}/a/${created.id}`,
+        workspaceId: h.defaultWorkspaceId,
+      },
       commit: edited.version,
       author: { name: h.users.owner.user.name, email: h.users.owner.user.email },
       client: 'Claude Test',
@@ -91,14 +119,23 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
   it('a move, a delete and a restore are events too, one per artifact the commit changed', async () => {
     await addHook('restructure', 'move,delete,restore', 'all');
     const created = await callTool(assistant, 'specbase_create_requirement', { featureId, title: 'Gift wrapping' });
-    const criterion = await callTool(assistant, 'specbase_create_acceptance_criterion', { requirementId: created.id, title: 'Wrapped at checkout' });
-    const capabilityId = ((await callTool(assistant, 'specbase_list_capabilities', { productId: h.productId })).items as { id: string }[])[0]!.id;
+    const criterion = await callTool(assistant, 'specbase_create_acceptance_criterion', {
+      requirementId: created.id,
+      title: 'Wrapped at checkout',
+    });
+    const capabilityId = (
+      (await callTool(assistant, 'specbase_list_capabilities', { productId: h.productId })).items as { id: string }[]
+    )[0]!.id;
     const features = (await callTool(assistant, 'specbase_list_features', { capabilityId })).items as { id: string }[];
     const otherFeatureId = features.find((f) => f.id !== featureId)!.id;
     const moved = await h.services.specs.move(owner, created.id as string, otherFeatureId);
     const deleted = await h.services.specs.delete(owner, created.id as string, { recursive: true });
     const restored = await h.services.specs.restoreDeleted(owner, created.id as string);
-    await waitUntil(async () => receiver.of('restructure').length >= 5, 15_000, () => `received ${JSON.stringify(receiver.of('restructure'))}`);
+    await waitUntil(
+      async () => receiver.of('restructure').length >= 5,
+      15_000,
+      () => `received ${JSON.stringify(receiver.of('restructure'))}`,
+    );
     await settle();
     const events = receiver.of('restructure');
     expect(events.map((e) => [e.type, e.data.artifact.id, e.data.commit])).toEqual([
@@ -131,12 +168,18 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(failed).toMatchObject({ ok: false, responseCode: null, kind: 'edit', state: 'retrying' });
     expect(failed.error).toMatch(/request failed|ECONNREFUSED/);
     await receiver.start();
-    await waitUntil(async () => receiver.of('all').length > before, 15_000, () => 'never delivered after the receiver came back');
+    await waitUntil(
+      async () => receiver.of('all').length > before,
+      15_000,
+      () => 'never delivered after the receiver came back',
+    );
     await settle();
     const arrived = receiver.of('all').slice(before);
     expect(arrived).toHaveLength(1);
     expect(arrived[0]!.data.commit).toBe(edited.version);
-    const attempts = (await h.services.control.webhooks.attempts(h.orgId, hookId, 50)).filter((a) => a.messageId === arrived[0]!.id);
+    const attempts = (await h.services.control.webhooks.attempts(h.orgId, hookId, 50)).filter(
+      (a) => a.messageId === arrived[0]!.id,
+    );
     expect(attempts[0]).toMatchObject({ ok: true, responseCode: 204, state: 'delivered' });
     expect(attempts.length).toBeGreaterThanOrEqual(2);
     expect(attempts.slice(1).every((a) => !a.ok && a.state === 'retrying')).toBe(true);
@@ -145,35 +188,76 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
 
   it('a webhook scoped to one workspace never hears of another', async () => {
     await addHook('leadership', 'create,edit', h.restrictedWorkspaceId);
-    const folder = await h.services.specs.createFolder(owner, { name: 'Board notes', workspaceId: h.restrictedWorkspaceId });
+    const folder = await h.services.specs.createFolder(owner, {
+      name: 'Board notes',
+      workspaceId: h.restrictedWorkspaceId,
+    });
     const page = await callTool(assistant, 'specbase_create_page', { title: 'Quarterly plan', folderId: folder.id });
     const before = receiver.of('all').length;
     await edit(requirementId, 'An edit in the default workspace.');
-    await waitUntil(async () => receiver.of('all').length >= before + 1 && receiver.of('leadership').length >= 1, 15_000, () => 'events missing');
+    await waitUntil(
+      async () => receiver.of('all').length >= before + 1 && receiver.of('leadership').length >= 1,
+      15_000,
+      () => 'events missing',
+    );
     await settle();
     const heard = receiver.of('leadership');
-    expect(heard.map((e) => [e.type, e.data.artifact.id, e.data.artifact.workspaceId])).toEqual([['artifact.create', page.id, h.restrictedWorkspaceId]]);
+    expect(heard.map((e) => [e.type, e.data.artifact.id, e.data.artifact.workspaceId])).toEqual([
+      ['artifact.create', page.id, h.restrictedWorkspaceId],
+    ]);
     expect(receiver.rejected).toEqual([]);
   });
 
   it('specbase webhook test sends a signed test event; list shows the attempts; a private address is never reached', async () => {
-    const hookId = (await h.services.control.webhooks.list(h.orgId)).find((w) => w.url === receiver.url('leadership'))!.id;
+    const hookId = (await h.services.control.webhooks.list(h.orgId)).find(
+      (w) => w.url === receiver.url('leadership'),
+    )!.id;
     const tested = await specbase('webhook', 'test', '--org', h.orgId, '--id', hookId);
     expect(tested.attempt).toMatchObject({ ok: true, responseCode: 204, kind: 'test', state: 'delivered' });
     expect(receiver.of('leadership').at(-1)).toMatchObject({ type: 'webhook.test', id: tested.attempt.messageId });
 
     const listed = await specbase('webhook', 'list', '--org', h.orgId);
     const leadership = listed.webhooks.find((w: any) => w.id === hookId);
-    expect(leadership).toMatchObject({ events: ['create', 'edit'], workspaceIds: [h.restrictedWorkspaceId], disabledAt: null });
+    expect(leadership).toMatchObject({
+      events: ['create', 'edit'],
+      workspaceIds: [h.restrictedWorkspaceId],
+      disabledAt: null,
+    });
     expect(leadership.attempts[0]).toMatchObject({ kind: 'test', ok: true });
     expect(JSON.stringify(listed)).not.toContain('whsec_');
 
-    const inside = await specbase('webhook', 'add', '--org', h.orgId, '--url', 'https://10.1.2.3/hook', '--events', 'edit', '--workspaces', 'all');
+    const inside = await specbase(
+      'webhook',
+      'add',
+      '--org',
+      h.orgId,
+      '--url',
+      'https://10.1.2.3/hook',
+      '--events',
+      'edit',
+      '--workspaces',
+      'all',
+    );
     const refused = await specbase('webhook', 'test', '--org', h.orgId, '--id', inside.webhook.id);
     expect(refused.attempt).toMatchObject({ ok: false, responseCode: null, state: 'given_up' });
     expect(refused.attempt.error).toMatch(/10\.1\.2\.3, a private, loopback or link-local address/);
-    await expect(specbase('webhook', 'add', '--org', h.orgId, '--url', 'http://example.com/hook', '--events', 'edit', '--workspaces', 'all')).rejects.toThrow(/https/);
-    expect((await specbase('webhook', 'remove', '--org', h.orgId, '--id', inside.webhook.id)).removed).toBe(inside.webhook.id);
+    await expect(
+      specbase(
+        'webhook',
+        'add',
+        '--org',
+        h.orgId,
+        '--url',
+        'http://example.com/hook',
+        '--events',
+        'edit',
+        '--workspaces',
+        'all',
+      ),
+    ).rejects.toThrow(/https/);
+    expect((await specbase('webhook', 'remove', '--org', h.orgId, '--id', inside.webhook.id)).removed).toBe(
+      inside.webhook.id,
+    );
   });
 
   it('a redirect is a failed attempt, never followed; a large answer is read no further than needed', async () => {
@@ -183,7 +267,10 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(refused.attempt).toMatchObject({ ok: false, responseCode: 302, error: 'redirects are not followed' });
     const talkative = await addHook('talkative', 'edit', 'all');
     receiver.answers.set('talkative', { status: 200, body: 'x'.repeat(1024 * 1024) });
-    expect((await specbase('webhook', 'test', '--org', h.orgId, '--id', talkative)).attempt).toMatchObject({ ok: true, responseCode: 200 });
+    expect((await specbase('webhook', 'test', '--org', h.orgId, '--id', talkative)).attempt).toMatchObject({
+      ok: true,
+      responseCode: 200,
+    });
     expect(receiver.of('all').filter((e) => e.type === 'webhook.test')).toEqual([]);
     for (const id of [redirecting, talkative]) await specbase('webhook', 'remove', '--org', h.orgId, '--id', id);
   });

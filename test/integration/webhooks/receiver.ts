@@ -48,8 +48,17 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
       const secret = secrets.get(hook);
       try {
         if (!secret) throw new Error(`no secret for hook ${hook}`);
-        const payload = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { type: string; data: Record<string, any> };
-        received.push({ hook, id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']), type: payload.type, data: payload.data });
+        const payload = new Webhook(secret).verify(body, req.headers as Record<string, string>) as {
+          type: string;
+          data: Record<string, any>;
+        };
+        received.push({
+          hook,
+          id: String(req.headers['webhook-id']),
+          timestamp: String(req.headers['webhook-timestamp']),
+          type: payload.type,
+          data: payload.data,
+        });
         const answer = answers.get(hook);
         res.writeHead(answer?.status ?? 204, answer?.headers).end(answer?.body);
       } catch (error) {

@@ -75,7 +75,13 @@ describe('access', () => {
   });
 
   it('canReadAll needs every workspace', () => {
-    const both: Principal = { ...principal('viewer'), roles: new Map([[HERE, 'viewer'], [ELSEWHERE, 'editor']]) };
+    const both: Principal = {
+      ...principal('viewer'),
+      roles: new Map([
+        [HERE, 'viewer'],
+        [ELSEWHERE, 'editor'],
+      ]),
+    };
     expect(canReadAll(both, [HERE, ELSEWHERE])).toBe(true);
     expect(canReadAll(principal('admin'), [HERE, ELSEWHERE])).toBe(false);
     expect(canReadAll(principal(undefined, true), [HERE, ELSEWHERE])).toBe(true);

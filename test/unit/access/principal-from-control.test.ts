@@ -22,10 +22,21 @@ describe('access with principals from the control plane', () => {
     orgId = org.id;
     workspaces = [defaultWorkspace.id, restricted.id];
     for (const who of ['viewer', 'editor', 'admin', 'owner'] as const) {
-      const user = await control.users.upsert({ issuer: 'local', subject: who, email: `${who}@example.com`, name: who });
+      const user = await control.users.upsert({
+        issuer: 'local',
+        subject: who,
+        email: `${who}@example.com`,
+        name: who,
+      });
       users.set(who, user.id);
       if (who === 'owner') await control.members.setOwner(orgId, user.id, true);
-      else await control.members.grant({ orgId, userId: user.id, workspaceId: defaultWorkspace.id, role: who as WorkspaceRole });
+      else
+        await control.members.grant({
+          orgId,
+          userId: user.id,
+          workspaceId: defaultWorkspace.id,
+          role: who as WorkspaceRole,
+        });
     }
   });
   afterAll(async () => {
@@ -42,7 +53,11 @@ describe('access with principals from the control plane', () => {
     const p = (await control.members.principal(orgId, users.get(who)!))!;
     const [main, restricted] = workspaces as [string, string];
     expect([canRead(p, main), canWrite(p, main), canManage(p, main)]).toEqual([read, write, manage]);
-    expect([canRead(p, restricted), canWrite(p, restricted), canManage(p, restricted)]).toEqual([everywhere, everywhere, everywhere]);
+    expect([canRead(p, restricted), canWrite(p, restricted), canManage(p, restricted)]).toEqual([
+      everywhere,
+      everywhere,
+      everywhere,
+    ]);
     expect(canReadAll(p, workspaces)).toBe(everywhere);
   });
 });

@@ -10,8 +10,14 @@ describe('the requirement type line', () => {
   });
 
   it('reads common spellings, names an unknown word, and says when there is no line', () => {
-    expect(statedRequirementType('# T\n\n**Requirement type:** non-functional')).toEqual({ stated: true, type: 'NON_FUNCTIONAL' });
-    expect(statedRequirementType('# T\n\n**Requirement type:** Constraint(limits)')).toEqual({ stated: true, type: 'CONSTRAINT' });
+    expect(statedRequirementType('# T\n\n**Requirement type:** non-functional')).toEqual({
+      stated: true,
+      type: 'NON_FUNCTIONAL',
+    });
+    expect(statedRequirementType('# T\n\n**Requirement type:** Constraint(limits)')).toEqual({
+      stated: true,
+      type: 'CONSTRAINT',
+    });
     expect(statedRequirementType('# T\n\n**Requirement type:** MAYBE')).toEqual({ stated: true, unknown: 'MAYBE' });
     expect(statedRequirementType('# T\n\n**Requirement type:**')).toEqual({ stated: true, unknown: '' });
     expect(statedRequirementType('# T\n\nThe requirement type: CONSTRAINT')).toEqual({ stated: false });

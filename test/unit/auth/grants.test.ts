@@ -29,14 +29,28 @@ describe.each(BACKENDS)('OAuth grants (%s)', (backend) => {
   afterEach(async () => fx?.cleanup());
 
   const grant = (familyId: string, userId: string) =>
-    tokens.issue({ familyId, clientId, userId, scopes: ['mcp'], resource: RESOURCE, redirectUri: 'http://127.0.0.1:33418/callback' });
+    tokens.issue({
+      familyId,
+      clientId,
+      userId,
+      scopes: ['mcp'],
+      resource: RESOURCE,
+      redirectUri: 'http://127.0.0.1:33418/callback',
+    });
 
-  it('lists a user\'s live grants with client name, redirect host, creation and last use', async () => {
+  it("lists a user's live grants with client name, redirect host, creation and last use", async () => {
     const issued = await grant('family-a', 'user-1');
     await grant('family-b', 'user-2');
     const [listed, ...rest] = await tokens.grants.list(['user-1']);
     expect(rest).toEqual([]);
-    expect(listed).toMatchObject({ id: 'family-a', userId: 'user-1', clientId, clientName: 'Claude Code', redirectHost: '127.0.0.1:33418', lastUsedAt: null });
+    expect(listed).toMatchObject({
+      id: 'family-a',
+      userId: 'user-1',
+      clientId,
+      clientName: 'Claude Code',
+      redirectHost: '127.0.0.1:33418',
+      lastUsedAt: null,
+    });
     expect(Date.parse(listed!.createdAt)).not.toBeNaN();
     expect(await tokens.verify(issued.access_token, new URL(RESOURCE))).toBeDefined();
     expect((await tokens.grants.list(['user-1']))[0]!.lastUsedAt).not.toBeNull();

@@ -44,6 +44,8 @@ describe('SMART test collection files', () => {
 
   it('keeps the content words of a query', () => {
     expect(NLTK_ENGLISH_STOPWORDS.size).toBe(179);
-    expect(contentWords("What is information science?  I don't know; EL/1 (TSS)")).toBe('information science know EL 1 TSS');
+    expect(contentWords("What is information science?  I don't know; EL/1 (TSS)")).toBe(
+      'information science know EL 1 TSS',
+    );
   });
 });

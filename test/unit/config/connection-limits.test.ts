@@ -3,7 +3,12 @@ import { ConfigError, loadConfig } from '../../../src/config/index.js';
 
 describe('request timeouts and connections per address', () => {
   it('default to 20 s for headers, 60 s for a whole request, 5 s idle, and 128 connections', () => {
-    expect(loadConfig({}).connections).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxPerAddress: 128 });
+    expect(loadConfig({}).connections).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxPerAddress: 128,
+    });
   });
 
   it('take fractions of a second, and 0 switches the cap off', () => {
@@ -13,7 +18,12 @@ describe('request timeouts and connections per address', () => {
       SPECBASE_KEEPALIVE_TIMEOUT_SECONDS: '2',
       SPECBASE_MAX_CONNECTIONS_PER_ADDRESS: '0',
     };
-    expect(loadConfig(env).connections).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 2_000, maxPerAddress: 0 });
+    expect(loadConfig(env).connections).toEqual({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1_500,
+      keepAliveTimeoutMs: 2_000,
+      maxPerAddress: 0,
+    });
   });
 
   it('refuse a headers timeout longer than the request timeout, and values out of range', () => {

@@ -11,7 +11,11 @@ describe('OAuth token lifetimes', () => {
   });
 
   it('refuse values that are not whole numbers in range', () => {
-    for (const env of [{ SPECBASE_ACCESS_TOKEN_MINUTES: '0' }, { SPECBASE_ACCESS_TOKEN_MINUTES: 'soon' }, { SPECBASE_REFRESH_TOKEN_DAYS: '366' }]) {
+    for (const env of [
+      { SPECBASE_ACCESS_TOKEN_MINUTES: '0' },
+      { SPECBASE_ACCESS_TOKEN_MINUTES: 'soon' },
+      { SPECBASE_REFRESH_TOKEN_DAYS: '366' },
+    ]) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
     }
   });

@@ -14,7 +14,8 @@ function database() {
     rows,
     async run(_sql: string, params: readonly SqlValue[] = []) {
       seam.attempts++;
-      if (seam.refusing) throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
+      if (seam.refusing)
+        throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
       // Each row's first value stands for the row (the audit time, in the real table).
       for (let i = 0; i < params.length; i += 11) rows.push(params[i] as string);
       return params.length / 11;

@@ -42,7 +42,9 @@ describe.each(BACKENDS)('an organization’s audit log, filtered and paged (%s)'
 
   it('pages newest first with a cursor, joins the user, and keeps other organizations and strangers out', async () => {
     for (let i = 0; i < 5; i++) {
-      await f.control.audit.record(entry({ orgId, userId: i % 2 ? bob : alice, action: `call-${i}`, client: i % 2 ? 'Claude' : 'web' }));
+      await f.control.audit.record(
+        entry({ orgId, userId: i % 2 ? bob : alice, action: `call-${i}`, client: i % 2 ? 'Claude' : 'web' }),
+      );
       later(f.clock, 1000);
     }
     await f.control.audit.record(entry({ orgId: otherOrgId, userId: alice, action: 'elsewhere' }));
@@ -56,20 +58,36 @@ describe.each(BACKENDS)('an organization’s audit log, filtered and paged (%s)'
     expect(second.entries.map((e) => e.action)).toEqual(['call-1', 'call-0']);
     expect(second.next).toBeUndefined();
 
-    expect((await f.control.audit.page({ orgId, limit: 10, userId: bob })).entries.map((e) => e.action)).toEqual(['signin', 'call-3', 'call-1']);
-    expect((await f.control.audit.page({ orgId, limit: 10, client: 'claude' })).entries.map((e) => e.action)).toEqual(['call-3', 'call-1']);
+    expect((await f.control.audit.page({ orgId, limit: 10, userId: bob })).entries.map((e) => e.action)).toEqual([
+      'signin',
+      'call-3',
+      'call-1',
+    ]);
+    expect((await f.control.audit.page({ orgId, limit: 10, client: 'claude' })).entries.map((e) => e.action)).toEqual([
+      'call-3',
+      'call-1',
+    ]);
     expect((await f.control.audit.page({ orgId, limit: 10, action: 'call-2' })).entries).toHaveLength(1);
   });
 
   it('filters by artifact and by UTC days, inclusive', async () => {
-    await f.control.audit.record(entry({ orgId, userId: alice, action: 'jan', artifactId: 'x', at: '2030-01-01T10:00:00Z' }));
-    await f.control.audit.record(entry({ orgId, userId: alice, action: 'feb', artifactId: 'y', at: '2030-02-01T23:59:59Z' }));
-    await f.control.audit.record(entry({ orgId, userId: alice, action: 'mar', artifactId: 'x', at: '2030-03-01T00:00:00Z' }));
-    const actions = async (q: Record<string, string>) => (await f.control.audit.page({ orgId, limit: 10, ...q })).entries.map((e) => e.action);
+    await f.control.audit.record(
+      entry({ orgId, userId: alice, action: 'jan', artifactId: 'x', at: '2030-01-01T10:00:00Z' }),
+    );
+    await f.control.audit.record(
+      entry({ orgId, userId: alice, action: 'feb', artifactId: 'y', at: '2030-02-01T23:59:59Z' }),
+    );
+    await f.control.audit.record(
+      entry({ orgId, userId: alice, action: 'mar', artifactId: 'x', at: '2030-03-01T00:00:00Z' }),
+    );
+    const actions = async (q: Record<string, string>) =>
+      (await f.control.audit.page({ orgId, limit: 10, ...q })).entries.map((e) => e.action);
     expect(await actions({ artifactId: 'x' })).toEqual(['mar', 'jan']);
     expect(await actions({ since: '2030-02-01', until: '2030-02-01' })).toEqual(['feb']);
     expect(await actions({ since: '2030-01-02' })).toEqual(['mar', 'feb']);
-    await expect(f.control.audit.page({ orgId, limit: 10, since: 'yesterday' })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(f.control.audit.page({ orgId, limit: 10, since: 'yesterday' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
   });
 
   it('prunes rows recorded before the retention', async () => {

@@ -33,7 +33,17 @@ describe.each(BACKENDS)('audit log (%s)', (backend) => {
     await f.control.audit.record(entry({ orgId, userId, action: 'first' }));
     later(f.clock, 1000);
     await f.control.audit.record(
-      entry({ orgId, userId, action: 'second', artifactId, commit: 'a'.repeat(40), client: 'claude', durationMs: 12.4, outcome: 'error', detail: 'boom' }),
+      entry({
+        orgId,
+        userId,
+        action: 'second',
+        artifactId,
+        commit: 'a'.repeat(40),
+        client: 'claude',
+        durationMs: 12.4,
+        outcome: 'error',
+        detail: 'boom',
+      }),
     );
     const listed = await f.control.audit.list({ orgId, limit: 10 });
     expect(listed.map((e) => e.action)).toEqual(['second', 'first']);

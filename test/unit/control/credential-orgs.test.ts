@@ -14,7 +14,12 @@ describe.each(BACKENDS)('credentials in organizations (%s)', (backend) => {
     f = await backendOf.fixture();
     a = (await f.control.orgs.create({ name: 'A' })).org.id;
     b = (await f.control.orgs.create({ name: 'B' })).org.id;
-    const ann = await f.control.users.upsert({ issuer: 'local', subject: 'ann', email: 'ann@example.com', name: 'Ann' });
+    const ann = await f.control.users.upsert({
+      issuer: 'local',
+      subject: 'ann',
+      email: 'ann@example.com',
+      name: 'Ann',
+    });
     token = { kind: 'token', id: (await f.control.tokens.create({ userId: ann.id, name: 'laptop' })).token.id };
   });
   afterEach(async () => f.cleanup());
@@ -24,7 +29,9 @@ describe.each(BACKENDS)('credentials in organizations (%s)', (backend) => {
     const usedInA = f.clock.now.toISOString();
     later(f.clock, 5 * 60_000);
     expect(await f.control.credentialOrgs.admit(grant, b)).toBe(true);
-    expect(await f.control.credentialOrgs.list(a)).toEqual([{ ...token, orgId: a, lastUsedAt: usedInA, blockedAt: null, blockedBy: null }]);
+    expect(await f.control.credentialOrgs.list(a)).toEqual([
+      { ...token, orgId: a, lastUsedAt: usedInA, blockedAt: null, blockedBy: null },
+    ]);
     expect(await f.control.credentialOrgs.list(b)).toEqual([
       { ...grant, orgId: b, lastUsedAt: f.clock.now.toISOString(), blockedAt: null, blockedBy: null },
     ]);

@@ -34,7 +34,9 @@ export function controlBackend(backend: Backend): { fixture(): Promise<ControlFi
   return {
     async fixture() {
       const dir = await mkdtemp(path.join(tmpdir(), 'specbase-control-'));
-      const where = server ? { databaseUrl: await server.freshDatabase() } : { file: path.join(dir, 'data', 'specbase.db') };
+      const where = server
+        ? { databaseUrl: await server.freshDatabase() }
+        : { file: path.join(dir, 'data', 'specbase.db') };
       const clock = { now: new Date('2030-01-01T00:00:00.000Z') };
       const opened: SqlControlPlane[] = [];
       const reopen = async () => {

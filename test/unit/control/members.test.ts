@@ -47,7 +47,8 @@ describe.each(BACKENDS)('members and roles (%s)', (backend) => {
 
   it('a role changed by another process shows in the next principal read from the next turn of the event loop on', async () => {
     await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });
-    for (let i = 0; i < 3; i++) expect((await f.control.members.principal(org.id, ann.id))?.roles.get(main.id)).toBe('editor');
+    for (let i = 0; i < 3; i++)
+      expect((await f.control.members.principal(org.id, ann.id))?.roles.get(main.id)).toBe('editor');
     const replica = await f.reopen();
     // Requests of one turn share one look at the database (SqlDatabase.changeStamp); a request
     // sent after another process's commit is handled in a later turn than the commit.
@@ -67,13 +68,20 @@ describe.each(BACKENDS)('members and roles (%s)', (backend) => {
     await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });
     await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: secret.id, role: 'admin' });
     const roles = (await f.control.members.principal(org.id, ann.id))?.roles;
-    expect(roles).toEqual(new Map<string, WorkspaceRole>([[main.id, 'editor'], [secret.id, 'admin']]));
+    expect(roles).toEqual(
+      new Map<string, WorkspaceRole>([
+        [main.id, 'editor'],
+        [secret.id, 'admin'],
+      ]),
+    );
 
     await f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: main.id });
     expect((await f.control.members.principal(org.id, ann.id))?.roles).toEqual(new Map([[secret.id, 'admin']]));
     await f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: secret.id });
     expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
-    await expect(f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: secret.id })).resolves.toBeUndefined();
+    await expect(
+      f.control.members.revoke({ orgId: org.id, userId: ann.id, workspaceId: secret.id }),
+    ).resolves.toBeUndefined();
   });
 
   it('an owner is a member without any role, until the flag is cleared', async () => {

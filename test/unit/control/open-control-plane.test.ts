@@ -16,13 +16,19 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     await f.control.close();
     const [again, again2] = await Promise.all([f.reopen(), f.reopen()]);
     expect(await again.users.get(user.id)).toEqual(user);
-    const versions = await again2.db.all<{ version: number }>('SELECT version FROM schema_migrations WHERE namespace = ?', [CONTROL_NAMESPACE]);
+    const versions = await again2.db.all<{ version: number }>(
+      'SELECT version FROM schema_migrations WHERE namespace = ?',
+      [CONTROL_NAMESPACE],
+    );
     expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
   });
 
   it('replicas opening a fresh database together apply each migration exactly once', async () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => f.reopen()));
-    const migrations = { sqlite: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }], postgres: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }] };
+    const migrations = {
+      sqlite: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }],
+      postgres: [{ version: 1, sql: 'CREATE TABLE raced (id TEXT)' }],
+    };
     const applied = await Promise.all(opened.map((control) => control.db.migrate('raced', migrations)));
     expect(applied.flat()).toEqual([1]);
   });
@@ -46,12 +52,16 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
       throw new Error('rolled back');
     });
     await opened;
-    const outside = f.control.db.run("INSERT INTO organizations (id, name, created_at) VALUES ('o3', 'Outside', 'now')");
+    const outside = f.control.db.run(
+      "INSERT INTO organizations (id, name, created_at) VALUES ('o3', 'Outside', 'now')",
+    );
     const seen = f.control.db.all<{ id: string }>("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id");
     await expect(failing).rejects.toThrow('rolled back');
     await outside;
     expect((await seen).map((row) => row.id)).not.toContain('o2');
-    expect(await f.control.db.all("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id")).toEqual([{ id: 'o3' }]);
+    expect(await f.control.db.all("SELECT id FROM organizations WHERE id IN ('o2', 'o3') ORDER BY id")).toEqual([
+      { id: 'o3' },
+    ]);
   });
 
   it('says whether the database takes a write, and why not (as /healthz reports it)', async () => {
@@ -60,7 +70,9 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
     if (backend !== 'sqlite') return;
     // Refused as SQLite refuses a write to a file it could open only for reading.
     await f.control.db.run('PRAGMA query_only = 1');
-    expect(await f.control.writeProblem()).toBe('the control database cannot be written: the server cannot write (read-only file system)');
+    expect(await f.control.writeProblem()).toBe(
+      'the control database cannot be written: the server cannot write (read-only file system)',
+    );
     await f.control.db.run('PRAGMA query_only = 0');
     expect(await f.control.writeProblem()).toBeUndefined();
   });
@@ -109,7 +121,9 @@ describe('the SQLite file', () => {
     expect(() => applyMigrations(raw(), 'broken', broken)).toThrow(/already exists/);
     const tables = raw().prepare("SELECT name FROM sqlite_master WHERE name = 'half'").all();
     expect(tables).toEqual([]);
-    expect(raw().prepare("SELECT count(*) AS n FROM schema_migrations WHERE namespace = 'broken'").get()).toEqual({ n: 0 });
+    expect(raw().prepare("SELECT count(*) AS n FROM schema_migrations WHERE namespace = 'broken'").get()).toEqual({
+      n: 0,
+    });
   });
 
   it('rejects malformed migration lists', () => {
@@ -133,7 +147,10 @@ describe('PostgreSQL migrations', () => {
   afterEach(async () => f.cleanup());
 
   it('roll back a failing migration entirely and record nothing', async () => {
-    const broken = { sqlite: [], postgres: [{ version: 1, sql: 'CREATE TABLE half (id TEXT); CREATE TABLE half (id TEXT);' }] };
+    const broken = {
+      sqlite: [],
+      postgres: [{ version: 1, sql: 'CREATE TABLE half (id TEXT); CREATE TABLE half (id TEXT);' }],
+    };
     await expect(f.control.db.migrate('broken', broken)).rejects.toThrow(/already exists/);
     expect(await f.control.db.get("SELECT 1 FROM pg_tables WHERE tablename = 'half'")).toBeUndefined();
     expect(await f.control.db.get("SELECT 1 FROM schema_migrations WHERE namespace = 'broken'")).toBeUndefined();

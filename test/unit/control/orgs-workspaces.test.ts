@@ -15,7 +15,12 @@ describe.each(BACKENDS)('organizations and workspaces (%s)', (backend) => {
   it('creates an organization with exactly one default workspace', async () => {
     const { org, defaultWorkspace } = await f.control.orgs.create({ name: ' Acme ' });
     expect(org).toEqual({ id: org.id, name: 'Acme', createdAt: '2030-01-01T00:00:00.000Z' });
-    expect(defaultWorkspace).toEqual({ id: defaultWorkspace.id, orgId: org.id, name: DEFAULT_WORKSPACE_NAME, isDefault: true });
+    expect(defaultWorkspace).toEqual({
+      id: defaultWorkspace.id,
+      orgId: org.id,
+      name: DEFAULT_WORKSPACE_NAME,
+      isDefault: true,
+    });
     expect(await f.control.orgs.get(org.id)).toEqual(org);
     expect(await f.control.workspaces.defaultOf(org.id)).toEqual(defaultWorkspace);
     expect(await f.control.workspaces.list(org.id)).toEqual([defaultWorkspace]);

@@ -44,7 +44,9 @@ it('waits for another writer off the event loop: requests keep being served mean
   other.exec('BEGIN IMMEDIATE');
   setTimeout(() => other.exec('COMMIT'), 400);
   const started = performance.now();
-  const { value: changed, pauseMs } = await longestPause(() => db.run('INSERT INTO notes (text) VALUES (?)', ['after the lock']));
+  const { value: changed, pauseMs } = await longestPause(() =>
+    db.run('INSERT INTO notes (text) VALUES (?)', ['after the lock']),
+  );
   expect(changed).toBe(1);
   expect(performance.now() - started).toBeGreaterThanOrEqual(350);
   expect(pauseMs).toBeLessThan(100);

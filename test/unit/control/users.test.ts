@@ -12,18 +12,38 @@ describe.each(BACKENDS)('users (%s)', (backend) => {
   afterEach(async () => f.cleanup());
 
   it('upserts by issuer and subject, following the provider for email and name', async () => {
-    const first = await f.control.users.upsert({ issuer: 'https://idp', subject: 'abc', email: ' Ann@Example.COM ', name: 'Ann' });
+    const first = await f.control.users.upsert({
+      issuer: 'https://idp',
+      subject: 'abc',
+      email: ' Ann@Example.COM ',
+      name: 'Ann',
+    });
     expect(first).toMatchObject({ issuer: 'https://idp', subject: 'abc', email: 'ann@example.com', name: 'Ann' });
-    const second = await f.control.users.upsert({ issuer: 'https://idp', subject: 'abc', email: 'ann@new.example', name: 'Ann B' });
+    const second = await f.control.users.upsert({
+      issuer: 'https://idp',
+      subject: 'abc',
+      email: 'ann@new.example',
+      name: 'Ann B',
+    });
     expect(second).toEqual({ ...first, email: 'ann@new.example', name: 'Ann B' });
-    const other = await f.control.users.upsert({ issuer: 'https://other', subject: 'abc', email: 'x@example.com', name: 'X' });
+    const other = await f.control.users.upsert({
+      issuer: 'https://other',
+      subject: 'abc',
+      email: 'x@example.com',
+      name: 'X',
+    });
     expect(other.id).not.toBe(first.id);
     expect(await f.control.users.bySubject('https://idp', 'abc')).toEqual(second);
     expect(await f.control.users.bySubject('https://idp', 'nope')).toBeUndefined();
   });
 
   it('looks users up by id and by email case-insensitively', async () => {
-    const user = await f.control.users.upsert({ issuer: 'local', subject: newId(), email: 'bob@example.com', name: 'Bob' });
+    const user = await f.control.users.upsert({
+      issuer: 'local',
+      subject: newId(),
+      email: 'bob@example.com',
+      name: 'Bob',
+    });
     expect(await f.control.users.get(user.id)).toEqual(user);
     expect(await f.control.users.get(newId())).toBeUndefined();
     expect(await f.control.users.byEmail('BOB@example.com ')).toEqual(user);
@@ -55,7 +75,12 @@ describe.each(BACKENDS)('users (%s)', (backend) => {
     expect(stored).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
     expect(stored).not.toContain('correct horse');
 
-    const other = await f.control.users.upsert({ issuer: 'local', subject: 't', email: 'pw2@example.com', name: 'Pw2' });
+    const other = await f.control.users.upsert({
+      issuer: 'local',
+      subject: 't',
+      email: 'pw2@example.com',
+      name: 'Pw2',
+    });
     await f.control.users.setPassword(other.id, 'correct horse battery');
     const otherStored = await hashOf(other.id);
     expect(otherStored).not.toBe(stored);

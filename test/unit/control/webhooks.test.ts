@@ -27,7 +27,11 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
     control.webhooks.claim({ owner, leaseUntil: new Date(f.clock.now.getTime() + 60_000), limit });
   const settle = (message: OutboxMessage, owner: string, ok: boolean, retryAfterMs = 1000) =>
     f.control.webhooks.settle({
-      message, owner, retryAfterMs, giveUpAfterMs: DAY, disableAfterMs: DAY,
+      message,
+      owner,
+      retryAfterMs,
+      giveUpAfterMs: DAY,
+      disableAfterMs: DAY,
       outcome: { ok, responseCode: ok ? 204 : 503, error: ok ? null : 'the endpoint answered HTTP 503', durationMs: 5 },
     });
 
@@ -41,9 +45,21 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
   afterEach(async () => f.cleanup());
 
   it('adds an endpoint with a Standard Webhooks secret, refuses what is not https, unknown kinds and foreign workspaces', async () => {
-    const { endpoint, secret } = await f.control.webhooks.add({ orgId, url: 'https://hooks.example/in', events: ['revert', 'edit'], workspaceIds: [main], createdBy: null });
+    const { endpoint, secret } = await f.control.webhooks.add({
+      orgId,
+      url: 'https://hooks.example/in',
+      events: ['revert', 'edit'],
+      workspaceIds: [main],
+      createdBy: null,
+    });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(endpoint).toMatchObject({ orgId, url: 'https://hooks.example/in', events: ['edit', 'revert'], workspaceIds: [main], disabledAt: null });
+    expect(endpoint).toMatchObject({
+      orgId,
+      url: 'https://hooks.example/in',
+      events: ['edit', 'revert'],
+      workspaceIds: [main],
+      disabledAt: null,
+    });
     expect(await f.control.webhooks.list(orgId)).toEqual([endpoint]);
     const other = (await f.control.orgs.create({ name: 'Other' })).defaultWorkspace.id;
     for (const [input, message] of [
@@ -63,9 +79,31 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
   });
 
   it('writes one message per endpoint that asked for the kind in that workspace, never for another workspace', async () => {
-    const both = (await f.control.webhooks.add({ orgId, url: 'https://a.example/', events: ['edit', 'create'], workspaceIds: [main, secretWorkspace], createdBy: null })).endpoint;
-    const mainOnly = (await f.control.webhooks.add({ orgId, url: 'https://b.example/', events: ['edit'], workspaceIds: [main], createdBy: null })).endpoint;
-    await f.control.webhooks.add({ orgId, url: 'https://c.example/', events: ['delete'], workspaceIds: [main, secretWorkspace], createdBy: null });
+    const both = (
+      await f.control.webhooks.add({
+        orgId,
+        url: 'https://a.example/',
+        events: ['edit', 'create'],
+        workspaceIds: [main, secretWorkspace],
+        createdBy: null,
+      })
+    ).endpoint;
+    const mainOnly = (
+      await f.control.webhooks.add({
+        orgId,
+        url: 'https://b.example/',
+        events: ['edit'],
+        workspaceIds: [main],
+        createdBy: null,
+      })
+    ).endpoint;
+    await f.control.webhooks.add({
+      orgId,
+      url: 'https://c.example/',
+      events: ['delete'],
+      workspaceIds: [main, secretWorkspace],
+      createdBy: null,
+    });
     expect(await f.control.webhooks.enqueue(change())).toBe(2);
     expect(await f.control.webhooks.enqueue(change({}, secretWorkspace))).toBe(1);
     expect(await f.control.webhooks.enqueue(change({ kind: 'revert' }))).toBe(0);
@@ -77,7 +115,13 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
       timestamp: f.clock.now.toISOString(),
       data: {
         organization: { id: orgId, name: 'Acme' },
-        artifact: { id: 'a1', type: 'feature', title: 'Search', url: 'https://specs.example/o/x/a/a1', workspaceId: main },
+        artifact: {
+          id: 'a1',
+          type: 'feature',
+          title: 'Search',
+          url: 'https://specs.example/o/x/a/a1',
+          workspaceId: main,
+        },
         commit: 'c'.repeat(40),
         author: { name: 'Ann', email: 'ann@example.com' },
         client: 'Claude',
@@ -87,13 +131,24 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
   });
 
   it('leases each due message to one claimer at a time, even claiming at once from two connections', async () => {
-    await f.control.webhooks.add({ orgId, url: 'https://a.example/', events: ['edit'], workspaceIds: [main], createdBy: null });
+    await f.control.webhooks.add({
+      orgId,
+      url: 'https://a.example/',
+      events: ['edit'],
+      workspaceIds: [main],
+      createdBy: null,
+    });
     for (let i = 0; i < 40; i++) await f.control.webhooks.enqueue(change({ commit: String(i).padStart(40, '0') }));
     const other = await f.reopen();
     const ids: string[] = [];
     const rounds: number[] = [];
     while (ids.length < 40 && rounds.length < 10) {
-      const claimed = await Promise.all([claim(f.control, 'one', 15), claim(other, 'two', 15), claim(f.control, 'three', 15), claim(other, 'four', 15)]);
+      const claimed = await Promise.all([
+        claim(f.control, 'one', 15),
+        claim(other, 'two', 15),
+        claim(f.control, 'three', 15),
+        claim(other, 'four', 15),
+      ]);
       ids.push(...claimed.flat().map((m) => m.id));
       rounds.push(claimed.flat().length);
     }
@@ -109,7 +164,13 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
   });
 
   it('retries after the pause, gives up after a day, and disables an endpoint failing for a day, with the reason', async () => {
-    const { endpoint } = await f.control.webhooks.add({ orgId, url: 'https://a.example/', events: ['edit'], workspaceIds: [main], createdBy: null });
+    const { endpoint } = await f.control.webhooks.add({
+      orgId,
+      url: 'https://a.example/',
+      events: ['edit'],
+      workspaceIds: [main],
+      createdBy: null,
+    });
     await f.control.webhooks.enqueue(change());
     let [message] = await claim(f.control, 'me');
     const first = await settle(message!, 'me', false, 10 * 60_000);
@@ -122,10 +183,15 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
     const last = await settle(message!, 'me', false, 2 * HOUR);
     expect(last.state).toBe('given_up');
     expect((await f.control.webhooks.get(orgId, endpoint.id))!.disabledAt).toBe(f.clock.now.toISOString());
-    expect((await f.control.webhooks.get(orgId, endpoint.id))!.disabledReason).toMatch(/failed for a day; the last: HTTP 503/);
+    expect((await f.control.webhooks.get(orgId, endpoint.id))!.disabledReason).toMatch(
+      /failed for a day; the last: HTTP 503/,
+    );
     // A disabled endpoint hears of nothing new, and its messages wait.
     expect(await f.control.webhooks.enqueue(change())).toBe(0);
-    expect((await f.control.webhooks.attempts(orgId, endpoint.id, 10)).map((a) => a.state)).toEqual(['given_up', 'retrying']);
+    expect((await f.control.webhooks.attempts(orgId, endpoint.id, 10)).map((a) => a.state)).toEqual([
+      'given_up',
+      'retrying',
+    ]);
     expect(await f.control.webhooks.enable(orgId, endpoint.id)).toBe(true);
     expect(await f.control.webhooks.enqueue(change())).toBe(1);
     [message] = await claim(f.control, 'me');

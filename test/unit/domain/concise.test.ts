@@ -6,7 +6,10 @@ const paragraph = 'Shoppers pick a one-hour delivery window up to seven days ahe
 
 describe('concise reads', () => {
   it('returns short documents whole', () => {
-    expect(conciseContent('# Title\n\nShort body.\n')).toEqual({ content: '# Title\n\nShort body.\n', truncated: false });
+    expect(conciseContent('# Title\n\nShort body.\n')).toEqual({
+      content: '# Title\n\nShort body.\n',
+      truncated: false,
+    });
   });
 
   it('cuts long documents on a word boundary near 500 characters and says how to get the rest', () => {

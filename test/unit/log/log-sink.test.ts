@@ -32,14 +32,25 @@ describe('LogSink', () => {
     await drain();
     sink.write('{"n":5}\n');
     await drain();
-    const lines = written.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = written
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.n ?? line.droppedLogLines)).toEqual([0, 1, 2, 2, 5]);
-    expect(lines[3]).toMatchObject({ level: 40, service: 'test', droppedLogLines: 2, msg: '2 log lines were dropped: the log destination was not taking them' });
+    expect(lines[3]).toMatchObject({
+      level: 40,
+      service: 'test',
+      droppedLogLines: 2,
+      msg: '2 log lines were dropped: the log destination was not taking them',
+    });
     expect(sink.dropped).toBe(2);
   });
 
   it('a destination that failed (EPIPE) is never written again: every line is dropped and counted', async () => {
-    const stream = new Writable({ write: (_chunk, _encoding, callback) => callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    const stream = new Writable({
+      write: (_chunk, _encoding, callback) => callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+    });
     const sink = new LogSink(stream, {});
     sink.write('first\n');
     await new Promise((resolve) => setImmediate(resolve));

@@ -17,7 +17,13 @@ describe('the per-session event store', () => {
     await store.storeEvent('b', message(9));
     const first = await store.storeEvent('a', message(1));
     const second = await store.storeEvent('a', message(2));
-    expect(await replay(store, priming)).toEqual({ streamId: 'a', sent: [[first, message(1)], [second, message(2)]] });
+    expect(await replay(store, priming)).toEqual({
+      streamId: 'a',
+      sent: [
+        [first, message(1)],
+        [second, message(2)],
+      ],
+    });
     expect(await replay(store, second)).toEqual({ streamId: 'a', sent: [] });
     expect(await store.getStreamIdForEventId(first)).toBe('a');
   });
@@ -44,10 +50,10 @@ describe('the per-session event store', () => {
   });
 });
 
-describe('the per-user budget over all of a user\'s sessions', () => {
+describe("the per-user budget over all of a user's sessions", () => {
   const big = (id: number) => message(id, 'x'.repeat(1_000));
 
-  it('drops the user\'s oldest events, whichever session holds them, and keeps other users\' events', async () => {
+  it("drops the user's oldest events, whichever session holds them, and keeps other users' events", async () => {
     const budget = new UserEventBudget(5_000);
     const first = budget.storeFor('ann');
     const second = budget.storeFor('ann');
@@ -64,7 +70,7 @@ describe('the per-user budget over all of a user\'s sessions', () => {
     expect(budget.bytesOf('bob')).toBe(bob.size.bytes);
   });
 
-  it('never drops the event being stored, and gives a closed session\'s bytes back', async () => {
+  it("never drops the event being stored, and gives a closed session's bytes back", async () => {
     const budget = new UserEventBudget(500);
     const store = budget.storeFor('ann');
     const id = await store.storeEvent('a', big(1));

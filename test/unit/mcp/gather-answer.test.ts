@@ -31,12 +31,14 @@ it('lets an answer larger than the buffer leave as its writer waits for drain, n
   const { port } = server.address() as AddressInfo;
   const began = performance.now();
   const text = await new Promise<string>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (data: Buffer) => chunks.push(data));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (data: Buffer) => chunks.push(data));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
   expect(text).toBe(chunk.repeat(3));
   expect(performance.now() - began).toBeLessThan(GATHER_MS / 2);

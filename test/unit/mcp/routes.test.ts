@@ -34,10 +34,15 @@ describe('matchMcpRoute', () => {
     expect(matchMcpRoute('/api/mcp/o/%E0%A4%A/mcp')?.orgIdInPath).toBe('%E0%A4%A');
   });
 
-  it.each(['/', '/api/mcp', '/api/mcp/other', '/api/mcp/o/x/y/mcp', '/api/mcp/mcpx', '/x/api/mcp/mcp', '/api/mcp/o//mcp'])(
-    '%s is no MCP endpoint',
-    (url) => {
-      expect(matchMcpRoute(url)).toBeUndefined();
-    },
-  );
+  it.each([
+    '/',
+    '/api/mcp',
+    '/api/mcp/other',
+    '/api/mcp/o/x/y/mcp',
+    '/api/mcp/mcpx',
+    '/x/api/mcp/mcp',
+    '/api/mcp/o//mcp',
+  ])('%s is no MCP endpoint', (url) => {
+    expect(matchMcpRoute(url)).toBeUndefined();
+  });
 });

@@ -26,7 +26,8 @@ interface ErrorCase {
 const cases: ErrorCase[] = [
   {
     name: 'stale context: the line changed since the model read it',
-    patch: '@@ -6,3 +6,3 @@\n - Export the visible columns\n-- Keep the sort order\n+- Keep the sort order and filters\n - Finish within 5 seconds for 10,000 rows\n',
+    patch:
+      '@@ -6,3 +6,3 @@\n - Export the visible columns\n-- Keep the sort order\n+- Keep the sort order and filters\n - Finish within 5 seconds for 10,000 rows\n',
     details: {
       hunk: 1,
       reason: 'no_match',
@@ -127,8 +128,16 @@ const cases: ErrorCase[] = [
   },
   {
     name: 'the second hunk is a no-op',
-    patch: '@@\n-# Export to CSV\n+# CSV export\n@@\n ## Fields\n-| Field | Type | Required |\n+| Field | Type | Required |\n',
-    details: { hunk: 2, reason: 'no_change', nearest: [{ line: 10, text: '## Fields' }, { line: 11, text: '| Field | Type | Required |' }] },
+    patch:
+      '@@\n-# Export to CSV\n+# CSV export\n@@\n ## Fields\n-| Field | Type | Required |\n+| Field | Type | Required |\n',
+    details: {
+      hunk: 2,
+      reason: 'no_change',
+      nearest: [
+        { line: 10, text: '## Fields' },
+        { line: 11, text: '| Field | Type | Required |' },
+      ],
+    },
   },
   {
     name: 'two hunks that change the same line',
@@ -166,12 +175,14 @@ const cases: ErrorCase[] = [
   },
   {
     name: 'a patch for two files',
-    patch: '--- a/feature.md\n+++ b/feature.md\n@@\n-# Export to CSV\n+# CSV export\n--- a/other.md\n+++ b/other.md\n@@\n-# Other\n+# Another\n',
+    patch:
+      '--- a/feature.md\n+++ b/feature.md\n@@\n-# Export to CSV\n+# CSV export\n--- a/other.md\n+++ b/other.md\n@@\n-# Other\n+# Another\n',
     details: { reason: 'multiple_files' },
   },
   {
     name: 'a git patch for two files',
-    patch: 'diff --git a/feature.md b/feature.md\n@@\n-# Export to CSV\n+# CSV export\ndiff --git a/notes.md b/notes.md\n@@\n-# Notes\n+# Notes!\n',
+    patch:
+      'diff --git a/feature.md b/feature.md\n@@\n-# Export to CSV\n+# CSV export\ndiff --git a/notes.md b/notes.md\n@@\n-# Notes\n+# Notes!\n',
     details: { reason: 'multiple_files' },
   },
 ];
@@ -218,7 +229,8 @@ describe('applyPatch refuses instead of guessing', () => {
 
   it('applies all hunks or none: a stale second hunk fails the whole patch', () => {
     const first = '@@ -1 +1 @@\n-# Export to CSV\n+# CSV export\n';
-    const staleSecond = '@@ -24 +24 @@\n-- Should deleted rows be included?\n+- Should archived rows be included? (no)\n';
+    const staleSecond =
+      '@@ -24 +24 @@\n-- Should deleted rows be included?\n+- Should archived rows be included? (no)\n';
     expect(applyPatch(FEATURE, first).text).toBe(FEATURE.replace('# Export to CSV', '# CSV export'));
     expect(failure(FEATURE, first + staleSecond).details).toEqual({
       hunk: 2,
@@ -231,6 +243,8 @@ describe('applyPatch refuses instead of guessing', () => {
   });
 
   it('a disambiguated version of the ambiguous patch applies', () => {
-    expect(applyPatch(TASKS, '@@\n ## Frontend\n-- TBD\n+- Write the UI\n').text).toBe(TASKS.replace(/- TBD\n$/, '- Write the UI\n'));
+    expect(applyPatch(TASKS, '@@\n ## Frontend\n-- TBD\n+- Write the UI\n').text).toBe(
+      TASKS.replace(/- TBD\n$/, '- Write the UI\n'),
+    );
   });
 });

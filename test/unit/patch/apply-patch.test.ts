@@ -36,12 +36,14 @@ const cases: Case[] = [
   },
   {
     name: 'wrong line numbers',
-    patch: '@@ -40,3 +40,3 @@\n - Export the visible columns\n-- Keep the current sort order\n+- Keep the current sort order and filters\n - Finish within 5 seconds for 10,000 rows\n',
+    patch:
+      '@@ -40,3 +40,3 @@\n - Export the visible columns\n-- Keep the current sort order\n+- Keep the current sort order and filters\n - Finish within 5 seconds for 10,000 rows\n',
     expected: swapSortGoal,
   },
   {
     name: 'wrong line counts',
-    patch: '--- feature.md\n+++ feature.md\n@@ -6,2 +6,9 @@\n - Export the visible columns\n-- Keep the current sort order\n+- Keep the current sort order and filters\n',
+    patch:
+      '--- feature.md\n+++ feature.md\n@@ -6,2 +6,9 @@\n - Export the visible columns\n-- Keep the current sort order\n+- Keep the current sort order and filters\n',
     expected: swapSortGoal,
   },
   {
@@ -66,12 +68,17 @@ const cases: Case[] = [
   },
   {
     name: 'section text after the closing @@',
-    patch: '@@ -5,3 +5,3 @@ ## Goals\n ## Goals\n-- Export the visible columns\n+- Export the visible columns in their current order\n',
-    expected: FEATURE.replace('- Export the visible columns\n', '- Export the visible columns in their current order\n'),
+    patch:
+      '@@ -5,3 +5,3 @@ ## Goals\n ## Goals\n-- Export the visible columns\n+- Export the visible columns in their current order\n',
+    expected: FEATURE.replace(
+      '- Export the visible columns\n',
+      '- Export the visible columns in their current order\n',
+    ),
   },
   {
     name: 'blank context lines written as empty lines',
-    patch: '@@ -8,4 +8,5 @@\n - Finish within 5 seconds for 10,000 rows\n\n+Exports larger than 100,000 rows run in the background.\n+\n ## Fields\n',
+    patch:
+      '@@ -8,4 +8,5 @@\n - Finish within 5 seconds for 10,000 rows\n\n+Exports larger than 100,000 rows run in the background.\n+\n ## Fields\n',
     expected: FEATURE.replace(
       '10,000 rows\n\n## Fields',
       '10,000 rows\n\nExports larger than 100,000 rows run in the background.\n\n## Fields',
@@ -81,7 +88,8 @@ const cases: Case[] = [
   },
   {
     name: 'trailing whitespace in the patch context',
-    patch: '@@\n ## Goals  \n - Export the visible columns\t\n-- Keep the current sort order \n+- Keep the current sort order and filters\n',
+    patch:
+      '@@\n ## Goals  \n - Export the visible columns\t\n-- Keep the current sort order \n+- Keep the current sort order and filters\n',
     expected: swapSortGoal,
   },
   {
@@ -99,7 +107,8 @@ const cases: Case[] = [
   {
     name: 'CRLF document, LF patch: CRLF kept, added lines get CRLF',
     doc: FEATURE.replace(/\n/g, '\r\n'),
-    patch: '@@ -13,3 +13,4 @@\n | name | string | yes |\n | email | string | yes |\n | team | string | no |\n+| phone | string | no |\n',
+    patch:
+      '@@ -13,3 +13,4 @@\n | name | string | yes |\n | email | string | yes |\n | team | string | no |\n+| phone | string | no |\n',
     expected: addPhoneRow.replace(/\n/g, '\r\n'),
   },
   {
@@ -110,7 +119,8 @@ const cases: Case[] = [
   },
   {
     name: 'CRLF patch on an LF document',
-    patch: '--- a/feature.md\r\n+++ b/feature.md\r\n@@ -14,2 +14,3 @@\r\n | email | string | yes |\r\n | team | string | no |\r\n+| phone | string | no |\r\n',
+    patch:
+      '--- a/feature.md\r\n+++ b/feature.md\r\n@@ -14,2 +14,3 @@\r\n | email | string | yes |\r\n | team | string | no |\r\n+| phone | string | no |\r\n',
     expected: addPhoneRow,
   },
   {
@@ -140,7 +150,8 @@ const cases: Case[] = [
   },
   {
     name: 'hunks separated by an empty line',
-    patch: '@@ -1 +1 @@\n-# Export to CSV\n+# CSV export\n\n@@ -24 +24 @@\n-- Should archived rows be included?\n+- Should archived rows be exported?\n\n',
+    patch:
+      '@@ -1 +1 @@\n-# Export to CSV\n+# CSV export\n\n@@ -24 +24 @@\n-- Should archived rows be included?\n+- Should archived rows be exported?\n\n',
     expected: FEATURE.replace('# Export to CSV', '# CSV export').replace('be included?', 'be exported?'),
   },
   {
@@ -155,17 +166,25 @@ const cases: Case[] = [
       '-- Export the visible columns',
       '+- Export the visible columns with their headers',
     ].join('\n'),
-    expected: FEATURE.replace('- Export the visible columns\n', '- Export the visible columns with their headers\n').concat('- Who may export?\n'),
+    expected: FEATURE.replace(
+      '- Export the visible columns\n',
+      '- Export the visible columns with their headers\n',
+    ).concat('- Who may export?\n'),
   },
   {
     name: 'a table row changed in the middle of a table',
-    patch: '@@\n | name | string | yes |\n-| email | string | yes |\n+| email | string (RFC 5322) | yes |\n | team | string | no |\n',
+    patch:
+      '@@\n | name | string | yes |\n-| email | string | yes |\n+| email | string (RFC 5322) | yes |\n | team | string | no |\n',
     expected: FEATURE.replace('| email | string | yes |', '| email | string (RFC 5322) | yes |'),
   },
   {
     name: 'lines inside a code fence',
-    patch: '@@\n ```csv\n-name,email,team\n-Ada,ada@example.com,core\n+name,email,team,phone\n+Ada,ada@example.com,core,\n ```\n',
-    expected: FEATURE.replace('name,email,team\nAda,ada@example.com,core\n', 'name,email,team,phone\nAda,ada@example.com,core,\n'),
+    patch:
+      '@@\n ```csv\n-name,email,team\n-Ada,ada@example.com,core\n+name,email,team,phone\n+Ada,ada@example.com,core,\n ```\n',
+    expected: FEATURE.replace(
+      'name,email,team\nAda,ada@example.com,core\n',
+      'name,email,team,phone\nAda,ada@example.com,core,\n',
+    ),
     added: 2,
     removed: 2,
   },
@@ -176,12 +195,14 @@ const cases: Case[] = [
   },
   {
     name: 'a patch wrapped in a diff code fence with prose around it',
-    patch: 'Here is the change:\n\n```diff\n--- a/feature.md\n+++ b/feature.md\n@@ -24 +24,2 @@\n - Should archived rows be included?\n+- Should deleted users be listed?\n```\n\nLet me know if you need more.\n',
+    patch:
+      'Here is the change:\n\n```diff\n--- a/feature.md\n+++ b/feature.md\n@@ -24 +24,2 @@\n - Should archived rows be included?\n+- Should deleted users be listed?\n```\n\nLet me know if you need more.\n',
     expected: FEATURE.concat('- Should deleted users be listed?\n'),
   },
   {
     name: 'insertion at the end of the document',
-    patch: '@@ -23,2 +23,6 @@\n ## Open questions\n - Should archived rows be included?\n+\n+## Out of scope\n+- PDF export\n',
+    patch:
+      '@@ -23,2 +23,6 @@\n ## Open questions\n - Should archived rows be included?\n+\n+## Out of scope\n+- PDF export\n',
     expected: FEATURE.concat('\n## Out of scope\n- PDF export\n'),
     added: 3,
     removed: 0,
@@ -195,8 +216,12 @@ const cases: Case[] = [
   },
   {
     name: 'removed lines only, no context',
-    patch: '@@ -9,8 +9,0 @@\n-\n-## Fields\n-| Field | Type | Required |\n-|---|---|---|\n-| name | string | yes |\n-| email | string | yes |\n-| team | string | no |\n',
-    expected: FEATURE.replace('\n## Fields\n| Field | Type | Required |\n|---|---|---|\n| name | string | yes |\n| email | string | yes |\n| team | string | no |\n', ''),
+    patch:
+      '@@ -9,8 +9,0 @@\n-\n-## Fields\n-| Field | Type | Required |\n-|---|---|---|\n-| name | string | yes |\n-| email | string | yes |\n-| team | string | no |\n',
+    expected: FEATURE.replace(
+      '\n## Fields\n| Field | Type | Required |\n|---|---|---|\n| name | string | yes |\n| email | string | yes |\n| team | string | no |\n',
+      '',
+    ),
     removed: 7,
   },
   {
@@ -208,13 +233,15 @@ const cases: Case[] = [
   {
     name: '"\\ No newline at end of file" markers',
     doc: '# Draft\n\nFirst line',
-    patch: '--- a/draft.md\n+++ b/draft.md\n@@ -3 +3 @@\n-First line\n\\ No newline at end of file\n+First line, revised\n\\ No newline at end of file\n',
+    patch:
+      '--- a/draft.md\n+++ b/draft.md\n@@ -3 +3 @@\n-First line\n\\ No newline at end of file\n+First line, revised\n\\ No newline at end of file\n',
     expected: '# Draft\n\nFirst line, revised',
   },
   {
     name: 'a new file patch into an empty document',
     doc: '',
-    patch: 'diff --git a/page.md b/page.md\nnew file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n+++ b/page.md\n@@ -0,0 +1,3 @@\n+# Runbook\n+\n+Restart the worker first.\n',
+    patch:
+      'diff --git a/page.md b/page.md\nnew file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n+++ b/page.md\n@@ -0,0 +1,3 @@\n+# Runbook\n+\n+Restart the worker first.\n',
     expected: md('# Runbook', '', 'Restart the worker first.'),
     added: 3,
     removed: 0,

@@ -2,7 +2,8 @@ import { applyPatch as applyWithDiffPackage } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { countLineChanges, unifiedDiff } from '../../../src/patch/index.js';
 
-const lines = (count: number, tag: string) => Array.from({ length: count }, (_, i) => `${tag} line ${i} ${'x'.repeat(i % 40)}`).join('\n') + '\n';
+const lines = (count: number, tag: string) =>
+  Array.from({ length: count }, (_, i) => `${tag} line ${i} ${'x'.repeat(i % 40)}`).join('\n') + '\n';
 
 describe('diffs with bounded work', () => {
   it('a complete rewrite of a 1 MiB document is one replaced block (unbounded, Myers takes minutes here)', () => {

@@ -25,7 +25,11 @@ describe('characters a whole new document may not hold', () => {
     ['NUL', 'a\u0000b', /\(U\+0000 NUL\) at line 2, column 2/],
     ['BEL', 'ding\u0007', /\(U\+0007 BEL\) at line 2, column 5/],
     ['a lone CR', 'one\rtwo', /a line break \(U\+000D CR\) that is not part of a line ending at line 2, column 4/],
-    ['a lone surrogate', 'half \ud800', /lone surrogate \(U\+D800, half of a UTF-16 pair\) at line 2, column 6: it is not valid Unicode text/],
+    [
+      'a lone surrogate',
+      'half \ud800',
+      /lone surrogate \(U\+D800, half of a UTF-16 pair\) at line 2, column 6: it is not valid Unicode text/,
+    ],
   ])('%s', (_name, line, expected) => {
     expect(refusal('# T\n', `# T\n${line}\n`).message).toMatch(expected);
   });

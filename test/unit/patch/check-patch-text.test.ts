@@ -17,13 +17,17 @@ function refusal(patch: string): InvalidInputError {
 describe('characters a patch may not add', () => {
   it('names the character, the hunk and the line and column of the patch', () => {
     const error = refusal('--- a/x.md\n+++ b/x.md\n@@ -3,1 +3,2 @@\n ## Notes\n+ok\n@@\n old\n+x\u0000y\n');
-    expect(error.message).toMatch(/^Hunk 2 adds a control character \(U\+0000 NUL\) at line 8, column 3 of the patch\./);
+    expect(error.message).toMatch(
+      /^Hunk 2 adds a control character \(U\+0000 NUL\) at line 8, column 3 of the patch\./,
+    );
     expect(error.data).toMatchObject({ hunk: 2, patchLine: 8, column: 3, codePoint: 0 });
   });
 
-  it('control characters in context and removed lines are the document\'s business, not the patch\'s', () => {
+  it("control characters in context and removed lines are the document's business, not the patch's", () => {
     const withBell = '# Title\n\n## Notes\u0007\n\nold\n';
-    expect(applyPatch(withBell, '@@\n ## Notes\u0007\n \n-old\n+new\n').text).toBe('# Title\n\n## Notes\u0007\n\nnew\n');
+    expect(applyPatch(withBell, '@@\n ## Notes\u0007\n \n-old\n+new\n').text).toBe(
+      '# Title\n\n## Notes\u0007\n\nnew\n',
+    );
   });
 
   it('tab is text; CRLF patches are line endings, not characters', () => {
@@ -35,6 +39,8 @@ describe('characters a patch may not add', () => {
   });
 
   it('refuses a lone surrogate anywhere, naming it', () => {
-    expect(refusal('@@\n-old\n+new \udfff\n').message).toMatch(/lone surrogate \(U\+DFFF, half of a UTF-16 pair\) at line 3, column 6/);
+    expect(refusal('@@\n-old\n+new \udfff\n').message).toMatch(
+      /lone surrogate \(U\+DFFF, half of a UTF-16 pair\) at line 3, column 6/,
+    );
   });
 });

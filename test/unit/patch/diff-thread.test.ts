@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import { countLineChanges, countLineChangesOffLoop, unifiedDiff, unifiedDiffOffLoop } from '../../../src/patch/index.js';
+import {
+  countLineChanges,
+  countLineChangesOffLoop,
+  unifiedDiff,
+  unifiedDiffOffLoop,
+} from '../../../src/patch/index.js';
 
 /** About `bytes` of lines, non-ASCII included, different for each tag. */
 const document = (tag: string, bytes: number, every = 1): string => {

@@ -51,7 +51,10 @@ describe('the work one patch may take is bounded', () => {
     const doc = `${lines.join('\n')}\n`;
     const patch = Array.from({ length: 400 }, (_, h) => {
       const window = lines.slice(h * 100, h * 100 + 40);
-      return `@@\n${window.slice(0, -1).map((l) => ` ${l}`).join('\n')}\n-${window.at(-1)}\n+${window.at(-1)}!\n`;
+      return `@@\n${window
+        .slice(0, -1)
+        .map((l) => ` ${l}`)
+        .join('\n')}\n-${window.at(-1)}\n+${window.at(-1)}!\n`;
     }).join('');
     const error = refusal(() => applyPatch(doc, patch));
     expect(error.details.reason).toBe('too_costly');

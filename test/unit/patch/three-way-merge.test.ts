@@ -30,7 +30,9 @@ describe('threeWayMerge (revert of one change)', () => {
     const before = 'one\ntwo\nthree\nfour\nfive\n';
     const after = 'one\ntwo\nTHREE\nfour\nfive\n';
     const current = 'zero\none\ntwo\nTHREE\nfour\nfive\nsix\n';
-    expect(threeWayMerge({ ours: current, base: after, theirs: before })).toBe('zero\none\ntwo\nthree\nfour\nfive\nsix\n');
+    expect(threeWayMerge({ ours: current, base: after, theirs: before })).toBe(
+      'zero\none\ntwo\nthree\nfour\nfive\nsix\n',
+    );
   });
 
   it('refuses, with a ConflictError, when the same lines changed again since', () => {
@@ -61,15 +63,25 @@ describe('mergeWithMarkers (a save that collided with another change)', () => {
   const base = 'Title\n\nOne\nTwo\nThree\n';
 
   it('merges what only one side changed and writes nothing in markers', () => {
-    const result = mergeWithMarkers({ ours: 'Title\n\nOne!\nTwo\nThree\n', base, theirs: 'Title\n\nOne\nTwo\nThree!\n' }, { ours: 'mine', theirs: 'theirs' });
+    const result = mergeWithMarkers(
+      { ours: 'Title\n\nOne!\nTwo\nThree\n', base, theirs: 'Title\n\nOne\nTwo\nThree!\n' },
+      { ours: 'mine', theirs: 'theirs' },
+    );
     expect(result).toEqual({ text: 'Title\n\nOne!\nTwo\nThree!\n', conflicts: 0 });
   });
 
   it('puts both texts of a passage both sides changed between Git-style markers', () => {
-    const result = mergeWithMarkers({ ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' }, { ours: 'your edit', theirs: 'current version' });
+    const result = mergeWithMarkers(
+      { ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' },
+      { ours: 'your edit', theirs: 'current version' },
+    );
     expect(result.conflicts).toBe(1);
-    expect(result.text).toBe('Title\n\n<<<<<<< your edit\nOne (me)\n=======\nOne (them)\n>>>>>>> current version\nTwo\nThree!\n');
-    expect(() => threeWayMerge({ ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' })).toThrow(ConflictError);
+    expect(result.text).toBe(
+      'Title\n\n<<<<<<< your edit\nOne (me)\n=======\nOne (them)\n>>>>>>> current version\nTwo\nThree!\n',
+    );
+    expect(() =>
+      threeWayMerge({ ours: 'Title\n\nOne (me)\nTwo\nThree\n', base, theirs: 'Title\n\nOne (them)\nTwo\nThree!\n' }),
+    ).toThrow(ConflictError);
   });
 
   it('ends each side with a line break even when the document does not', () => {

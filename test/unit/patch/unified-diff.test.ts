@@ -27,26 +27,43 @@ describe('unifiedDiff', () => {
   });
 
   it('leaves carriage returns out of a CRLF document', () => {
-    expect(unifiedDiff('a\r\nb\r\n', 'a\r\nc\r\n', 'doc.md')).toBe('--- doc.md\n+++ doc.md\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n');
+    expect(unifiedDiff('a\r\nb\r\n', 'a\r\nc\r\n', 'doc.md')).toBe(
+      '--- doc.md\n+++ doc.md\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n',
+    );
   });
 
   it('marks a missing final newline', () => {
-    expect(unifiedDiff('a\n', 'a\nb', 'doc.md')).toBe('--- doc.md\n+++ doc.md\n@@ -1,1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n');
+    expect(unifiedDiff('a\n', 'a\nb', 'doc.md')).toBe(
+      '--- doc.md\n+++ doc.md\n@@ -1,1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n',
+    );
   });
 });
 
 describe('unifiedDiff output applies with applyPatch, both ways (as history revert does)', () => {
   const pairs: [string, string, string][] = [
-    ['a row added to a table', FEATURE, FEATURE.replace('| team | string | no |\n', '| team | string | no |\n| phone | string | no |\n')],
-    ['title and last line changed', FEATURE, FEATURE.replace('# Export to CSV', '# CSV export').replace('included?', 'included? No.')],
+    [
+      'a row added to a table',
+      FEATURE,
+      FEATURE.replace('| team | string | no |\n', '| team | string | no |\n| phone | string | no |\n'),
+    ],
+    [
+      'title and last line changed',
+      FEATURE,
+      FEATURE.replace('# Export to CSV', '# CSV export').replace('included?', 'included? No.'),
+    ],
     ['a section removed', FEATURE, FEATURE.replace(/## Example[\s\S]*```\n\n/, '')],
     ['from an empty document', '', md('# New page', '', 'Body.')],
-    ['a CRLF document edited', FEATURE.replace(/\n/g, '\r\n'), FEATURE.replace('- Export', '- Export all').replace(/\n/g, '\r\n')],
+    [
+      'a CRLF document edited',
+      FEATURE.replace(/\n/g, '\r\n'),
+      FEATURE.replace('- Export', '- Export all').replace(/\n/g, '\r\n'),
+    ],
   ];
 
   it.each(pairs)('%s', (_name, before, after) => {
     expect(applyPatch(before, unifiedDiff(before, after, 'doc.md')).text).toBe(after);
-    if (after !== '' && before !== '') expect(applyPatch(after, unifiedDiff(after, before, 'doc.md')).text).toBe(before);
+    if (after !== '' && before !== '')
+      expect(applyPatch(after, unifiedDiff(after, before, 'doc.md')).text).toBe(before);
   });
 
   it('reverting an old change still works after a later change elsewhere', () => {
@@ -73,7 +90,8 @@ describe('countLineChanges', () => {
   });
 
   it('agrees with the counts applyPatch reports', () => {
-    const patch = '@@\n ## Goals\n-- Export the visible columns\n+- Export the visible columns\n+- Export hidden columns on request\n';
+    const patch =
+      '@@\n ## Goals\n-- Export the visible columns\n+- Export the visible columns\n+- Export hidden columns on request\n';
     const result = applyPatch(FEATURE, patch);
     expect({ added: result.added, removed: result.removed }).toEqual({ added: 1, removed: 0 });
     expect(countLineChanges(FEATURE, result.text)).toEqual({ added: 1, removed: 0 });

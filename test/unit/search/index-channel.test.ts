@@ -5,7 +5,11 @@ import type { IndexedDocument, SearchAnswer } from '../../../src/search/index.js
 import { CORPUS, SHARED, UPDATED_AT } from './corpus.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
-const search: IndexRequest = { op: 'search', orgId: ORG, query: { query: 'guest checkout', workspaceIds: new Set([SHARED]), limit: 50 } };
+const search: IndexRequest = {
+  op: 'search',
+  orgId: ORG,
+  query: { query: 'guest checkout', workspaceIds: new Set([SHARED]), limit: 50 },
+};
 /** The shop corpus many times over: adding it keeps the worker busy for a while. */
 const manyDocs = (copies: number): IndexedDocument[] =>
   Array.from({ length: copies }, (_, copy) => CORPUS.map((doc) => ({ ...doc, id: `${doc.id}-${copy}` }))).flat();
@@ -27,12 +31,20 @@ it('answers the requests a lost worker had not answered with a failed reply, tel
   const stopped = channel.terminate();
   const inFlight = channel.send(search);
   await stopped;
-  expect(await inFlight).toEqual({ ok: false, failure: 'failed', message: 'the search index worker stopped (exit code 1)' });
+  expect(await inFlight).toEqual({
+    ok: false,
+    failure: 'failed',
+    message: 'the search index worker stopped (exit code 1)',
+  });
   expect(lost).toBe(1);
 
   // The new worker starts empty: the index went with the old one, which is why onLost is told.
   // Reads say so instead of answering from an empty index.
-  expect(await channel.send(search)).toEqual({ ok: false, failure: 'not-loaded', message: `the search index of organization ${ORG} is not loaded` });
+  expect(await channel.send(search)).toEqual({
+    ok: false,
+    failure: 'not-loaded',
+    message: `the search index of organization ${ORG} is not loaded`,
+  });
   replyValue(await channel.send({ op: 'add', orgId: ORG, docs: CORPUS }));
   expect(titles(replyValue(await channel.send(search)))).toContain('Guest checkout');
   expect(lost).toBe(1);
@@ -52,7 +64,11 @@ it('fails the requests pending at close without telling onLost, and serves a req
   expect(await adding).toEqual({ ok: false, failure: 'failed', message: 'the search index worker was closed' });
   expect(await pending).toEqual({ ok: false, failure: 'failed', message: 'the search index worker was closed' });
   expect(lost).toBe(0);
-  expect(await next).toEqual({ ok: false, failure: 'not-loaded', message: `the search index of organization ${ORG} is not loaded` });
+  expect(await next).toEqual({
+    ok: false,
+    failure: 'not-loaded',
+    message: `the search index of organization ${ORG} is not loaded`,
+  });
 });
 
 it('indexes a large body sent to the worker as moved bytes exactly as a short one sent as text', async () => {
@@ -60,10 +76,18 @@ it('indexes a large body sent to the worker as moved bytes exactly as a short on
   channels.push(channel);
   replyValue(await channel.send({ op: 'add', orgId: ORG, docs: CORPUS }));
   const filler = 'Ordinary handbook paragraph about nothing in particular, größer als gedacht. '.repeat(2_000);
-  const large = { id: 'large-handbook', type: 'page' as const, workspaceId: SHARED, title: 'Large handbook', body: `${filler}\nThe zeppelin mooring procedure.\n`, updatedAt: UPDATED_AT };
+  const large = {
+    id: 'large-handbook',
+    type: 'page' as const,
+    workspaceId: SHARED,
+    title: 'Large handbook',
+    body: `${filler}\nThe zeppelin mooring procedure.\n`,
+    updatedAt: UPDATED_AT,
+  };
   expect(large.body.length).toBeGreaterThan(64 * 1024);
   replyValue(await channel.send({ op: 'upsert', orgId: ORG, doc: large }));
-  const found = (query: string) => channel.send({ op: 'search', orgId: ORG, query: { query, workspaceIds: new Set([SHARED]), limit: 5 } });
+  const found = (query: string) =>
+    channel.send({ op: 'search', orgId: ORG, query: { query, workspaceIds: new Set([SHARED]), limit: 5 } });
   const { hits } = replyValue(await found('zeppelin mooring')) as SearchAnswer;
   expect(hits.map((hit) => hit.id)).toEqual(['large-handbook']);
   expect(hits[0]!.preview).toContain('zeppelin mooring');

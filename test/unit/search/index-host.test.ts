@@ -8,12 +8,18 @@ import type { IndexedDocument, SearchAnswer } from '../../../src/search/index.js
 import { CORPUS, SHARED, UPDATED_AT } from './corpus.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
-const search = (text: string): IndexRequest => ({ op: 'search', orgId: ORG, query: { query: text, workspaceIds: new Set([SHARED]), limit: 50 } });
+const search = (text: string): IndexRequest => ({
+  op: 'search',
+  orgId: ORG,
+  query: { query: text, workspaceIds: new Set([SHARED]), limit: 50 },
+});
 const titles = (value: unknown): string[] => (value as SearchAnswer).hits.map((hit) => hit.title);
 
 /** The shop corpus many times over, so an export has several chunks to hand over. */
 const manyDocs = (copies: number): IndexedDocument[] =>
-  Array.from({ length: copies }, (_, copy) => CORPUS.map((doc) => ({ ...doc, id: `${doc.id}-${copy}`, workspaceId: SHARED }))).flat();
+  Array.from({ length: copies }, (_, copy) =>
+    CORPUS.map((doc) => ({ ...doc, id: `${doc.id}-${copy}`, workspaceId: SHARED })),
+  ).flat();
 
 describe('IndexHost while an index is being saved', () => {
   let dir: string;
@@ -29,7 +35,9 @@ describe('IndexHost while an index is being saved', () => {
     const docs = manyDocs(200);
     replyValue(await host.handle({ op: 'add', orgId: ORG, docs }));
     const finished: string[] = [];
-    const save = host.handle({ op: 'save', orgId: ORG, dir, version: 'v1' }).then((reply) => (finished.push('save'), reply));
+    const save = host
+      .handle({ op: 'save', orgId: ORG, dir, version: 'v1' })
+      .then((reply) => (finished.push('save'), reply));
     const found = host.handle(search('guest checkout')).then((reply) => (finished.push('search'), reply));
     const [saved, hits] = await Promise.all([save, found]);
     expect(finished).toEqual(['search', 'save']);
@@ -44,8 +52,16 @@ describe('IndexHost while an index is being saved', () => {
     const host = new IndexHost();
     replyValue(await host.handle({ op: 'add', orgId: ORG, docs: manyDocs(50) }));
     const finished: string[] = [];
-    const track = (name: string, reply: ReturnType<IndexHost['handle']>) => reply.then((value) => (finished.push(name), value));
-    const renamed: IndexedDocument = { id: 'late', type: 'feature', workspaceId: SHARED, title: 'Wishlist sharing', body: '# Wishlist sharing\n\nShare a wishlist.\n', updatedAt: UPDATED_AT };
+    const track = (name: string, reply: ReturnType<IndexHost['handle']>) =>
+      reply.then((value) => (finished.push(name), value));
+    const renamed: IndexedDocument = {
+      id: 'late',
+      type: 'feature',
+      workspaceId: SHARED,
+      title: 'Wishlist sharing',
+      body: '# Wishlist sharing\n\nShare a wishlist.\n',
+      updatedAt: UPDATED_AT,
+    };
     const save = track('save', host.handle({ op: 'save', orgId: ORG, dir, version: 'v1' }));
     const upsert = track('upsert', host.handle({ op: 'upsert', orgId: ORG, doc: renamed }));
     const found = track('search', host.handle(search('wishlist sharing')));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchRanges } from '../../../src/search/match-ranges.js';
 
-const marked = (query: string, text: string): string[] => matchRanges(query, text).map(([start, end]) => text.slice(start, end));
+const marked = (query: string, text: string): string[] =>
+  matchRanges(query, text).map(([start, end]) => text.slice(start, end));
 
 describe('matchRanges: the words a result is highlighted on', () => {
   it('marks whole words matching a query term, or starting with it, as retrieval matches them', () => {

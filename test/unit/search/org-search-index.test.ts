@@ -24,7 +24,12 @@ const scoreOf = (hits: SearchHit[], id: string): number => {
 const put = (target: OrgSearchIndex, doc: Omit<IndexedDocument, 'updatedAt'> & { updatedAt?: string }): void =>
   target.upsert({ updatedAt: UPDATED_AT, ...doc });
 const page = (id: string, title: string, body: string, updatedAt = UPDATED_AT): IndexedDocument => ({
-  id, type: 'page', workspaceId: SHARED, title, body: `# ${title}\n\n${body}\n`, updatedAt,
+  id,
+  type: 'page',
+  workspaceId: SHARED,
+  title,
+  body: `# ${title}\n\n${body}\n`,
+  updatedAt,
 });
 const only = (...docs: IndexedDocument[]): OrgSearchIndex => {
   const fresh = new OrgSearchIndex();
@@ -35,7 +40,9 @@ const rank = (target: OrgSearchIndex, query: string, limit = 50): string[] =>
   ids(target.search({ query, workspaceIds: EVERYWHERE, limit }).hits);
 
 /** Documents that hold no query word, so that every query word is rare enough to count (BM25's idf). */
-const FILLER = Array.from({ length: 20 }, (_, n) => page(`filler-${n}`, `Unrelated ${n}`, 'Warehouse shelving and pallet layout.'));
+const FILLER = Array.from({ length: 20 }, (_, n) =>
+  page(`filler-${n}`, `Unrelated ${n}`, 'Warehouse shelving and pallet layout.'),
+);
 
 describe('OrgSearchIndex ranking (BM25F)', () => {
   it('puts the exact (case-insensitive) title first, above titles and bodies that merely mention it', () => {
@@ -47,7 +54,9 @@ describe('OrgSearchIndex ranking (BM25F)', () => {
   });
 
   it('weighs rare words above common ones: two rare words beat three common ones', () => {
-    const common = Array.from({ length: 12 }, (_, n) => page(`common-${n}`, `Note ${n}`, 'The system data is used within the process.'));
+    const common = Array.from({ length: 12 }, (_, n) =>
+      page(`common-${n}`, `Note ${n}`, 'The system data is used within the process.'),
+    );
     const target = only(
       ...FILLER,
       ...common,
@@ -59,12 +68,17 @@ describe('OrgSearchIndex ranking (BM25F)', () => {
 
   it('normalizes by length: the same single mention counts more in a short document', () => {
     const padding = 'Shelving and pallet layout for the warehouse floor. '.repeat(30);
-    const target = only(...FILLER, page('short', 'Note A', 'Refund approval rules.'), page('long', 'Note B', `${padding} Refund approval rules. ${padding}`));
+    const target = only(
+      ...FILLER,
+      page('short', 'Note A', 'Refund approval rules.'),
+      page('long', 'Note B', `${padding} Refund approval rules. ${padding}`),
+    );
     expect(rank(target, 'refund approval')).toEqual(['short', 'long']);
   });
 
   it('saturates term frequency: repeating a word adds less and less', () => {
-    const times = (n: number) => page(`x${n}`, `Doc ${n}`, `${'Refund. '.repeat(n)}Pallet shelving warehouse layout.`.trim());
+    const times = (n: number) =>
+      page(`x${n}`, `Doc ${n}`, `${'Refund. '.repeat(n)}Pallet shelving warehouse layout.`.trim());
     const target = only(...FILLER, times(1), times(2), times(8));
     const hits = target.search({ query: 'refund', workspaceIds: EVERYWHERE, limit: 3 }).hits;
     const [eight, two, one] = ['x8', 'x2', 'x1'].map((id) => scoreOf(hits, id));
@@ -74,7 +88,11 @@ describe('OrgSearchIndex ranking (BM25F)', () => {
   });
 
   it('weighs the title above the body', () => {
-    const target = only(...FILLER, page('in-title', 'Invoice archive', 'Old documents are kept.'), page('in-body', 'Archive', 'Old invoice documents are kept.'));
+    const target = only(
+      ...FILLER,
+      page('in-title', 'Invoice archive', 'Old documents are kept.'),
+      page('in-body', 'Archive', 'Old invoice documents are kept.'),
+    );
     expect(rank(target, 'invoice')).toEqual(['in-title', 'in-body']);
   });
 
@@ -96,14 +114,27 @@ describe('OrgSearchIndex ranking (BM25F)', () => {
   });
 
   it('ranks query words standing together above the same words scattered (proximity)', () => {
-    const scattered = 'Password rules are strict. Pallet shelving warehouse layout and more layout notes here. The reset flow is elsewhere.';
-    const target = only(...FILLER, page('apart', 'Note A', scattered), page('together', 'Note B', 'Strict rules elsewhere: the password reset flow. Pallet shelving warehouse layout and more layout notes here.'));
+    const scattered =
+      'Password rules are strict. Pallet shelving warehouse layout and more layout notes here. The reset flow is elsewhere.';
+    const target = only(
+      ...FILLER,
+      page('apart', 'Note A', scattered),
+      page(
+        'together',
+        'Note B',
+        'Strict rules elsewhere: the password reset flow. Pallet shelving warehouse layout and more layout notes here.',
+      ),
+    );
     const hits = target.search({ query: 'password reset', workspaceIds: EVERYWHERE, limit: 2 }).hits;
     expect(ids(hits)).toEqual(['together', 'apart']);
   });
 
   it('counts a word the question repeats more (query term frequency)', () => {
-    const target = only(...FILLER, page('ledger', 'Note A', 'Ledger entries.'), page('audit', 'Note B', 'Audit trail.'));
+    const target = only(
+      ...FILLER,
+      page('ledger', 'Note A', 'Ledger entries.'),
+      page('audit', 'Note B', 'Audit trail.'),
+    );
     expect(rank(target, 'ledger audit audit.')[0]).toBe('audit');
     expect(rank(target, 'ledger ledger audit.')[0]).toBe('ledger');
   });
@@ -136,7 +167,9 @@ describe('OrgSearchIndex ranking (BM25F)', () => {
   });
 
   it('finds a document holding one rare query word among thousands holding a common one', () => {
-    const common = Array.from({ length: 3000 }, (_, n) => page(`order-${n}`, `Order ${n}`, 'Order status and order history.'));
+    const common = Array.from({ length: 3000 }, (_, n) =>
+      page(`order-${n}`, `Order ${n}`, 'Order status and order history.'),
+    );
     const target = only(...common, page('zeppelin', 'Airship', 'Zeppelin delivery of the order.'));
     expect(rank(target, 'order zeppelin', 10)[0]).toBe('zeppelin');
   });
@@ -169,14 +202,31 @@ describe('OrgSearchIndex filters and limit', () => {
   it('filters before the limit, so a small readable workspace still gets its matches', () => {
     const big = new OrgSearchIndex();
     for (let n = 0; n < 600; n += 1) {
-      put(big, { id: `a-${n}`, type: 'feature', workspaceId: 'ws-a', title: `Invoice export ${n}`, body: 'Invoices as PDF and CSV.' });
+      put(big, {
+        id: `a-${n}`,
+        type: 'feature',
+        workspaceId: 'ws-a',
+        title: `Invoice export ${n}`,
+        body: 'Invoices as PDF and CSV.',
+      });
     }
     for (let n = 0; n < 5; n += 1) {
-      put(big, { id: `b-${n}`, type: 'page', workspaceId: 'ws-b', title: `Finance note ${n}`, body: 'Later in the text: one invoice a month.' });
+      put(big, {
+        id: `b-${n}`,
+        type: 'page',
+        workspaceId: 'ws-b',
+        title: `Finance note ${n}`,
+        body: 'Later in the text: one invoice a month.',
+      });
     }
     const hits = big.search({ query: 'invoice', workspaceIds: new Set(['ws-b']), limit: 5 }).hits;
     expect(ids(hits).sort()).toEqual(['b-0', 'b-1', 'b-2', 'b-3', 'b-4']);
-    const typed = big.search({ query: 'invoice', workspaceIds: new Set(['ws-a', 'ws-b']), types: ['page'], limit: 50 }).hits;
+    const typed = big.search({
+      query: 'invoice',
+      workspaceIds: new Set(['ws-a', 'ws-b']),
+      types: ['page'],
+      limit: 50,
+    }).hits;
     expect(typed).toHaveLength(5);
   });
 
@@ -188,7 +238,13 @@ describe('OrgSearchIndex filters and limit', () => {
       ids(moving.search({ query: 'ledger', workspaceIds: new Set([workspace]), limit: 10, types }).hits);
     expect(found('ws-a')).toEqual(['ledger']);
 
-    put(moving, { id: 'ledger', type: 'requirement', workspaceId: 'ws-b', title: 'Ledger export', body: 'Ledger lines.' });
+    put(moving, {
+      id: 'ledger',
+      type: 'requirement',
+      workspaceId: 'ws-b',
+      title: 'Ledger export',
+      body: 'Ledger lines.',
+    });
     expect(found('ws-a')).toEqual([]);
     expect(found('ws-b').sort()).toEqual(['ledger', 'ledger-rules']);
     expect(found('ws-b', ['page'])).toEqual([]);
@@ -196,7 +252,9 @@ describe('OrgSearchIndex filters and limit', () => {
     expect(found('ws-unknown')).toEqual([]);
 
     const restored = OrgSearchIndex.fromSnapshot(await moving.snapshot());
-    expect(ids(restored.search({ query: 'ledger', workspaceIds: new Set(['ws-b']), types: ['feature'], limit: 10 }).hits)).toEqual(['ledger-rules']);
+    expect(
+      ids(restored.search({ query: 'ledger', workspaceIds: new Set(['ws-b']), types: ['feature'], limit: 10 }).hits),
+    ).toEqual(['ledger-rules']);
 
     moving.remove('ledger');
     expect(found('ws-b')).toEqual(['ledger-rules']);
@@ -241,7 +299,13 @@ describe('OrgSearchIndex previews', () => {
 
   it('puts a preview on one line, white space runs as one space (the search tool prints it as is)', () => {
     const fresh = new OrgSearchIndex();
-    put(fresh, { id: 'lines', type: 'page', workspaceId: SHARED, title: 'Lines', body: '# Lines\n\nFirst   line\t here.\n\n- second\r\n- third  line' });
+    put(fresh, {
+      id: 'lines',
+      type: 'page',
+      workspaceId: SHARED,
+      title: 'Lines',
+      body: '# Lines\n\nFirst   line\t here.\n\n- second\r\n- third  line',
+    });
     const [hit] = fresh.search({ query: 'second', workspaceIds: EVERYWHERE, limit: 1 }).hits;
     expect(hit!.preview).toBe('First line here. second third line');
   });
@@ -280,7 +344,14 @@ describe('OrgSearchIndex previews', () => {
 });
 
 describe('OrgSearchIndex prefix search in bodies', () => {
-  const doc = (id: string, title: string, body: string): IndexedDocument => ({ id, type: 'page', workspaceId: SHARED, title, body, updatedAt: UPDATED_AT });
+  const doc = (id: string, title: string, body: string): IndexedDocument => ({
+    id,
+    type: 'page',
+    workspaceId: SHARED,
+    title,
+    body,
+    updatedAt: UPDATED_AT,
+  });
   const bodies = (): OrgSearchIndex => {
     const fresh = new OrgSearchIndex();
     fresh.upsert(doc('page-a', 'Alpha', 'Alpha sends a notification when the parcel ships.'));
@@ -289,7 +360,10 @@ describe('OrgSearchIndex prefix search in bodies', () => {
     return fresh;
   };
   const found = (target: OrgSearchIndex, query: string): string[] =>
-    target.search({ query, workspaceIds: EVERYWHERE, limit: 10 }).hits.map((hit) => hit.id).sort();
+    target
+      .search({ query, workspaceIds: EVERYWHERE, limit: 10 })
+      .hits.map((hit) => hit.id)
+      .sort();
 
   it('finds every body holding a word the query term starts, and only those', () => {
     const target = bodies();
@@ -321,7 +395,11 @@ describe('OrgSearchIndex prefix search in bodies', () => {
 describe('OrgSearchIndex updates', () => {
   it('replaces a document on upsert: old words stop matching, new words match', () => {
     expect(ids(search('welcome'))).toContain('cap-onboarding');
-    put(index, { ...byId('cap-onboarding'), title: 'First steps', body: '# First steps\n\nA checklist of account setup tasks.\n' });
+    put(index, {
+      ...byId('cap-onboarding'),
+      title: 'First steps',
+      body: '# First steps\n\nA checklist of account setup tasks.\n',
+    });
     expect(index.size).toBe(CORPUS.length);
     expect(ids(search('welcome'))).not.toContain('cap-onboarding');
     expect(ids(search('onboarding'))).not.toContain('cap-onboarding');
@@ -332,7 +410,13 @@ describe('OrgSearchIndex updates', () => {
     index.remove('feat-wallets');
     expect(index.size).toBe(CORPUS.length - 1);
     // The index must answer, not fail, for a word that no document holds any more.
-    put(index, { id: 'page-zeppelin', type: 'page', workspaceId: SHARED, title: 'Zeppelin', body: 'Zeppelin delivery trial.' });
+    put(index, {
+      id: 'page-zeppelin',
+      type: 'page',
+      workspaceId: SHARED,
+      title: 'Zeppelin',
+      body: 'Zeppelin delivery trial.',
+    });
     expect(ids(search('zeppelin'))).toEqual(['page-zeppelin']);
     index.remove('page-zeppelin');
     expect(search('zeppelin')).toEqual([]);
@@ -343,7 +427,6 @@ describe('OrgSearchIndex updates', () => {
     expect(search('digital wallets')[0]?.id).toBe('feat-wallets');
   });
 });
-
 
 describe('OrgSearchIndex long questions', () => {
   it('drops stopwords and searches every remaining word, however long the question', () => {
@@ -357,7 +440,11 @@ describe('OrgSearchIndex long questions', () => {
 
   it(`searches the ${MAX_QUERY_TERMS} rarest of more distinct words, and says so`, () => {
     const words = Array.from({ length: MAX_QUERY_TERMS + 6 }, (_, n) => `term${n}x`);
-    const answer = only(...FILLER, page('hit', 'Note', words.join(' '))).search({ query: words.join(' '), workspaceIds: EVERYWHERE, limit: 5 });
+    const answer = only(...FILLER, page('hit', 'Note', words.join(' '))).search({
+      query: words.join(' '),
+      workspaceIds: EVERYWHERE,
+      limit: 5,
+    });
     expect(ids(answer.hits)).toEqual(['hit']);
     expect(answer.notice).toContain(`${MAX_QUERY_TERMS} rarest`);
     expect(answer.notice).toContain(`${MAX_QUERY_TERMS + 6}`);

@@ -8,9 +8,17 @@ const UPDATED_AT = '2026-01-01T00:00:00.000Z';
 function corpus(size: number): IndexedDocument[] {
   const words = ['ledger', 'invoice', 'refund', 'carrier', 'parcel', 'voucher', 'tariff', 'rebate'];
   return Array.from({ length: size }, (_, n) => {
-    const body = words.map((word, w) => `${word} `.repeat(1 + ((n * (w + 3)) % 7))).join('. ') + 'filler text '.repeat(n % 13);
+    const body =
+      words.map((word, w) => `${word} `.repeat(1 + ((n * (w + 3)) % 7))).join('. ') + 'filler text '.repeat(n % 13);
     const title = `${words[n % words.length]} note ${n}`;
-    return { id: `doc-${String(n).padStart(4, '0')}`, type: 'page', workspaceId: WORKSPACES[n % 2]!, title, body: `# ${title}\n\n${body}\n`, updatedAt: UPDATED_AT };
+    return {
+      id: `doc-${String(n).padStart(4, '0')}`,
+      type: 'page',
+      workspaceId: WORKSPACES[n % 2]!,
+      title,
+      body: `# ${title}\n\n${body}\n`,
+      updatedAt: UPDATED_AT,
+    };
   });
 }
 
@@ -38,7 +46,11 @@ describe('score at a time over the impact-ordered index', () => {
     for (const query of queries) {
       const got = ids(starved, query);
       expect(got, query).toHaveLength(10);
-      for (const id of got) expect(query.split(' ').some((word) => byId.get(id)!.includes(word)), `${query}: ${id}`).toBe(true);
+      for (const id of got)
+        expect(
+          query.split(' ').some((word) => byId.get(id)!.includes(word)),
+          `${query}: ${id}`,
+        ).toBe(true);
     }
   });
 

@@ -3,7 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSqliteDriver, SQLITE_DRIVERS, sqliteDriver, transaction, type SqliteConnection, type SqliteDriver } from '../../../src/sqlite/index.js';
+import {
+  loadSqliteDriver,
+  SQLITE_DRIVERS,
+  sqliteDriver,
+  transaction,
+  type SqliteConnection,
+  type SqliteDriver,
+} from '../../../src/sqlite/index.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 /** node:sqlite has all we use from Node 22.16 on; before that (Node 20) better-sqlite3 serves. */
@@ -24,7 +31,9 @@ it('keeps stderr free of the node:sqlite ExperimentalWarning, and only of that o
     const { openSqlite } = await import('./src/sqlite/index.ts');
     (await openSqlite(':memory:', { busyTimeoutMs: 10 })).close();
     process.emitWarning('another experiment', 'ExperimentalWarning');`;
-  const { stderr, status } = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const { stderr, status } = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   expect(status).toBe(0);
   expect(stderr).toContain('ExperimentalWarning: another experiment');
   expect(stderr).not.toMatch(/SQLite is an experimental feature/);
@@ -89,7 +98,9 @@ describe.each(SQLITE_DRIVERS)('driver %s', (name) => {
     const waiter = open(50);
     holder.exec('BEGIN IMMEDIATE');
     const started = Date.now();
-    expect(() => transaction(waiter, () => waiter.prepare('INSERT INTO t VALUES (1)').run(), 'IMMEDIATE')).toThrow(/locked|busy/i);
+    expect(() => transaction(waiter, () => waiter.prepare('INSERT INTO t VALUES (1)').run(), 'IMMEDIATE')).toThrow(
+      /locked|busy/i,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
     holder.exec('COMMIT');
     expect(transaction(waiter, () => waiter.prepare('INSERT INTO t VALUES (1)').run(), 'IMMEDIATE')).toBe(1);

@@ -23,7 +23,10 @@ afterEach(async () => {
 async function notesInFile(): Promise<string[]> {
   const db = await openSqlite(file, { busyTimeoutMs: 1_000 });
   try {
-    return db.prepare('SELECT text FROM notes ORDER BY id').all<{ text: string }>().map((row) => row.text);
+    return db
+      .prepare('SELECT text FROM notes ORDER BY id')
+      .all<{ text: string }>()
+      .map((row) => row.text);
   } finally {
     db.close();
   }
@@ -31,7 +34,12 @@ async function notesInFile(): Promise<string[]> {
 
 it('fails the write the lost thread had not answered, and reopens the connection on its next write', async () => {
   const { name: driver } = await sqliteDriver();
-  const writer = await ThreadConnection.open({ driver, file, busyTimeoutMs: 1_000, setup: 'PRAGMA synchronous = NORMAL;' });
+  const writer = await ThreadConnection.open({
+    driver,
+    file,
+    busyTimeoutMs: 1_000,
+    setup: 'PRAGMA synchronous = NORMAL;',
+  });
   try {
     expect(await writer.run('INSERT INTO notes (text) VALUES (?)', ['before'])).toBe(1);
     // The write is posted a few microtasks later, once the stop has begun: the dying thread cannot answer it.

@@ -25,9 +25,27 @@ describe('parsePorcelainBlame', () => {
       '',
     ].join('\n');
     expect(parsePorcelainBlame(output)).toEqual([
-      { line: 1, text: '# Notes', commit: A, author: { name: 'Ana Lima', email: 'ana@example.com' }, authoredAt: '2023-11-14T22:13:20.000Z' },
-      { line: 2, text: '', commit: A, author: { name: 'Ana Lima', email: 'ana@example.com' }, authoredAt: '2023-11-14T22:13:20.000Z' },
-      { line: 3, text: 'A line\twith a tab', commit: B, author: { name: 'Bo', email: 'bo@example.com' }, authoredAt: '2023-11-14T22:15:00.000Z' },
+      {
+        line: 1,
+        text: '# Notes',
+        commit: A,
+        author: { name: 'Ana Lima', email: 'ana@example.com' },
+        authoredAt: '2023-11-14T22:13:20.000Z',
+      },
+      {
+        line: 2,
+        text: '',
+        commit: A,
+        author: { name: 'Ana Lima', email: 'ana@example.com' },
+        authoredAt: '2023-11-14T22:13:20.000Z',
+      },
+      {
+        line: 3,
+        text: 'A line\twith a tab',
+        commit: B,
+        author: { name: 'Bo', email: 'bo@example.com' },
+        authoredAt: '2023-11-14T22:15:00.000Z',
+      },
     ]);
   });
 });

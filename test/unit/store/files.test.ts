@@ -37,13 +37,28 @@ describe('repository files', () => {
   });
 
   it.each([
-    ['CRLF line ends', '---\r\nid: {id}\r\ntype: page\r\nworkspace: w\r\ntitle: T\r\ncreated: c\r\n---\r\n\r\nbody\r\n'],
+    [
+      'CRLF line ends',
+      '---\r\nid: {id}\r\ntype: page\r\nworkspace: w\r\ntitle: T\r\ncreated: c\r\n---\r\n\r\nbody\r\n',
+    ],
     ['a closing line with more dashes', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n-----\nbody\n'],
     ['no line break after the closing delimiter', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---'],
-    ['a body that starts with blank lines and holds more delimiters', '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\n\n\n---\nnot: frontmatter\n---\n'],
-    ['a yaml language on the opening line', '---yaml\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n'],
-    ['blanks after the opening delimiter', '---  \t\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n'],
-    ['comments, quoting and a date', '---\n# written by hand\nid: "{id}"\ntype: page\nworkspace: \'w\'\ntitle: >-\n  Folded\n  title\ncreated: 2024-05-01T10:00:00Z\n---\nbody\n'],
+    [
+      'a body that starts with blank lines and holds more delimiters',
+      '---\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\n\n\n---\nnot: frontmatter\n---\n',
+    ],
+    [
+      'a yaml language on the opening line',
+      '---yaml\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n',
+    ],
+    [
+      'blanks after the opening delimiter',
+      '---  \t\nid: {id}\ntype: page\nworkspace: w\ntitle: T\ncreated: c\n---\nbody\n',
+    ],
+    [
+      'comments, quoting and a date',
+      '---\n# written by hand\nid: "{id}"\ntype: page\nworkspace: \'w\'\ntitle: >-\n  Folded\n  title\ncreated: 2024-05-01T10:00:00Z\n---\nbody\n',
+    ],
   ])('reads a hand-edited file (%s) as gray-matter reads it', (_, template) => {
     const content = template.replaceAll('{id}', fm.id);
     const file = parseRepositoryFile(content, 'x.md');
@@ -51,7 +66,14 @@ describe('repository files', () => {
     const data = reference.data as Record<string, unknown>;
     expect(file.kind === 'artifact' && file.body).toBe(reference.content);
     const created = data['created'] instanceof Date ? data['created'].toISOString() : data['created'];
-    expect(file.frontmatter).toEqual({ id: data['id'], type: data['type'], parent: null, workspace: data['workspace'], title: data['title'], created });
+    expect(file.frontmatter).toEqual({
+      id: data['id'],
+      type: data['type'],
+      parent: null,
+      workspace: data['workspace'],
+      title: data['title'],
+      created,
+    });
   });
 
   it.each(['---\n---\nbody\n', '---\n# only a comment\n---\n', '----\nid: x\n---\n', '---\njust text\n---\n'])(
@@ -70,21 +92,36 @@ describe('repository files', () => {
   });
 
   it('reads folder records', () => {
-    const folder = { id: fm.id, type: 'folder' as const, name: 'Guides', parent: null, workspace: 'w', created: fm.created };
-    expect(parseRepositoryFile(renderFolderFile(folder), 'pages/guides/_folder.md')).toEqual({ kind: 'folder', frontmatter: folder });
+    const folder = {
+      id: fm.id,
+      type: 'folder' as const,
+      name: 'Guides',
+      parent: null,
+      workspace: 'w',
+      created: fm.created,
+    };
+    expect(parseRepositoryFile(renderFolderFile(folder), 'pages/guides/_folder.md')).toEqual({
+      kind: 'folder',
+      frontmatter: folder,
+    });
   });
 
-  it.each(['---js', '---javascript', '--- js', '---coffee', '---json'])('refuses %s frontmatter without evaluating it', (opening) => {
-    const text = `${opening}\n{ id: (globalThis.__unitPwned = "${fm.id}"), type: "page" }\n---\nbody\n`;
-    expect(() => parseRepositoryFile(text, 'x.md')).toThrow(InvalidInputError);
-    expect(() => parseRepositoryFile(text, 'x.md')).toThrow(/is refused: only YAML frontmatter is accepted/);
-    expect((globalThis as { __unitPwned?: string }).__unitPwned).toBeUndefined();
-  });
+  it.each(['---js', '---javascript', '--- js', '---coffee', '---json'])(
+    'refuses %s frontmatter without evaluating it',
+    (opening) => {
+      const text = `${opening}\n{ id: (globalThis.__unitPwned = "${fm.id}"), type: "page" }\n---\nbody\n`;
+      expect(() => parseRepositoryFile(text, 'x.md')).toThrow(InvalidInputError);
+      expect(() => parseRepositoryFile(text, 'x.md')).toThrow(/is refused: only YAML frontmatter is accepted/);
+      expect((globalThis as { __unitPwned?: string }).__unitPwned).toBeUndefined();
+    },
+  );
 
   it('refuses files without valid frontmatter', () => {
     expect(() => parseRepositoryFile('# just markdown\n', 'a.md')).toThrow(/does not start with YAML frontmatter/);
     expect(() => parseRepositoryFile('---\nid: [unclosed\n---\n', 'a.md')).toThrow(/a.md: unreadable frontmatter/);
-    expect(() => parseRepositoryFile('---\nid: x\ntype: spaceship\nworkspace: w\ntitle: t\ncreated: c\n---\n', 'a.md')).toThrow(/unknown artifact type/);
+    expect(() =>
+      parseRepositoryFile('---\nid: x\ntype: spaceship\nworkspace: w\ntitle: t\ncreated: c\n---\n', 'a.md'),
+    ).toThrow(/unknown artifact type/);
     expect(() => parseRepositoryFile('---\ntype: page\n---\n', 'a.md')).toThrow(/"id" is missing/);
   });
 });
@@ -109,12 +146,23 @@ describe('titles, slugs and messages', () => {
   });
 
   it('writes and reads back commit messages with trailers', () => {
-    const message = artifactCommitMessage({ verb: 'revert', type: 'acceptance_criterion', id: fm.id, title: 'Pays\nwith card', client: 'cursor', sourceCommit: 'a'.repeat(40) });
+    const message = artifactCommitMessage({
+      verb: 'revert',
+      type: 'acceptance_criterion',
+      id: fm.id,
+      title: 'Pays\nwith card',
+      client: 'cursor',
+      sourceCommit: 'a'.repeat(40),
+    });
     expect(message).toBe(
       `Revert acceptance criterion: Pays with card\n\nThis reverts commit ${'a'.repeat(40)}.\n\nArtifact-Id: ${fm.id}\nArtifact-Type: acceptance_criterion\nClient: cursor\n`,
     );
     const parsed = parseCommitMessage(message);
     expect(parsed.verb).toBe('revert');
-    expect(Object.fromEntries(parsed.trailers)).toEqual({ 'Artifact-Id': fm.id, 'Artifact-Type': 'acceptance_criterion', Client: 'cursor' });
+    expect(Object.fromEntries(parsed.trailers)).toEqual({
+      'Artifact-Id': fm.id,
+      'Artifact-Type': 'acceptance_criterion',
+      Client: 'cursor',
+    });
   });
 });

@@ -20,7 +20,9 @@ describe('linkedIds', () => {
 
   it('leaves out other organizations, ids that are not links, and partial ids', () => {
     const other = '99999999-1111-4111-8111-111111111111';
-    expect(linkedIds(`[x](/o/${other}/a/${A}) text/o/${ORG}/a/${A} [y](/o/${ORG}/a/${A.slice(0, 30)})`, ORG)).toEqual([]);
+    expect(linkedIds(`[x](/o/${other}/a/${A}) text/o/${ORG}/a/${A} [y](/o/${ORG}/a/${A.slice(0, 30)})`, ORG)).toEqual(
+      [],
+    );
   });
 });
 
@@ -40,7 +42,7 @@ describe('LinkIndex', () => {
 });
 
 describe('linkTargets', () => {
-  it('keeps every organization\'s artifact addresses, once each, and idsInOrg picks one organization\'s', () => {
+  it("keeps every organization's artifact addresses, once each, and idsInOrg picks one organization's", () => {
     const other = '99999999-1111-4111-8111-111111111111';
     const body = `[a](/o/${ORG}/a/${A}) [b](https://x/o/${other}/a/${B}) <http://y/o/${ORG.toUpperCase()}/a/${A}> [c](/o/${ORG}/a/${C})`;
     const targets = linkTargets(body);

@@ -14,10 +14,22 @@ const record = (oid: string, parents: string, message: string, raw: string) =>
 describe('parseLog', () => {
   it('reads commits oldest first with their added, changed and deleted files, and skips non-file entries', () => {
     const output =
-      record(A, '', 'Create capability: Pay\n\nArtifact-Id: x\n', `\n:000000 100644 ${ZERO} ${BLOB1} A\0capabilities/pay-1.md\0`) +
-      record(B, A, 'Edit by hand\n', `\0:100644 100644 ${BLOB1} ${BLOB2} M\0capabilities/pay-1.md\0:100644 000000 ${BLOB2} ${ZERO} D\0old.md\0:000000 160000 ${ZERO} ${BLOB1} A\0vendored\0`);
+      record(
+        A,
+        '',
+        'Create capability: Pay\n\nArtifact-Id: x\n',
+        `\n:000000 100644 ${ZERO} ${BLOB1} A\0capabilities/pay-1.md\0`,
+      ) +
+      record(
+        B,
+        A,
+        'Edit by hand\n',
+        `\0:100644 100644 ${BLOB1} ${BLOB2} M\0capabilities/pay-1.md\0:100644 000000 ${BLOB2} ${ZERO} D\0old.md\0:000000 160000 ${ZERO} ${BLOB1} A\0vendored\0`,
+      );
     const steps = parseLog(output);
-    expect(steps.map((s) => [s.oid, s.commit.parent, s.commit.tree, s.commit.author.name, s.commit.author.timestamp])).toEqual([
+    expect(
+      steps.map((s) => [s.oid, s.commit.parent, s.commit.tree, s.commit.author.name, s.commit.author.timestamp]),
+    ).toEqual([
       [A, [], T, 'Ana Lima', 1700000000],
       [B, [A], T, 'Ana Lima', 1700000000],
     ]);

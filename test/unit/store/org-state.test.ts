@@ -70,7 +70,14 @@ describe('OrgState indexes', () => {
 
   it('indexes folders by parent folder', () => {
     const state = new OrgState();
-    const folder = (id: string, parentId: string | null) => ({ id, name: id, parentId, workspaceId: 'ws-a', path: `pages/${id}/_folder.md`, createdAt: '' });
+    const folder = (id: string, parentId: string | null) => ({
+      id,
+      name: id,
+      parentId,
+      workspaceId: 'ws-a',
+      path: `pages/${id}/_folder.md`,
+      createdAt: '',
+    });
     state.setFolder(folder('f1', null));
     state.setFolder(folder('f2', 'f1'));
     state.setFolder(folder('f3', null));
@@ -98,7 +105,14 @@ describe('OrgState indexes', () => {
 
   it('names the artifacts changed after a commit, once each, oldest first; unknown commit: undefined', () => {
     const state = new OrgState();
-    for (const [commit, id] of [['c1', 'a'], ['c2', 'b'], ['c3', 'c'], ['c4', 'b'], ['c5', 'd']] as const) state.addEntry(entry(commit, id), 'ws-a');
+    for (const [commit, id] of [
+      ['c1', 'a'],
+      ['c2', 'b'],
+      ['c3', 'c'],
+      ['c4', 'b'],
+      ['c5', 'd'],
+    ] as const)
+      state.addEntry(entry(commit, id), 'ws-a');
     expect(state.changedSince('c2')).toEqual(['c', 'b', 'd']);
     expect(state.changedSince('c5')).toEqual([]);
     expect(state.changedSince('nowhere')).toBeUndefined();

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { APP_URIS, buildCatalog, FULL_CONNECTION, isReadOnly, TOOLS_LIST_BUDGET_BYTES } from '../../../src/tools/index.js';
+import {
+  APP_URIS,
+  buildCatalog,
+  FULL_CONNECTION,
+  isReadOnly,
+  TOOLS_LIST_BUDGET_BYTES,
+} from '../../../src/tools/index.js';
 
 const catalog = buildCatalog();
 const byName = new Map(catalog.listed.map((tool) => [tool.name, tool]));
 
-const TYPES = ['product', 'capability', 'feature', 'requirement', 'acceptance_criterion', 'user_type', 'core_entity', 'page'];
+const TYPES = [
+  'product',
+  'capability',
+  'feature',
+  'requirement',
+  'acceptance_criterion',
+  'user_type',
+  'core_entity',
+  'page',
+];
 const MODE = { type: 'string', enum: ['concise', 'full'], default: 'concise' };
 const ID = { type: 'string' };
 
@@ -22,11 +37,18 @@ const EXPECTED: Record<string, { params: Record<string, object>; required: strin
   specbase_read_product: { params: { mode: MODE }, required: [] },
   specbase_list_pages: { params: { folderId: ID }, required: [] },
   specbase_list_folders: { params: { parentFolderId: ID }, required: [] },
-  specbase_create_page: { params: { folderId: ID, title: { type: 'string' }, content: { type: 'string' } }, required: [] },
+  specbase_create_page: {
+    params: { folderId: ID, title: { type: 'string' }, content: { type: 'string' } },
+    required: [],
+  },
   specbase_create_requirement: {
     params: {
       featureId: ID,
-      type: { type: 'string', enum: ['FUNCTIONAL', 'NON_FUNCTIONAL', 'CONSTRAINT', 'BUSINESS_RULE'], default: 'FUNCTIONAL' },
+      type: {
+        type: 'string',
+        enum: ['FUNCTIONAL', 'NON_FUNCTIONAL', 'CONSTRAINT', 'BUSINESS_RULE'],
+        default: 'FUNCTIONAL',
+      },
       title: { type: 'string' },
       content: { type: 'string' },
     },
@@ -34,8 +56,13 @@ const EXPECTED: Record<string, { params: Record<string, object>; required: strin
   },
 };
 const readable: [string, string][] = [
-  ['capability', 'capabilityId'], ['feature', 'featureId'], ['requirement', 'requirementId'],
-  ['acceptance_criterion', 'acceptanceCriterionId'], ['user_type', 'userTypeId'], ['core_entity', 'coreEntityId'], ['page', 'pageId'],
+  ['capability', 'capabilityId'],
+  ['feature', 'featureId'],
+  ['requirement', 'requirementId'],
+  ['acceptance_criterion', 'acceptanceCriterionId'],
+  ['user_type', 'userTypeId'],
+  ['core_entity', 'coreEntityId'],
+  ['page', 'pageId'],
 ];
 for (const [singular, idParam] of readable) {
   EXPECTED[`specbase_read_${singular}`] = { params: { [idParam]: ID, mode: MODE }, required: [idParam] };
@@ -45,16 +72,27 @@ for (const [singular, idParam] of readable) {
   };
 }
 const lists: [string, string][] = [
-  ['capabilities', 'productId'], ['features', 'capabilityId'], ['requirements', 'featureId'],
-  ['acceptance_criteria', 'requirementId'], ['user_types', 'productId'], ['core_entities', 'productId'],
+  ['capabilities', 'productId'],
+  ['features', 'capabilityId'],
+  ['requirements', 'featureId'],
+  ['acceptance_criteria', 'requirementId'],
+  ['user_types', 'productId'],
+  ['core_entities', 'productId'],
 ];
-for (const [plural, parentId] of lists) EXPECTED[`specbase_list_${plural}`] = { params: { [parentId]: ID }, required: [parentId] };
+for (const [plural, parentId] of lists)
+  EXPECTED[`specbase_list_${plural}`] = { params: { [parentId]: ID }, required: [parentId] };
 const creates: [string, string][] = [
-  ['capability', 'productId'], ['feature', 'capabilityId'], ['acceptance_criterion', 'requirementId'],
-  ['user_type', 'productId'], ['core_entity', 'productId'],
+  ['capability', 'productId'],
+  ['feature', 'capabilityId'],
+  ['acceptance_criterion', 'requirementId'],
+  ['user_type', 'productId'],
+  ['core_entity', 'productId'],
 ];
 for (const [singular, parentId] of creates) {
-  EXPECTED[`specbase_create_${singular}`] = { params: { [parentId]: ID, title: { type: 'string' }, content: { type: 'string' } }, required: [parentId] };
+  EXPECTED[`specbase_create_${singular}`] = {
+    params: { [parentId]: ID, title: { type: 'string' }, content: { type: 'string' } },
+    required: [parentId],
+  };
 }
 
 describe('the tool table', () => {
@@ -93,10 +131,23 @@ describe('the tool table', () => {
   });
 
   it('describes every parameter; every id names its artifact type and a tool that hands out such ids', () => {
-    const typeNames = ['Product', 'Capability', 'Feature', 'Requirement', 'Acceptance Criterion', 'User Type', 'Core Entity', 'Page', 'Folder'];
+    const typeNames = [
+      'Product',
+      'Capability',
+      'Feature',
+      'Requirement',
+      'Acceptance Criterion',
+      'User Type',
+      'Core Entity',
+      'Page',
+      'Folder',
+    ];
     let ids = 0;
     for (const tool of catalog.listed) {
-      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string; format?: string; type?: string }>;
+      const properties = (tool.inputSchema.properties ?? {}) as Record<
+        string,
+        { description?: string; format?: string; type?: string }
+      >;
       for (const [name, schema] of Object.entries(properties)) {
         expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
         if (!name.endsWith('Id')) continue;
@@ -143,10 +194,14 @@ describe('the tool table', () => {
 
   it('names the app of every read, create, edit and search result for clients that render apps, and lists the app-only tools last', () => {
     const withApps = catalog.listedFor(FULL_CONNECTION, true);
-    const appOf = (name: string) => /^specbase_(read|create)_/.test(name) ? APP_URIS.artifact
-      : name.startsWith('specbase_edit_') ? APP_URIS.change
-      : name === 'specbase_search' ? APP_URIS.search
-      : undefined;
+    const appOf = (name: string) =>
+      /^specbase_(read|create)_/.test(name)
+        ? APP_URIS.artifact
+        : name.startsWith('specbase_edit_')
+          ? APP_URIS.change
+          : name === 'specbase_search'
+            ? APP_URIS.search
+            : undefined;
     for (const tool of withApps.slice(0, catalog.listed.length)) {
       const uri = appOf(tool.name);
       expect(tool._meta, tool.name).toEqual(uri ? { ui: { resourceUri: uri } } : undefined);
@@ -163,10 +218,23 @@ describe('the tool table', () => {
 
   it('offers the app-only tools as a connection allows: no revert when read-only, the apps of the chosen tools only', () => {
     const appTools = (connection: Parameters<typeof catalog.listedFor>[0]) =>
-      catalog.listedFor(connection, true).map((tool) => tool.name).filter((name) => name.startsWith('specbase_app_'));
-    expect(appTools({ readOnly: 'header' })).toEqual(['specbase_app_artifact', 'specbase_app_change', 'specbase_app_places']);
-    expect(appTools({ readOnly: false, tools: new Set(['specbase_search']) })).toEqual(['specbase_app_artifact', 'specbase_app_places']);
-    expect(appTools({ readOnly: false, tools: new Set(['specbase_edit_page']) })).toEqual(['specbase_app_change', 'specbase_app_revert']);
+      catalog
+        .listedFor(connection, true)
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith('specbase_app_'));
+    expect(appTools({ readOnly: 'header' })).toEqual([
+      'specbase_app_artifact',
+      'specbase_app_change',
+      'specbase_app_places',
+    ]);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_search']) })).toEqual([
+      'specbase_app_artifact',
+      'specbase_app_places',
+    ]);
+    expect(appTools({ readOnly: false, tools: new Set(['specbase_edit_page']) })).toEqual([
+      'specbase_app_change',
+      'specbase_app_revert',
+    ]);
     expect(appTools({ readOnly: false, tools: new Set(['specbase_list_folders']) })).toEqual([]);
   });
 

@@ -36,8 +36,18 @@ describe('the text blocks a model reads', () => {
     const created = createdText({ ...view, type: 'acceptance_criterion', title: 'Pays by card' });
     expect(created.split('\n')[0]).toBe('Created acceptance criterion "Pays by card".');
     expect(created).toContain(view.url);
-    const edited = editText({ id: view.id, version: view.version, title: 'Order', url: view.url, added: 1, removed: 1, diff: '@@\n-a\n+b\n' });
-    expect(edited.split('\n')[0]).toBe(`Edited "Order" (${view.id}): +1 -1 lines, version ${view.version}, ${view.url}`);
+    const edited = editText({
+      id: view.id,
+      version: view.version,
+      title: 'Order',
+      url: view.url,
+      added: 1,
+      removed: 1,
+      diff: '@@\n-a\n+b\n',
+    });
+    expect(edited.split('\n')[0]).toBe(
+      `Edited "Order" (${view.id}): +1 -1 lines, version ${view.version}, ${view.url}`,
+    );
   });
 
   it('count in the right number', () => {

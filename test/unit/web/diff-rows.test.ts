@@ -4,7 +4,9 @@ import { parseDiff } from '../../../src/web/views/diff-rows.js';
 
 describe('word-level changes inside changed lines', () => {
   it('marks only the changed words of a removed line and its replacement', () => {
-    const rows = parseDiff(unifiedDiff('Intro\nPay within 30 days.\nEnd\n', 'Intro\nPay within 14 days.\nEnd\n', 'doc.md'));
+    const rows = parseDiff(
+      unifiedDiff('Intro\nPay within 30 days.\nEnd\n', 'Intro\nPay within 14 days.\nEnd\n', 'doc.md'),
+    );
     const del = rows.find((r) => r.kind === 'del')!;
     const add = rows.find((r) => r.kind === 'add')!;
     expect(del.words?.filter((w) => w.changed).map((w) => w.text)).toEqual(['30']);
