@@ -70,9 +70,7 @@ export interface BlameSource {
 
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(
-    orgId: string,
-  ): Promise<{
+  forOrg(orgId: string): Promise<{
     search(q: SearchQuery): Promise<SearchAnswer>;
     matchRanges(query: string, text: string): [number, number][];
   }>;

@@ -176,15 +176,13 @@ describe('web: a long history a reviewer can read, and blame', () => {
     await page.getByRole('link', { name: 'Blame' }).click();
     await page.waitForURL(/\/blame$/);
     await screenshot(page, 'blame');
-    const rows = await page
-      .locator('table.blame tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => ({
-          commit: tr.getAttribute('data-commit'),
-          line: Number(tr.querySelector('.ln')?.textContent),
-          text: tr.querySelector('.code')?.textContent,
-        })),
-      );
+    const rows = await page.locator('table.blame tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        commit: tr.getAttribute('data-commit'),
+        line: Number(tr.querySelector('.ln')?.textContent),
+        text: tr.querySelector('.code')?.textContent,
+      })),
+    );
     const body = await (await page.request.get(`${base()}/raw`)).text();
     expect(rows.map((r) => r.text)).toEqual(
       body
