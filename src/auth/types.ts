@@ -38,7 +38,6 @@ export interface WebUser extends User {
 }
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The signed-in web user, set by `Auth.webSession`. */

@@ -4,7 +4,7 @@ import { auditEntryOf, auditPage, pruneAudit, type AuditRow } from './audit-quer
 import { AuditBatches, type AuditBatchOptions, type AuditHealth } from './audit-batch.js';
 import { requiredText } from './input.js';
 import type { SqlDatabase } from './sql/types.js';
-import type { AuditEntry, ControlPlane } from './types.js';
+import type { ControlPlane } from './types.js';
 
 const MAX_LIST = 1000;
 const MAX_DETAIL = 4000;

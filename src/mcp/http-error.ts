@@ -8,7 +8,7 @@ import {
   OrganizationHeaderMissingError,
   PayloadTooLargeError,
   PermissionDeniedError,
-  SpecbaseError,
+  type SpecbaseError,
   UnauthorizedError,
 } from '../errors.js';
 

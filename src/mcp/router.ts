@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Principal } from '../access/principal.js';
-import { LimitExceededError, NotOrganizationMemberError } from '../errors.js';
+import { type LimitExceededError, NotOrganizationMemberError } from '../errors.js';
 import { markAuthenticated } from '../limits/index.js';
 import {
   buildCatalog,

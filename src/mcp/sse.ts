@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { InvalidInputError, LimitExceededError, PermissionDeniedError } from '../errors.js';
+import { InvalidInputError, type LimitExceededError, PermissionDeniedError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { sendHttpError, sendJson } from './http-error.js';
 import type { AuthenticatedRequest } from './org-scope.js';

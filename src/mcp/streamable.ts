@@ -7,7 +7,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { LimitExceededError, PermissionDeniedError } from '../errors.js';
+import { PermissionDeniedError } from '../errors.js';
 import type { UserEventBudget } from './event-store.js';
 import { sendHttpError, sendJsonRpcError } from './http-error.js';
 import { gatherAnswer } from './one-write.js';

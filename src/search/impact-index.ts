@@ -124,7 +124,9 @@ export class ImpactIndex {
 
   /** FlexSearch's export, chunk by chunk. */
   async export(chunk: (key: string, data: string) => Promise<void>): Promise<void> {
-    await this.#flex.export(chunk);
+    // The typings list the synchronous overload first, which an async handler fits too; at run time
+    // export returns the chain of the handler's promises.
+    await (this.#flex.export(chunk) as unknown as Promise<void>);
   }
 
   /**

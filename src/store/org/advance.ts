@@ -66,7 +66,7 @@ class FileReader {
   private fill(): void {
     const { window, refillAt } = this.ahead;
     if (window - this.texts.size < refillAt) return;
-    while (this.queued < this.queue.length && this.texts.size < window) this.text(this.queue[this.queued++]!);
+    while (this.queued < this.queue.length && this.texts.size < window) void this.text(this.queue[this.queued++]!);
   }
 
   private text(oid: string): Promise<string> {

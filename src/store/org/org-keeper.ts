@@ -228,12 +228,9 @@ export class OrgKeeper {
 
   /** Runs `work` in the write section of each organization opened, once the ones under way end. */
   async #inEachSection(work: (handle: OrgHandle) => Promise<void>): Promise<void> {
-    const handles = await Promise.allSettled(this.#handles.values());
-    await Promise.all(
-      handles.map((settled) =>
-        settled.status === 'fulfilled' ? this.#mutex.run(settled.value.orgId, () => work(settled.value)) : undefined,
-      ),
-    );
+    const settled = await Promise.allSettled(this.#handles.values());
+    const opened = settled.flatMap((handle) => (handle.status === 'fulfilled' ? [handle.value] : []));
+    await Promise.all(opened.map((handle) => this.#mutex.run(handle.orgId, () => work(handle))));
   }
 
   /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */

@@ -9,7 +9,7 @@ import {
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { SpecService } from '../../domain/types.js';
-import { InvalidInputError, NotFoundError, PermissionDeniedError, SpecbaseError } from '../../errors.js';
+import { InvalidInputError, NotFoundError, PermissionDeniedError, type SpecbaseError } from '../../errors.js';
 import { audited } from '../audit-trail.js';
 import { orgContext, sendHtml, writesSomewhere } from '../context.js';
 import { csrfToken } from '../security.js';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface Forwarder {
   /** The forwarder's own URL for `targetPath`, e.g. `http://127.0.0.1:PORT/api/mcp/mcp`. */
@@ -20,7 +20,7 @@ export async function startHeaderForwarder(
   headers: Record<string, string>,
 ): Promise<Forwarder> {
   const targetOf = typeof target === 'function' ? target : () => target;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const target = targetOf();
     const upstream = http.request(

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -39,7 +40,7 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
   const rejected: string[] = [];
   const secrets = new Map<string, string>();
   const answers: Receiver['answers'] = new Map();
-  const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, CONTROL_NAMESPACE, SqliteDatabase } from '../../../src/control/index.js';
+import { applyMigrations, CONTROL_NAMESPACE, type SqliteDatabase } from '../../../src/control/index.js';
 import { InvalidInputError } from '../../../src/errors.js';
 import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
