@@ -301,7 +301,7 @@ it('while another process floods the disk, sign-ins, page loads and tool calls (
   // Each tool call and each sign-in is an audit row.
   expect(await count('audit_log')).toBe(auditBefore + toolCalls + personas.length);
   const held = stalls.cpuWaitKnown
-    ? `of it not waiting for a CPU ${stalls.longestHeldMs} ms`
+    ? `of it not waiting for a CPU ${stalls.longestHeldMs} ms (on a CPU ${stalls.longestHeld.onCpuMs} ms, off it ${stalls.longestHeld.offCpuMs} ms)`
     : 'the wait for a CPU unknown here';
   const seen = `longest stall ${stalls.longestStallMs} ms, ${held}; ${personas.length} sign-ins, ${toolCalls} tool calls; the disk: ${pressure.rounds} rounds of dd, slowest 4 KiB fsync ${pressure.slowestFsyncMs} ms; slowest /healthz ${Math.round(slowestMs)} ms`;
   expect(stalls.longestHeldMs, seen).toBeLessThanOrEqual(STALL_LIMIT_MS);
