@@ -16,8 +16,13 @@ export async function searchArtifacts(
   scope: Scope,
   input: { query: string; artifactTypes?: readonly ArtifactType[]; limit?: number },
 ): Promise<SearchResultsView> {
-  const catalog = await deps.store.current(scope.orgId);
-  const [index, workspaceIds] = await Promise.all([deps.search.forOrg(scope.orgId), scope.readableWorkspaceIds()]);
+  // All at once: after a restart, opening the organization (its saved catalog) and restoring its
+  // saved index take about as long each.
+  const [catalog, index, workspaceIds] = await Promise.all([
+    deps.store.current(scope.orgId),
+    deps.search.forOrg(scope.orgId),
+    scope.readableWorkspaceIds(),
+  ]);
   const { hits: found, notice } = await index.search({
     query: input.query,
     workspaceIds,
