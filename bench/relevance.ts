@@ -3,6 +3,7 @@ import { loadCollection, type IrCollection } from './support/ir-collection.js';
 import { openFts5Porter, openMiniSearch, type OpenEngine, type RankingEngine } from './support/ir-engines.js';
 import { averagePrecisionAt, mean, ndcgAt, recallAt } from './support/ir-metrics.js';
 import { openSpecbase } from './support/ir-specbase.js';
+import { runKnownItemBench } from './known-item.js';
 import { median } from './support/stats.js';
 import { contentWords } from './support/stopwords.js';
 
@@ -13,7 +14,7 @@ import { contentWords } from './support/stopwords.js';
  * (NLTK's English stopwords removed); each engine returns its top 50. Figures are means over
  * the judged queries: nDCG@10, MAP@50 (average precision of the top 50, over all relevant
  * documents), recall at 10 and 50, each also as a ratio to FTS5 on the same variant, and the
- * mean time of one search.
+ * mean time of one search. Then known-item search on real documentation (known-item.ts).
  */
 const DATA = new URL('./data/ir/', import.meta.url);
 const COLLECTIONS = [
@@ -59,6 +60,7 @@ export async function runRelevanceBench(): Promise<void> {
     });
     await benchCollection(collection);
   }
+  await runKnownItemBench();
 }
 
 async function benchCollection(collection: IrCollection): Promise<void> {

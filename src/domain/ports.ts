@@ -21,6 +21,8 @@ import type {
 export interface ArtifactStore {
   /** Indexed lookups (by id, parent, type and workspace) into the catalog as of `main` now. */
   view(orgId: string): Promise<CatalogView>;
+  /** The catalog as held now, commits of other processes caught up with in the background. */
+  current(orgId: string): Promise<CatalogView>;
   meta(orgId: string, id: string): Promise<ArtifactMeta | undefined>;
   read(orgId: string, id: string): Promise<ArtifactRecord>;
   bodyAt(orgId: string, id: string, commit: string): Promise<string | undefined>;

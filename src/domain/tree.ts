@@ -99,11 +99,24 @@ const ROOT_FOLDER_NAME = 'Pages';
  */
 export async function locateArtifact(deps: DomainDeps, scope: Scope, id: string): Promise<Located | undefined> {
   const product = await scope.product();
-  const view = await deps.store.view(scope.orgId);
+  return placeIn(await deps.store.view(scope.orgId), scope, product.id, id);
+}
+
+/** As locateArtifact, in a catalog the caller holds (one without the product places nothing under it). */
+export function placeIn(
+  view: CatalogView,
+  scope: Scope,
+  productId: string | undefined,
+  id: string,
+): Located | undefined {
   const meta = view.meta(id.toLowerCase());
   if (!meta || !scope.canRead(meta.workspaceId)) return undefined;
   const crumbs =
-    meta.type === 'page' ? folderCrumbs(view, scope, meta.parentId) : productCrumbs(view, scope, meta, product.id);
+    meta.type === 'page'
+      ? folderCrumbs(view, scope, meta.parentId)
+      : productId === undefined
+        ? undefined
+        : productCrumbs(view, scope, meta, productId);
   return crumbs && { type: meta.type, crumbs };
 }
 

@@ -72,6 +72,8 @@ export interface HighlightedResultView extends SearchResultView {
   /** Half-open [start, end) character ranges of matched words. */
   readonly titleMatches: readonly (readonly [number, number])[];
   readonly previewMatches: readonly (readonly [number, number])[];
+  /** Its place in the tree, as locate() gives it (empty when it has none the caller may see). */
+  readonly crumbs: readonly Crumb[];
 }
 
 export interface EditView {

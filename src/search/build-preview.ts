@@ -6,6 +6,16 @@ export interface QueryWord {
   readonly query: number;
 }
 
+/** The query's words, each with the term it belongs to (its index among `terms`). */
+export function queryWordsOf(terms: readonly { readonly words: readonly { readonly word: string }[] }[]): QueryWord[] {
+  // A word in two terms' groups (a prefix's longer words may hold another term) counts for the later one.
+  const owner = new Map<string, number>();
+  terms.forEach((term, index) => {
+    for (const { word } of term.words) owner.set(word, index);
+  });
+  return [...owner].map(([word, query]) => ({ word, query }));
+}
+
 const PREVIEW_CHARS = 160;
 /** Context kept before the passage, so the snippet does not open on the matched word. */
 const LEAD_CHARS = 40;

@@ -1,13 +1,14 @@
 import { analyzeDocument, documentTerms, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
-import { termCounts } from './analyzer.js';
+import { termCounts, termsOf } from './analyzer.js';
 import { idf, termImpact } from './bm25f.js';
-import { buildPreview, type QueryWord } from './build-preview.js';
+import { buildPreview, queryWordsOf } from './build-preview.js';
 import { ImpactIndex } from './impact-index.js';
 import { parseQuery, type ParsedQuery } from './parse-query.js';
 import { proximityScore } from './proximity.js';
 import { Accumulators, bestByImpact, POSTINGS_BUDGET, type QueryTerm, type Scored } from './score-at-a-time.js';
 import { TopItems } from './select-top.js';
 import { SlotLabels } from './slot-labels.js';
+import { TitleIndex } from './title-index.js';
 import type { DocumentFacts, IndexedDocument, SearchAnswer, SearchHit, SearchQuery } from './types.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -19,6 +20,12 @@ const PREFIX_WEIGHT = 0.5;
 const MAX_PREFIX_WORDS = 64;
 /** Proximity's share beside BM25F (see proximity.ts), chosen with BM25F's parameters. */
 const PROXIMITY_WEIGHT = 0.5;
+/**
+ * What a whole-title match adds, as a share of the query's rarity: the query's words once more,
+ * at full weight. BM25F alone stays below that share and proximity adds at most a quarter of it,
+ * so the document whose title the query is ranks first, and equal titles by BM25F among them.
+ */
+const TITLE_MATCH_WEIGHT = 1;
 /**
  * Documents scored exactly by BM25F and proximity: the best by impact, this many beyond the
  * limit, and at least POOL_MIN, so that the exact score can reorder those an impact's 1/64
@@ -52,8 +59,9 @@ export interface IndexSnapshot {
  * The search index of one organization. FlexSearch finds the documents holding each query term,
  * best first: its postings are filed by each term's BM25F impact (impact-index.ts). Candidates
  * are read best impact first until no unread document could rank or a postings budget is spent
- * (score-at-a-time.ts); the best of them are then scored exactly by BM25F (bm25f.ts) with how
- * close the query's terms stand (proximity.ts).
+ * (score-at-a-time.ts); the best of them, and any document whose whole title the query is
+ * (title-index.ts), are then scored exactly by BM25F (bm25f.ts) with how close the query's terms
+ * stand (proximity.ts) and a whole-title match.
  */
 export interface OrgSearchIndexOptions {
   /** Postings a search reads at most once it holds enough candidates (see score-at-a-time.ts); Infinity reads them all. */
@@ -72,6 +80,7 @@ export class OrgSearchIndex {
   /** Each slot's workspace and type, for a search's filters. */
   readonly #workspaces = new SlotLabels();
   readonly #types = new SlotLabels();
+  readonly #titles = new TitleIndex();
 
   constructor(options: OrgSearchIndexOptions = {}) {
     this.#postingsBudget = options.postingsBudget ?? POSTINGS_BUDGET;
@@ -98,7 +107,7 @@ export class OrgSearchIndex {
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
     this.#entries[slot] = { doc: facts, plainBody };
-    this.#label(slot, facts);
+    this.#label(slot, facts, terms.title);
   }
 
   remove(id: string): void {
@@ -109,6 +118,7 @@ export class OrgSearchIndex {
     this.#entries[slot] = undefined;
     this.#workspaces.clear(slot);
     this.#types.clear(slot);
+    this.#titles.remove(slot);
   }
 
   /** Ids of the indexed documents not in `keep`, removed. */
@@ -121,9 +131,10 @@ export class OrgSearchIndex {
     this.#analyzed.delete(slot);
   }
 
-  #label(slot: number, doc: DocumentFacts): void {
+  #label(slot: number, doc: DocumentFacts, titleTerms: readonly string[]): void {
     this.#workspaces.set(slot, doc.workspaceId);
     this.#types.set(slot, doc.type);
+    this.#titles.set(slot, titleTerms);
   }
 
   async snapshot(): Promise<IndexSnapshot> {
@@ -152,7 +163,7 @@ export class OrgSearchIndex {
     for (const { plainBody, slot, titleLength: _title, documentLength: _document, ...doc } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
       index.#entries[slot] = { doc, plainBody };
-      index.#label(slot, doc);
+      index.#label(slot, doc, termsOf(doc.title));
     }
     return index;
   }
@@ -169,18 +180,28 @@ export class OrgSearchIndex {
     if (terms.length === 0) return { hits: [], ...(notice ? { notice } : {}) };
     const inWorkspace = this.#workspaces.admitting(q.workspaceIds);
     const ofType = q.types?.length ? this.#types.admitting(q.types) : undefined;
+    const admits = (slot: number) => inWorkspace(slot) && (!ofType || ofType(slot));
     const pool = bestByImpact(this.#index, terms, {
       size: Math.max(q.limit + POOL_EXTRA, POOL_MIN),
-      admits: (slot) => inWorkspace(slot) && (!ofType || ofType(slot)),
+      admits,
       scratch: this.#accumulators.reserve(this.#entries.length),
       postingsBudget: this.#postingsBudget,
-    });
+    }).map(({ slot }) => slot);
+    // The documents the query names by their whole title are candidates whatever their impact.
+    const named = this.#titles.holding(parsed.titleKey).filter(admits);
+    for (const slot of named) if (!pool.includes(slot)) pool.push(slot);
     const idfs = terms.map((term) => term.idf);
     const totalIdf = idfs.reduce((sum, value) => sum + value, 0);
+    // The score is a share of what the query could add: its words, and a title it names when one does.
+    const most = totalIdf * (named.length > 0 ? 1 + TITLE_MATCH_WEIGHT : 1);
     const ranked = new TopItems<Scored>(q.limit, this.#byRank);
-    for (const { slot } of pool) {
+    for (const slot of pool) {
       const proximity = terms.length > 1 ? proximityScore(this.#positions(slot, terms), idfs) : 0;
-      ranked.add({ slot, score: score((this.#exactScore(slot, terms) + PROXIMITY_WEIGHT * proximity) / totalIdf) });
+      const titleMatch = named.includes(slot) ? TITLE_MATCH_WEIGHT * totalIdf : 0;
+      ranked.add({
+        slot,
+        score: score((this.#exactScore(slot, terms) + PROXIMITY_WEIGHT * proximity + titleMatch) / most),
+      });
     }
     const queryWords = queryWordsOf(terms);
     const hits = ranked.items.map(({ slot, score }): SearchHit => {
@@ -273,16 +294,6 @@ export class OrgSearchIndex {
     }
     return analyzed;
   }
-}
-
-/** The query's words, each with the term it belongs to (its index among `terms`). */
-function queryWordsOf(terms: readonly QueryTerm[]): QueryWord[] {
-  // A word in two terms' groups (a prefix's longer words may hold another term) counts for the later one.
-  const owner = new Map<string, number>();
-  terms.forEach((term, index) => {
-    for (const { word } of term.words) owner.set(word, index);
-  });
-  return [...owner].map(([word, query]) => ({ word, query }));
 }
 
 /** In (0, 1], to six decimals: stable across platforms, so equal matches tie and the tie-break decides. */

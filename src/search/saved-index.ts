@@ -3,8 +3,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
-/** Bumped whenever the saved form (ours or FlexSearch's export) changes: an older one is rebuilt. */
-const FORMAT = 5;
+/** Bumped whenever the saved form (ours or FlexSearch's export) or the text indexed changes: an older one is rebuilt. */
+const FORMAT = 6;
 const MANIFEST = 'current.json';
 
 interface Manifest {

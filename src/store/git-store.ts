@@ -229,6 +229,15 @@ export class GitStore {
     return (await this.fresh(orgId)).state.children(parentId?.toLowerCase() ?? null, type);
   }
 
+  /**
+   * The catalog as this process holds it, not waiting for commits of other processes: those are
+   * caught up with in the background (see OrgKeeper.current). For answers that may lag a moment
+   * but must never wait: search.
+   */
+  async current(orgId: string): Promise<CatalogView> {
+    return (await this.orgs.current(orgId)).state;
+  }
+
   /** Indexed lookups into the catalog as of `main` now, for reads that need several. */
   async view(orgId: string): Promise<CatalogView> {
     return (await this.fresh(orgId)).state;

@@ -220,14 +220,15 @@ async function applyFileChange(
  * files once. From an empty state (a first start, a rebuild) the history comes from native git
  * in bulk (`git log --raw`, `git cat-file --batch`); a catch-up of a few commits reads objects
  * in process. Returns 'diverged' when `target` does not descend from the state's head (history
- * was rewritten): the caller then starts from an empty state.
+ * was rewritten): the caller then starts from an empty state. `applied` hears each commit's
+ * changes once the state is at that commit, so that listeners follow a long catch-up as it goes.
  */
 export async function advanceTo(
   repo: Repo,
   state: OrgState,
   target: string,
-  options: { collect: boolean; bodies: BodyCache; feed?: ColdFeed | undefined },
-): Promise<CommitResult[] | 'diverged'> {
+  options: { applied?: (results: CommitResult[]) => void; bodies: BodyCache; feed?: ColdFeed | undefined },
+): Promise<'applied' | 'diverged'> {
   const fromRoot = state.head === null;
   const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
   if (chain === 'diverged') return 'diverged';
@@ -236,7 +237,6 @@ export async function advanceTo(
   const feed = fromRoot ? options.feed : undefined;
   const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
   if (feed) await nextTurn();
-  const results: CommitResult[] = [];
   const trees = new TreeCache();
   const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
   const files = new FileReader(repo, options.bodies, batch);
@@ -252,22 +252,24 @@ export async function advanceTo(
       // Sorting and matching a seeded repository's first commit (every file) takes a turn of its own.
       if (changes.length > YIELD_EVERY) await nextTurn();
       files.readAhead(changes.flatMap((c) => (c.after && !renames.has(c.after) ? [c.after] : [])));
+      const results: CommitResult[] = [];
       for (const [i, change] of changes.entries()) {
         // Files read ahead parse without a turn of the event loop: a big commit yields now and then.
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
         const from = change.after ? renames.get(change.after) : undefined;
         const moved = from !== undefined && recordMove(state, state.idOfPath.get(from) ?? '', from, change.path);
         const result = moved ? undefined : await applyFileChange(files, state, commitOid, commit, change, deleted);
-        if (result && options.collect) results.push(result);
+        if (result && options.applied) results.push(result);
         if (result && change.after && targetBlobs.has(change.after))
           feed?.push({ record: result.artifact, blob: change.after });
       }
       state.moveTo(commitOid, commit.tree);
+      if (results.length > 0) options.applied?.(results);
     }
   } finally {
     batch?.close();
   }
-  return results;
+  return 'applied';
 }
 
 /** The blobs of the files at the walk's last commit, known from the changes alone. */

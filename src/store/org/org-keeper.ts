@@ -52,6 +52,8 @@ export class OrgKeeper {
   readonly #commitGraphs = new CommitGraphs();
   /** First saves of states built from Git, waiting (see FIRST_SAVE_DELAY_MS): each runs early at close. */
   readonly #firstSaves = new Map<OrgHandle, { readonly timer: NodeJS.Timeout; readonly run: () => Promise<void> }>();
+  /** Organizations catching up in the background for current(). */
+  readonly #catchingUp = new Set<OrgHandle>();
   #closed = false;
 
   constructor(options: OrgKeeperOptions) {
@@ -88,6 +90,28 @@ export class OrgKeeper {
     // sees a different stamp and looks again.
     handle.refStamp = stamp;
     return handle;
+  }
+
+  /**
+   * The organization as this process holds it, without waiting for commits other processes made
+   * since: when `main` moved, catching up with them starts in the background, and listeners hear
+   * of each commit as it is applied.
+   */
+  async current(orgId: string): Promise<OrgHandle> {
+    const lease = this.#lease(orgId);
+    try {
+      const handle = await lease.handle;
+      const stamp = mainStampThisTick(handle.repo.gitdir);
+      if ((stamp === null || stamp !== handle.refStamp) && !this.#catchingUp.has(handle)) {
+        this.#catchingUp.add(handle);
+        void this.fresh(orgId)
+          .catch(() => undefined)
+          .finally(() => this.#catchingUp.delete(handle));
+      }
+      return handle;
+    } finally {
+      lease.release();
+    }
   }
 
   /** See OrgHandles.readDirect: an artifact read from Git while the organization opens. */
@@ -296,13 +320,13 @@ export class OrgKeeper {
     const main = await readMain(handle.repo.gitdir);
     if (!main || main === handle.state.head) return;
     const bodies = this.#options.env.bodies;
-    let applied = await advanceTo(handle.repo, handle.state, main, { collect: emit, bodies, feed });
-    if (applied === 'diverged') {
+    // Listeners hear of each commit as it is applied: a long catch-up feeds the search index as it goes.
+    const applied = emit ? (results: CommitResult[]) => this.#afterWrite(handle, results) : undefined;
+    if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed })) === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
-      applied = await advanceTo(handle.repo, handle.state, main, { collect: false, bodies, feed });
+      await advanceTo(handle.repo, handle.state, main, { bodies, feed });
     }
-    if (emit && applied !== 'diverged') this.#afterWrite(handle, applied);
   }
 
   async #locked<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {

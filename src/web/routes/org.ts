@@ -50,9 +50,7 @@ export function orgRoutes(deps: { specs: SpecService; control: ControlPlane }): 
           ...(type ? { artifactTypes: [type] } : {}),
         })
       : { results: [] };
-    const results = await Promise.all(
-      found.results.map(async (r) => ({ ...r, crumbs: (await specs.locate(ctx.actor, r.id))?.crumbs ?? [] })),
-    );
+    const results = found.results;
     sendHtml(
       res,
       layout(

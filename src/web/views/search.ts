@@ -1,6 +1,6 @@
 import { ARTIFACT_TYPE_TABLE, type ArtifactType } from '../../artifacts/index.js';
 import type { Organization } from '../../control/types.js';
-import type { Crumb, HighlightedResultView } from '../../domain/types.js';
+import type { HighlightedResultView } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { typeBadge } from './format.js';
 
@@ -17,16 +17,11 @@ export function highlighted(text: string, ranges: readonly (readonly [number, nu
   return html`${parts}`;
 }
 
-export interface SearchResultPlace extends HighlightedResultView {
-  /** Ancestors in the tree, product (or folders) first. */
-  readonly crumbs: readonly Crumb[];
-}
-
 export function searchView(
   org: Organization,
   query: string,
   type: ArtifactType | undefined,
-  results: readonly SearchResultPlace[],
+  results: readonly HighlightedResultView[],
   notice?: string,
 ): SafeHtml {
   return html`<div class="page-head"><h1>Search</h1>
