@@ -139,6 +139,36 @@ export interface WebhookEndpoint {
   readonly failingSince: string | null;
   readonly disabledAt: string | null;
   readonly disabledReason: string | null;
+  /** Events dropped, oldest first, because its outbox was full (SPECBASE_WEBHOOK_MAX_QUEUED), and when the last was. */
+  readonly dropped: number;
+  readonly droppedAt: string | null;
+}
+
+/** One endpoint with messages due now or being delivered: what the dispatcher schedules. */
+export interface WebhookQueue {
+  readonly orgId: string;
+  readonly endpointId: string;
+  /** Due and free to lease. */
+  readonly due: number;
+  /** Leased by any replica, lease not run out. */
+  readonly inFlight: number;
+}
+
+/** How an endpoint is doing, over the attempts still logged (see prune). */
+export interface WebhookMetrics {
+  readonly endpointId: string;
+  readonly delivered: number;
+  readonly failed: number;
+  /** Over the latest attempts (at most METRICS_WINDOW); null before any. */
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+  /** Messages waiting: due, retrying later, or in flight. */
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly dropped: number;
+  /** The latest failed attempt's error, as the admin sees it (never how a name resolved). */
+  readonly lastError: string | null;
+  readonly lastErrorAt: string | null;
 }
 
 /** One event for one endpoint, kept until delivered or given up. `id` is the `webhook-id`. */
@@ -190,21 +220,42 @@ export interface WebhookStore {
     events: readonly string[];
     workspaceIds: readonly string[];
     createdBy: string | null;
+    /** Refused past this many endpoints in the organization. */
+    maxEndpoints?: number;
+    /** http is refused unless this is set (the development setting, loopback hosts only: see webhooks/add-endpoint.ts). */
+    allowHttp?: boolean;
   }): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
   list(orgId: string): Promise<WebhookEndpoint[]>;
   get(orgId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
   remove(orgId: string, endpointId: string): Promise<boolean>;
   /** Enables an endpoint disabled after a day of failures; its pending events are tried again. */
   enable(orgId: string, endpointId: string): Promise<boolean>;
-  /** Writes one message per enabled endpoint of the organization that asked for this kind in this workspace; returns how many. */
-  enqueue(change: ArtifactChange): Promise<number>;
+  /**
+   * Writes one message per enabled endpoint of the organization that asked for this kind in
+   * this workspace; returns how many. An endpoint left with more than `maxQueued` pending
+   * messages loses its oldest ones not in flight, counted on the endpoint (`dropped`).
+   */
+  enqueue(change: ArtifactChange, bounds?: { maxQueued: number }): Promise<number>;
   /** A `webhook.test` message for one endpoint, due now. */
   enqueueTest(orgId: string, endpointId: string): Promise<OutboxMessage>;
   /**
    * Leases up to `limit` due messages of enabled endpoints to `owner` until `leaseUntil`
    * (or just `messageId`): none is leased to two owners at once.
    */
-  claim(input: { owner: string; leaseUntil: Date; limit: number; messageId?: string }): Promise<OutboxMessage[]>;
+  claim(input: {
+    owner: string;
+    leaseUntil: Date;
+    limit: number;
+    messageId?: string;
+    /** Only this endpoint's messages, oldest first, and only while fewer than `maxInFlight` of them are leased by anyone. */
+    endpoint?: { id: string; maxInFlight: number };
+  }): Promise<OutboxMessage[]>;
+  /** Endpoints with due or leased messages, for the dispatcher to share out. */
+  queues(): Promise<WebhookQueue[]>;
+  /** Each endpoint of the organization's figures. */
+  metrics(orgId: string): Promise<WebhookMetrics[]>;
+  /** Over all organizations, for /healthz: messages pending, and events dropped since the endpoints were added. */
+  health(): Promise<{ queued: number; dropped: number }>;
   /** The URL and signing secret of an endpoint, for the dispatcher only. */
   target(endpointId: string): Promise<{ url: string; secret: string } | undefined>;
   /**
