@@ -24,6 +24,15 @@ export const toMessage = (row: MessageRow): OutboxMessage => ({
   attempts: row.attempts,
 });
 
+/** Who leases, as of when, until when, how many at most, and (a test message) which one. */
+interface Lease {
+  readonly owner: string;
+  readonly now: string;
+  readonly until: string;
+  readonly limit: number;
+  readonly only?: string;
+}
+
 /** A row no one holds, or whose holder's lease ran out. */
 const FREE = '(o.lease_until IS NULL OR o.lease_until < ?)';
 
@@ -37,13 +46,7 @@ const DUE = `SELECT o.id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id 
  * counted, so that all replicas together hold at most its in-flight cap.
  */
 export function sqlWebhookClaim(db: SqlDatabase, clock: Clock): Pick<WebhookStore, 'claim' | 'queues'> {
-  async function claimOnSqlite(
-    owner: string,
-    now: string,
-    until: string,
-    limit: number,
-    only?: string,
-  ): Promise<MessageRow[]> {
+  async function claimOnSqlite({ owner, now, until, limit, only }: Lease): Promise<MessageRow[]> {
     // One process writes the SQLite file: each candidate is leased by an UPDATE that still finds it free.
     const candidates = await db.all<{ id: string }>(
       `${DUE}${only ? ' AND o.id = ?' : ''} ORDER BY o.next_attempt_at, o.rowid LIMIT ?`,
@@ -61,13 +64,7 @@ export function sqlWebhookClaim(db: SqlDatabase, clock: Clock): Pick<WebhookStor
     return leased;
   }
 
-  function claimOnPostgres(
-    owner: string,
-    now: string,
-    until: string,
-    limit: number,
-    only?: string,
-  ): Promise<MessageRow[]> {
+  function claimOnPostgres({ owner, now, until, limit, only }: Lease): Promise<MessageRow[]> {
     // Replicas claim at once: each skips the rows another is leasing, and takes only free ones.
     return db.all<MessageRow>(
       `UPDATE webhook_outbox SET lease_owner = ?, lease_until = ?
@@ -79,10 +76,7 @@ export function sqlWebhookClaim(db: SqlDatabase, clock: Clock): Pick<WebhookStor
 
   async function claimForEndpoint(
     tx: SqlQueries,
-    owner: string,
-    now: string,
-    until: string,
-    limit: number,
+    { owner, now, until, limit }: Lease,
     endpoint: { id: string; maxInFlight: number },
   ): Promise<MessageRow[]> {
     const lock = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
@@ -111,10 +105,10 @@ export function sqlWebhookClaim(db: SqlDatabase, clock: Clock): Pick<WebhookStor
     async claim({ owner, leaseUntil, limit, messageId: only, endpoint }) {
       const now = clock().toISOString();
       const until = leaseUntil.toISOString();
-      if (endpoint)
-        return (await db.transaction((tx) => claimForEndpoint(tx, owner, now, until, limit, endpoint))).map(toMessage);
+      const lease: Lease = { owner, now, until, limit, ...(only ? { only } : {}) };
+      if (endpoint) return (await db.transaction((tx) => claimForEndpoint(tx, lease, endpoint))).map(toMessage);
       const claim = db.dialect === 'postgres' ? claimOnPostgres : claimOnSqlite;
-      return (await claim(owner, now, until, limit, only)).map(toMessage);
+      return (await claim(lease)).map(toMessage);
     },
 
     async queues() {

@@ -53,6 +53,26 @@ const bEndpoints: string[] = [];
 
 const MAX_QUEUED = 4;
 
+/** An endpoint of A (the demo organization) for its default workspace. */
+const addToA = (url: string, kind: 'create' | 'edit') =>
+  h.services.webhooks.add({
+    orgId: h.orgId,
+    url,
+    events: [kind],
+    workspaceIds: [h.defaultWorkspaceId],
+    createdBy: null,
+  });
+
+/** An endpoint of B on the silent server, for every workspace of B. */
+const addToB = async (n: number, kind: 'create' | 'edit') =>
+  h.services.webhooks.add({
+    orgId: orgB,
+    url: `http://127.0.0.1:${silent.port}/b/${n}`,
+    events: [kind],
+    workspaceIds: (await h.services.control.workspaces.list(orgB)).map((w) => w.id),
+    createdBy: null,
+  });
+
 beforeAll(async () => {
   receiver = await startReceiver();
   silent = await startSilent();
@@ -80,23 +100,8 @@ afterAll(async () => {
 
 describe('webhook delivery is fair between organizations and bounded per endpoint', () => {
   it('19 endpoints of B that never answer, six commits in B: A’s event still arrives within 5 s', async () => {
-    for (let i = 0; i < 19; i++) {
-      const { endpoint } = await h.services.webhooks.add({
-        orgId: orgB,
-        url: `http://127.0.0.1:${silent.port}/b/${i}`,
-        events: ['create'],
-        workspaceIds: (await h.services.control.workspaces.list(orgB)).map((w) => w.id),
-        createdBy: null,
-      });
-      bEndpoints.push(endpoint.id);
-    }
-    const { endpoint, secret } = await h.services.webhooks.add({
-      orgId: h.orgId,
-      url: `http://localhost:${receiver.port}/hooks/a`,
-      events: ['create'],
-      workspaceIds: [h.defaultWorkspaceId],
-      createdBy: null,
-    });
+    for (let i = 0; i < 19; i++) bEndpoints.push((await addToB(i, 'create')).endpoint.id);
+    const { endpoint, secret } = await addToA(`http://localhost:${receiver.port}/hooks/a`, 'create');
     receiver.secrets.set('a', secret);
     for (let i = 0; i < 6; i++) await h.services.specs.create(ownerB, 'page', { title: `B busy ${i}` });
     await waitUntil(
@@ -123,22 +128,8 @@ describe('webhook delivery is fair between organizations and bounded per endpoin
   });
 
   it('an organization adds at most its cap of endpoints', async () => {
-    await h.services.webhooks.add({
-      orgId: orgB,
-      url: `http://127.0.0.1:${silent.port}/b/19`,
-      events: ['edit'],
-      workspaceIds: (await h.services.control.workspaces.list(orgB)).map((w) => w.id),
-      createdBy: null,
-    });
-    await expect(
-      h.services.webhooks.add({
-        orgId: orgB,
-        url: `http://127.0.0.1:${silent.port}/b/20`,
-        events: ['edit'],
-        workspaceIds: (await h.services.control.workspaces.list(orgB)).map((w) => w.id),
-        createdBy: null,
-      }),
-    ).rejects.toThrow(/at most 20 webhooks/);
+    await addToB(19, 'edit');
+    await expect(addToB(20, 'edit')).rejects.toThrow(/at most 20 webhooks/);
   });
 
   it('an endpoint that falls behind keeps its newest events, counts the dropped ones, and says so in figures and /healthz', async () => {
@@ -159,27 +150,14 @@ describe('webhook delivery is fair between organizations and bounded per endpoin
     const closed = await startSilent();
     const port = closed.port;
     await closed.close();
-    const { endpoint } = await h.services.webhooks.add({
-      orgId: h.orgId,
-      url: `http://localhost:${port}/gone`,
-      events: ['edit'],
-      workspaceIds: [h.defaultWorkspaceId],
-      createdBy: null,
-    });
+    const { endpoint } = await addToA(`http://localhost:${port}/gone`, 'edit');
     const attempt = await h.services.webhooks.test(h.orgId, endpoint.id);
     expect(attempt).toMatchObject({ ok: false, responseCode: null, error: 'the host could not be reached' });
     // Pointing inside is refused when added, even with the development setting: it lets only localhost through.
     for (const url of ['https://169.254.169.254/latest', 'https://10.1.2.3/hook', 'http://[::ffff:10.0.0.1]/x']) {
-      await expect(
-        h.services.webhooks.add({
-          orgId: h.orgId,
-          url,
-          events: ['edit'],
-          workspaceIds: [h.defaultWorkspaceId],
-          createdBy: null,
-        }),
-        url,
-      ).rejects.toThrow(/^the address is not allowed: private, loopback or link-local$|must be https/);
+      await expect(addToA(url, 'edit'), url).rejects.toThrow(
+        /^the address is not allowed: private, loopback or link-local$|must be https/,
+      );
     }
     const [figures] = (await h.services.control.webhooks.metrics(h.orgId)).filter((m) => m.endpointId === endpoint.id);
     expect(figures!.lastError).toBe('the host could not be reached');
@@ -187,13 +165,7 @@ describe('webhook delivery is fair between organizations and bounded per endpoin
   });
 
   it('`specbase webhook test` is answered by the running server, with its settings, not the CLI’s', async () => {
-    const { endpoint, secret } = await h.services.webhooks.add({
-      orgId: h.orgId,
-      url: `http://localhost:${receiver.port}/hooks/cli`,
-      events: ['edit'],
-      workspaceIds: [h.defaultWorkspaceId],
-      createdBy: null,
-    });
+    const { endpoint, secret } = await addToA(`http://localhost:${receiver.port}/hooks/cli`, 'edit');
     receiver.secrets.set('cli', secret);
     // The CLI's own environment has no development setting: only the server's counts.
     const env: NodeJS.ProcessEnv = { ...process.env, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_BASE_URL: h.baseUrl };
