@@ -36,7 +36,7 @@ export interface WebhookSettings {
   readonly maxInFlightPerEndpoint: number;
   /** Pending messages kept per endpoint; past it the oldest are dropped and counted. */
   readonly maxQueuedPerEndpoint: number;
-  /** Deliveries this process makes at once; one organization takes at most half of them. */
+  /** Deliveries this process makes at once; one organization takes at most half, the last quarter is for organizations holding none. */
   readonly maxInFlight: number;
 }
 

@@ -9,7 +9,7 @@ export interface DispatcherOptions extends DeliveryDeps {
   readonly pollMs?: number;
   /** Deliveries to one endpoint at once, counted over all replicas by the store's leases. */
   readonly maxInFlightPerEndpoint: number;
-  /** Deliveries this process makes at once; one organization takes at most half. */
+  /** Deliveries this process makes at once; one organization takes at most half, and a quarter is kept for organizations holding none. */
   readonly maxInFlight: number;
 }
 
@@ -24,7 +24,8 @@ function rotated(ids: readonly string[], last: string | undefined): string[] {
  * Delivers the outbox in the background, fairly. Every replica runs one. Each turn goes round
  * the organizations with due messages, one message per organization per turn, and within an
  * organization round its endpoints; an endpoint never has more than its in-flight cap leased
- * (by any replica) and an organization never holds more than half of this process's slots. A
+ * (by any replica), an organization never holds more than half of this process's slots, and the
+ * last quarter goes only to organizations that hold none. A
  * delivery is not waited for before the next is started, so an endpoint that never answers
  * holds its own slots for the attempt's timeout, and nothing else.
  */
@@ -78,6 +79,8 @@ export class WebhookDispatcher {
   async #turn(): Promise<void> {
     const { store, maxInFlight, maxInFlightPerEndpoint } = this.#options;
     const share = Math.max(1, Math.floor(maxInFlight / 2));
+    // Kept for organizations that hold none: however many others hang, a newcomer finds a slot at once.
+    const reserve = Math.floor(maxInFlight / 4);
     const byOrg = new Map<string, Map<string, { due: number; inFlight: number }>>();
     for (const queue of (await store.queues()).filter((q: WebhookQueue) => q.due > 0)) {
       const endpoints = byOrg.get(queue.orgId) ?? new Map<string, { due: number; inFlight: number }>();
@@ -89,7 +92,8 @@ export class WebhookDispatcher {
       started = false;
       for (const orgId of rotated([...byOrg.keys()], this.#lastOrg)) {
         if (this.#inFlight >= maxInFlight || this.#closed) return;
-        if ((this.#orgSlots.get(orgId) ?? 0) >= share) continue;
+        const held = this.#orgSlots.get(orgId) ?? 0;
+        if (held >= share || (held > 0 && this.#inFlight >= maxInFlight - reserve)) continue;
         const endpoints = byOrg.get(orgId)!;
         const endpointId = rotated([...endpoints.keys()], this.#lastEndpoint.get(orgId)).find((id) => {
           const queue = endpoints.get(id)!;
