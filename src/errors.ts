@@ -161,6 +161,12 @@ export class StorageUnavailableError extends SpecbaseError {
   readonly code = StorageUnavailableError.code;
 }
 
+/** Something the request waits on (the server's webhook dispatcher) did not act in time; nothing is lost, it may yet. */
+export class NotYetError extends SpecbaseError {
+  static readonly code = 'not_yet';
+  readonly code = NotYetError.code;
+}
+
 /**
  * Error codes of storage that refuses writes (system, SQLite's extended ones, PostgreSQL's
  * SQLSTATE), and the words git and SQLite use for them. SQLite hides the system error behind

@@ -35,12 +35,15 @@ export async function createHttpApp(
   app.get('/healthz', async (_req, res) => {
     const problem = await services.unready();
     const audit = control.audit.health();
+    const webhooks = await control.webhooks.health().catch(() => undefined);
     const counts = {
       droppedLogLines: droppedLogLines(log),
       droppedAuditRows: audit.droppedRows,
       heldAuditRows: audit.heldRows,
       // What this replica holds (see SPECBASE_MAX_OPEN_ORGS), for sizing and for checking affinity.
       openOrganizations: store.openOrganizations().length,
+      // Over every replica: webhook events waiting, and those dropped because an endpoint's queue was full.
+      ...(webhooks ? { queuedWebhookEvents: webhooks.queued, droppedWebhookEvents: webhooks.dropped } : {}),
     };
     res
       .status(problem ? 503 : 200)

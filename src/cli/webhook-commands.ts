@@ -1,7 +1,6 @@
 import type { Services } from '../app/services.js';
 import { WEBHOOK_EVENT_KINDS, type WebhookEndpoint } from '../control/index.js';
 import { NotFoundError } from '../errors.js';
-import { sendTestEvent } from '../webhooks/index.js';
 import { orgOf, recordCli, text, type Command, type Flags } from './command.js';
 
 const list = (flags: Flags, name: string) =>
@@ -44,7 +43,7 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
     required: ['org', 'url', 'events', 'workspaces'],
     run: async (services, flags) => {
       const org = await orgOf(services, text(flags, 'org'));
-      const { endpoint, secret } = await services.control.webhooks.add({
+      const { endpoint, secret } = await services.webhooks.add({
         orgId: org.id,
         url: text(flags, 'url'),
         events: list(flags, 'events'),
@@ -62,15 +61,18 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
   },
   {
     name: 'webhook list',
-    usage: 'webhook list --org ORG_ID   endpoints with their latest delivery attempts',
+    usage:
+      'webhook list --org ORG_ID   endpoints with their figures (deliveries, failures, p50/p95 latency, queue, drops, last error) and latest attempts',
     flags: { org: { type: 'string' } },
     required: ['org'],
     run: async (services, flags) => {
       const org = await orgOf(services, text(flags, 'org'));
       const endpoints = await services.control.webhooks.list(org.id);
+      const metrics = await services.control.webhooks.metrics(org.id);
       const webhooks = await Promise.all(
         endpoints.map(async (endpoint) => ({
           ...endpoint,
+          metrics: metrics.find((m) => m.endpointId === endpoint.id) ?? null,
           attempts: await services.control.webhooks.attempts(org.id, endpoint.id, 20),
         })),
       );
@@ -79,13 +81,14 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
   },
   {
     name: 'webhook test',
-    usage: 'webhook test --org ORG_ID --id WEBHOOK_ID   sends a signed webhook.test event now',
+    usage:
+      'webhook test --org ORG_ID --id WEBHOOK_ID   asks the running server to send a signed webhook.test event now, and prints its attempt',
     flags: { org: { type: 'string' }, id: { type: 'string' } },
     required: ['org', 'id'],
     run: async (services, flags) => {
       const org = await orgOf(services, text(flags, 'org'));
       const endpoint = await endpointOf(services, org.id, text(flags, 'id'));
-      return { attempt: await sendTestEvent(services.webhooks.delivery, org.id, endpoint.id) };
+      return { attempt: await services.webhooks.test(org.id, endpoint.id) };
     },
   },
   {

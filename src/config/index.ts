@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { WEBHOOK_ENV, webhookSettings, type WebhookSettings } from './webhooks.js';
 
 const optionalText = z.string().trim().min(1).optional();
 /** A count where 0 switches the limit off. */
@@ -75,9 +76,7 @@ const EnvSchema = z.object({
   SPECBASE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   SPECBASE_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   SPECBASE_CIMD_CA_FILE: optionalText,
-  SPECBASE_WEBHOOK_CA_FILE: optionalText,
-  SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: optionalText,
-  SPECBASE_WEBHOOK_RETRY_SECONDS: z.coerce.number().positive().default(30),
+  ...WEBHOOK_ENV,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
 });
 
@@ -138,11 +137,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** Audit rows older than this many days are deleted (checked at start and every few hours). */
   readonly auditRetentionDays: number;
-  /**
-   * Delivering webhooks: extra trusted CA and one loopback host (both for tests, unset in
-   * production), and the first retry's delay, doubled after each failed attempt.
-   */
-  readonly webhooks: { readonly caFile?: string; readonly allowLoopbackHost?: string; readonly firstRetryMs: number };
+  /** Delivering webhooks: trust, retries, the development setting and the bounds (config/webhooks.ts). */
+  readonly webhooks: WebhookSettings;
 }
 
 /**
@@ -217,6 +213,7 @@ function userLimitsOf(e: z.infer<typeof EnvSchema>): UserLimits {
 }
 
 export { isLoopbackUrl } from './loopback.js';
+export type { WebhookSettings } from './webhooks.js';
 
 export class ConfigError extends Error {}
 
@@ -239,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const scheme = e.SPECBASE_TLS_CERT ? 'https' : 'http';
   const baseUrl = (e.SPECBASE_BASE_URL ?? `${scheme}://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const webhooks = webhookSettings(e, baseUrl);
+  if (typeof webhooks === 'string') throw new ConfigError(webhooks);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -268,11 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openOrgs: Object.freeze({ max: e.SPECBASE_MAX_OPEN_ORGS, idleMs: Math.round(e.SPECBASE_ORG_IDLE_SECONDS * 1000) }),
     databasePoolSize: e.SPECBASE_DATABASE_POOL_SIZE,
     auditRetentionDays: e.SPECBASE_AUDIT_RETENTION_DAYS,
-    webhooks: Object.freeze({
-      ...(e.SPECBASE_WEBHOOK_CA_FILE ? { caFile: e.SPECBASE_WEBHOOK_CA_FILE } : {}),
-      ...(e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST ? { allowLoopbackHost: e.SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST } : {}),
-      firstRetryMs: Math.round(e.SPECBASE_WEBHOOK_RETRY_SECONDS * 1000),
-    }),
+    webhooks,
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

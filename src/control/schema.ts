@@ -87,6 +87,17 @@ const webhooks = (serial: string, rowid: string) => `
 `;
 
 /**
+ * Webhook bounds (issue 46): each endpoint counts the events dropped because its outbox was full
+ * (and when the last was), and the dispatcher finds each endpoint's pending messages, oldest
+ * first, through one index, both to lease them and to count its queue.
+ */
+const WEBHOOK_BOUNDS = `
+        ALTER TABLE webhook_endpoints ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE webhook_endpoints ADD COLUMN dropped_at TEXT;
+        CREATE INDEX webhook_outbox_pending ON webhook_outbox (endpoint_id, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+`;
+
+/**
  * Timestamps are ISO-8601 UTC strings, which sort in time order as text. PostgreSQL has no
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
@@ -175,6 +186,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 3, sql: WRITE_PROBE },
     { version: 4, sql: READ_ONLY_TOKENS },
     { version: 5, sql: webhooks('INTEGER PRIMARY KEY AUTOINCREMENT', '') },
+    { version: 6, sql: WEBHOOK_BOUNDS },
   ],
   postgres: [
     {
@@ -263,5 +275,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 3, sql: WRITE_PROBE },
     { version: 4, sql: READ_ONLY_TOKENS },
     { version: 5, sql: webhooks('BIGSERIAL PRIMARY KEY', '\n          rowid BIGSERIAL NOT NULL,') },
+    { version: 6, sql: WEBHOOK_BOUNDS },
   ],
 };

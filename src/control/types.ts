@@ -1,4 +1,5 @@
 import type { Principal, WorkspaceRole } from '../access/principal.js';
+import type { WebhookStore } from './webhook-types.js';
 
 export interface User {
   readonly id: string;
@@ -104,127 +105,8 @@ export interface AuditPage {
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { readonly at?: string };
 
-/** The changes a webhook can be told of: one per kind of commit. */
-export const WEBHOOK_EVENT_KINDS = ['create', 'edit', 'delete', 'restore', 'move', 'revert'] as const;
-export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
-
-/** One commit to one artifact, as webhooks announce it. */
-export interface ArtifactChange {
-  readonly orgId: string;
-  readonly kind: WebhookEventKind;
-  readonly artifact: {
-    readonly id: string;
-    readonly type: string;
-    readonly title: string;
-    readonly url: string;
-    readonly workspaceId: string;
-  };
-  readonly commit: string;
-  readonly author: { readonly name: string; readonly email: string };
-  /** The MCP client's name, 'web' or 'cli'. */
-  readonly client: string | null;
-  readonly at: string;
-}
-
-export interface WebhookEndpoint {
-  readonly id: string;
-  readonly orgId: string;
-  readonly url: string;
-  readonly events: readonly WebhookEventKind[];
-  /** Only changes in these workspaces are sent. */
-  readonly workspaceIds: readonly string[];
-  readonly createdBy: string | null;
-  readonly createdAt: string;
-  /** Since when every attempt failed; null after a success. */
-  readonly failingSince: string | null;
-  readonly disabledAt: string | null;
-  readonly disabledReason: string | null;
-}
-
-/** One event for one endpoint, kept until delivered or given up. `id` is the `webhook-id`. */
-export interface OutboxMessage {
-  readonly id: string;
-  readonly endpointId: string;
-  readonly orgId: string;
-  readonly kind: string;
-  /** The JSON body, exactly as signed and sent. */
-  readonly payload: string;
-  readonly createdAt: string;
-  /** Attempts made before this one. */
-  readonly attempts: number;
-}
-
-export interface DeliveryAttempt {
-  readonly id: number;
-  readonly messageId: string;
-  readonly endpointId: string;
-  readonly kind: string;
-  readonly at: string;
-  readonly ok: boolean;
-  /** The endpoint's HTTP status; null when it never answered. */
-  readonly responseCode: number | null;
-  readonly error: string | null;
-  readonly durationMs: number;
-  /** What became of the message: delivered, retrying at `nextAttemptAt`, or given up. */
-  readonly state: 'delivered' | 'retrying' | 'given_up';
-  readonly nextAttemptAt: string | null;
-}
-
-/** How an attempt ended, to be settled on the message and its endpoint. */
-export interface AttemptOutcome {
-  readonly ok: boolean;
-  readonly responseCode: number | null;
-  readonly error: string | null;
-  readonly durationMs: number;
-}
-
-/**
- * Webhook endpoints, the outbox of events for them and the log of delivery attempts. Events
- * are written in the step that records the commit; any replica's dispatcher claims them with a
- * lease, so one delivers each.
- */
-export interface WebhookStore {
-  add(input: {
-    orgId: string;
-    url: string;
-    events: readonly string[];
-    workspaceIds: readonly string[];
-    createdBy: string | null;
-  }): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
-  list(orgId: string): Promise<WebhookEndpoint[]>;
-  get(orgId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
-  remove(orgId: string, endpointId: string): Promise<boolean>;
-  /** Enables an endpoint disabled after a day of failures; its pending events are tried again. */
-  enable(orgId: string, endpointId: string): Promise<boolean>;
-  /** Writes one message per enabled endpoint of the organization that asked for this kind in this workspace; returns how many. */
-  enqueue(change: ArtifactChange): Promise<number>;
-  /** A `webhook.test` message for one endpoint, due now. */
-  enqueueTest(orgId: string, endpointId: string): Promise<OutboxMessage>;
-  /**
-   * Leases up to `limit` due messages of enabled endpoints to `owner` until `leaseUntil`
-   * (or just `messageId`): none is leased to two owners at once.
-   */
-  claim(input: { owner: string; leaseUntil: Date; limit: number; messageId?: string }): Promise<OutboxMessage[]>;
-  /** The URL and signing secret of an endpoint, for the dispatcher only. */
-  target(endpointId: string): Promise<{ url: string; secret: string } | undefined>;
-  /**
-   * Logs an attempt on a message leased to `owner`, and settles it: delivered, due again after
-   * `retryAfterMs`, or given up once `giveUpAfterMs` passed since it was written. An endpoint
-   * failing for `disableAfterMs` is disabled with the reason. Returns the attempt as logged.
-   */
-  settle(input: {
-    message: OutboxMessage;
-    owner: string;
-    outcome: AttemptOutcome;
-    retryAfterMs: number;
-    giveUpAfterMs: number;
-    disableAfterMs: number;
-  }): Promise<DeliveryAttempt>;
-  /** The latest attempts for an endpoint, newest first. */
-  attempts(orgId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
-  /** Deletes messages delivered or given up before `before`, with their attempts; returns how many. */
-  prune(before: Date): Promise<number>;
-}
+// Webhook types live beside, one concern per file; every caller still imports them from here.
+export * from './webhook-types.js';
 
 /**
  * The control plane: accounts, organizations, workspaces, roles, tokens, audit.

@@ -3,6 +3,7 @@ import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
+  NotYetError,
   PatchError,
   PayloadTooLargeError,
   PermissionDeniedError,
@@ -22,6 +23,7 @@ const STATUS: ReadonlyArray<[abstract new (...args: never[]) => SpecbaseError, n
   [InvalidInputError, 400, 'Cannot do that'],
   [PayloadTooLargeError, 413, 'Too large'],
   [StorageUnavailableError, 503, 'Cannot save now'],
+  [NotYetError, 503, 'Not yet'],
 ];
 
 /** A form body over its parser's limit (express's body parsers say so with this type and 413). */

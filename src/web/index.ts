@@ -3,7 +3,7 @@ import type { GrantAdmin } from '../auth/types.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
 import type { SpecService } from '../domain/types.js';
-import type { DeliveryDeps } from '../webhooks/index.js';
+import type { WebhookActions } from '../webhooks/index.js';
 import { assetRoutes } from './assets.js';
 import { sendHtml } from './context.js';
 import { errorPageFor, webErrors } from './errors.js';
@@ -28,7 +28,7 @@ export interface WebDeps {
     readonly requireWebUser: RequestHandler;
     readonly grants: GrantAdmin;
   };
-  readonly webhooks: { readonly delivery: DeliveryDeps };
+  readonly webhooks: WebhookActions;
 }
 
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */

@@ -12,11 +12,13 @@ const TIMEOUT_MS = 10_000;
 export interface DeliveryDeps {
   readonly store: WebhookStore;
   /** Where endpoints may be reached (see net/outbound-request.ts); size and time are the delivery's own. */
-  readonly policy: Pick<OutboundPolicy, 'allowLoopbackHost' | 'ca'>;
+  readonly policy: Pick<OutboundPolicy, 'allowLoopbackHost' | 'allowLocalhost' | 'ca'>;
   /** Pause after the first failed attempt, doubled after each further one. */
   readonly firstRetryMs: number;
   /** Who holds the leases this process takes. */
   readonly owner: string;
+  /** Where a failure's detail goes (the server log): the attempt log keeps only the rule. */
+  readonly failed: (failure: { endpointId: string; messageId: string; detail: string }) => void;
 }
 
 /** How long a lease lasts: longer than one attempt can take, so no other replica takes the message meanwhile. */
@@ -64,6 +66,7 @@ export async function deliverMessage(deps: DeliveryDeps, message: OutboxMessage)
     };
   } catch (error) {
     if (!(error instanceof OutboundRequestError)) throw error;
+    deps.failed({ endpointId: message.endpointId, messageId: message.id, detail: error.detail });
     outcome = { ok: false, responseCode: null, error: error.message };
   }
   const once = message.kind === 'test';

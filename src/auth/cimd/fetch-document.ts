@@ -25,8 +25,10 @@ export async function fetchDocument(url: URL, policy: DocumentFetchPolicy): Prom
   try {
     res = await outboundRequest(url, policy, { method: 'GET', headers: { Accept: 'application/json' } });
   } catch (error) {
+    // A client developer debugging their own document is told how its host resolved, as before
+    // (issue 46 keeps the rule-only sentences to webhooks, whose errors organization admins read).
     if (error instanceof OutboundRequestError)
-      throw new DocumentFetchError(error.message.replace(/^the answer is/, 'the document is'));
+      throw new DocumentFetchError(error.detail.replace(/^the answer is/, 'the document is'));
     throw error;
   }
   if (res.status !== 200) {

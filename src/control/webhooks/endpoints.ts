@@ -16,10 +16,12 @@ export interface EndpointRow {
   failing_since: string | null;
   disabled_at: string | null;
   disabled_reason: string | null;
+  dropped: number | string;
+  dropped_at: string | null;
 }
 
 export const ENDPOINT_COLUMNS =
-  'id, org_id, url, events, workspace_ids, created_by, created_at, failing_since, disabled_at, disabled_reason';
+  'id, org_id, url, events, workspace_ids, created_by, created_at, failing_since, disabled_at, disabled_reason, dropped, dropped_at';
 const MAX_URL = 2000;
 
 const words = (list: string) => list.split(' ').filter(Boolean);
@@ -35,17 +37,23 @@ export const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   failingSince: row.failing_since,
   disabledAt: row.disabled_at,
   disabledReason: row.disabled_reason,
+  dropped: Number(row.dropped),
+  droppedAt: row.dropped_at,
 });
 
-/** An https URL without credentials; where it points is checked on every delivery (net/outbound-request.ts). */
-function endpointUrl(value: string): string {
+/**
+ * An https URL without credentials (http only when the caller allows it); where it points is
+ * checked when added (webhooks/add-endpoint.ts) and on every delivery (net/outbound-request.ts).
+ */
+function endpointUrl(value: string, allowHttp: boolean): string {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
     throw new InvalidInputError(`not a URL: ${value.slice(0, 80)}`);
   }
-  if (url.protocol !== 'https:') throw new InvalidInputError('a webhook URL must be https');
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
+    throw new InvalidInputError('a webhook URL must be https');
   if (url.username || url.password) throw new InvalidInputError('a webhook URL must not carry credentials');
   if (url.href.length > MAX_URL) throw new InvalidInputError(`a webhook URL is at most ${MAX_URL} characters`);
   return url.href;
@@ -70,8 +78,8 @@ export function sqlWebhookEndpoints(
   clock: Clock,
 ): Pick<WebhookStore, 'add' | 'list' | 'get' | 'remove' | 'enable' | 'target'> {
   return {
-    async add({ orgId, url, events, workspaceIds, createdBy }) {
-      const href = endpointUrl(url);
+    async add({ orgId, url, events, workspaceIds, createdBy, maxEndpoints, allowHttp = false }) {
+      const href = endpointUrl(url, allowHttp);
       const kinds = eventKinds(events);
       const known = new Set(
         (await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id),
@@ -82,10 +90,23 @@ export function sqlWebhookEndpoints(
       if (foreign.length) throw new InvalidInputError(`not a workspace of this organization: ${foreign.join(', ')}`);
       const id = newId();
       const secret = newSecret();
-      await db.run(
-        'INSERT INTO webhook_endpoints (id, org_id, url, secret, events, workspace_ids, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [id, orgId, href, secret, kinds.join(' '), chosen.join(' '), createdBy, clock().toISOString()],
-      );
+      await db.transaction(async (tx) => {
+        // Counted in the transaction that adds, so two admins adding at once cannot pass the cap together.
+        if (maxEndpoints !== undefined) {
+          const held = await tx.get<{ n: number | string }>(
+            'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE org_id = ?',
+            [orgId],
+          );
+          if (Number(held?.n ?? 0) >= maxEndpoints)
+            throw new InvalidInputError(
+              `an organization has at most ${maxEndpoints} webhooks; remove one before adding another`,
+            );
+        }
+        await tx.run(
+          'INSERT INTO webhook_endpoints (id, org_id, url, secret, events, workspace_ids, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [id, orgId, href, secret, kinds.join(' '), chosen.join(' '), createdBy, clock().toISOString()],
+        );
+      });
       const endpoint = toEndpoint(
         (await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]))!,
       );

@@ -3,16 +3,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { SqlDatabase, SqlValue } from '../sql/types.js';
 import type { DeliveryAttempt, OutboxMessage, WebhookStore } from '../types.js';
-
-interface MessageRow {
-  id: string;
-  endpoint_id: string;
-  org_id: string;
-  kind: string;
-  payload: string;
-  created_at: string;
-  attempts: number;
-}
+import { dropOverflow } from './overflow.js';
 
 interface AttemptRow {
   id: number;
@@ -28,18 +19,7 @@ interface AttemptRow {
   next_attempt_at: string | null;
 }
 
-const MESSAGE_COLUMNS = 'id, endpoint_id, org_id, kind, payload, created_at, attempts';
 const MAX_ERROR = 500;
-
-const toMessage = (row: MessageRow): OutboxMessage => ({
-  id: row.id,
-  endpointId: row.endpoint_id,
-  orgId: row.org_id,
-  kind: row.kind,
-  payload: row.payload,
-  createdAt: row.created_at,
-  attempts: row.attempts,
-});
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
   id: row.id,
@@ -59,62 +39,18 @@ const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
 const messageId = () => `msg_${randomUUID().replace(/-/g, '')}`;
 const words = (list: string) => list.split(' ').filter(Boolean);
 
-/** Due messages of enabled endpoints that no one holds (or whose holder's lease ran out). */
-const DUE = `SELECT o.id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id
-  WHERE o.next_attempt_at IS NOT NULL AND o.next_attempt_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?) AND e.disabled_at IS NULL`;
-
 export function sqlWebhookOutbox(
   db: SqlDatabase,
   clock: Clock,
-): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'claim' | 'settle' | 'attempts' | 'prune'> {
+): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'settle' | 'attempts' | 'prune'> {
   const insert = (rows: readonly SqlValue[][], tx: Pick<SqlDatabase, 'run'> = db) =>
     tx.run(
       `INSERT INTO webhook_outbox (id, endpoint_id, org_id, kind, payload, created_at, next_attempt_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       rows.flat(),
     );
 
-  async function claimOnSqlite(
-    owner: string,
-    now: string,
-    until: string,
-    limit: number,
-    only?: string,
-  ): Promise<MessageRow[]> {
-    // One process writes the SQLite file: each candidate is leased by an UPDATE that still finds it free.
-    const candidates = await db.all<{ id: string }>(
-      `${DUE}${only ? ' AND o.id = ?' : ''} ORDER BY o.next_attempt_at LIMIT ?`,
-      [now, now, ...(only ? [only] : []), limit],
-    );
-    const leased: MessageRow[] = [];
-    for (const { id } of candidates) {
-      const changed = await db.run(
-        'UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ? AND next_attempt_at IS NOT NULL AND (lease_until IS NULL OR lease_until < ?)',
-        [owner, until, id, now],
-      );
-      if (changed === 1)
-        leased.push((await db.get<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM webhook_outbox WHERE id = ?`, [id]))!);
-    }
-    return leased;
-  }
-
-  function claimOnPostgres(
-    owner: string,
-    now: string,
-    until: string,
-    limit: number,
-    only?: string,
-  ): Promise<MessageRow[]> {
-    // Replicas claim at once: each skips the rows another is leasing, and takes only free ones.
-    return db.all<MessageRow>(
-      `UPDATE webhook_outbox SET lease_owner = ?, lease_until = ?
-        WHERE id IN (${DUE}${only ? ' AND o.id = ?' : ''} ORDER BY o.next_attempt_at LIMIT ? FOR UPDATE OF o SKIP LOCKED)
-        RETURNING ${MESSAGE_COLUMNS}`,
-      [owner, until, now, now, ...(only ? [only] : []), limit],
-    );
-  }
-
   return {
-    async enqueue(change) {
+    async enqueue(change, bounds) {
       // Most organizations have no webhook: one indexed read, and no transaction, for each commit of theirs.
       const any = await db.get(
         'SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1',
@@ -147,6 +83,13 @@ export function sqlWebhookOutbox(
           matching.map((e) => [messageId(), e.id, change.orgId, change.kind, payload, now, now]),
           tx,
         );
+        if (bounds)
+          await dropOverflow(
+            tx,
+            matching.map((e) => e.id),
+            bounds.maxQueued,
+            now,
+          );
         return matching.length;
       });
     },
@@ -173,13 +116,6 @@ export function sqlWebhookOutbox(
       };
       await insert([[message.id, endpointId, orgId, message.kind, message.payload, now, now]]);
       return message;
-    },
-
-    async claim({ owner, leaseUntil, limit, messageId: only }) {
-      const now = clock().toISOString();
-      const until = leaseUntil.toISOString();
-      const claim = db.dialect === 'postgres' ? claimOnPostgres : claimOnSqlite;
-      return (await claim(owner, now, until, limit, only)).map(toMessage);
     },
 
     async settle({ message, owner, outcome, retryAfterMs, giveUpAfterMs, disableAfterMs }) {

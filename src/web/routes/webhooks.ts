@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { sendTestEvent, type DeliveryDeps } from '../../webhooks/index.js';
+import type { WebhookActions } from '../../webhooks/index.js';
 import { audited } from '../audit-trail.js';
 import { sendHtml } from '../context.js';
 import { csrfToken } from '../security.js';
@@ -22,7 +22,7 @@ const values = (req: Request, name: string): string[] => {
 export function webhookRoutes(deps: {
   control: ControlPlane;
   config: Config;
-  webhooks: { readonly delivery: DeliveryDeps };
+  webhooks: WebhookActions;
 }): express.Router {
   const { control, config } = deps;
   const router = express.Router();
@@ -36,6 +36,7 @@ export function webhookRoutes(deps: {
     status = 200,
   ) {
     const endpoints = await control.webhooks.list(ctx.org.id);
+    const metrics = await control.webhooks.metrics(ctx.org.id);
     const model: WebhooksModel = {
       orgId: ctx.org.id,
       csrf: csrfToken(req, res, config.baseUrl),
@@ -43,6 +44,7 @@ export function webhookRoutes(deps: {
       endpoints: await Promise.all(
         endpoints.map(async (endpoint) => ({
           endpoint,
+          metrics: metrics.find((m) => m.endpointId === endpoint.id),
           attempts: await control.webhooks.attempts(ctx.org.id, endpoint.id, ATTEMPTS_SHOWN),
         })),
       ),
@@ -73,7 +75,7 @@ export function webhookRoutes(deps: {
         'web.webhook.add',
         null,
         () =>
-          control.webhooks.add({
+          deps.webhooks.add({
             orgId: ctx.org.id,
             url: field(req, 'url'),
             events: values(req, 'events'),
@@ -109,7 +111,7 @@ export function webhookRoutes(deps: {
       res.redirect(303, `/o/${ctx.org.id}/webhooks${verb === 'remove' ? '' : `#webhook-${endpoint.id}`}`);
     });
 
-  endpointAction('test', (ctx, id) => sendTestEvent(deps.webhooks.delivery, ctx.org.id, id));
+  endpointAction('test', (ctx, id) => deps.webhooks.test(ctx.org.id, id));
   endpointAction('enable', (ctx, id) => control.webhooks.enable(ctx.org.id, id));
   endpointAction('remove', (ctx, id) => control.webhooks.remove(ctx.org.id, id));
 

@@ -2,6 +2,7 @@ import {
   WEBHOOK_EVENT_KINDS,
   type DeliveryAttempt,
   type WebhookEndpoint,
+  type WebhookMetrics,
   type Workspace,
 } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
@@ -11,7 +12,11 @@ export interface WebhooksModel {
   readonly orgId: string;
   readonly csrf: string;
   readonly workspaces: readonly Workspace[];
-  readonly endpoints: readonly { readonly endpoint: WebhookEndpoint; readonly attempts: readonly DeliveryAttempt[] }[];
+  readonly endpoints: readonly {
+    readonly endpoint: WebhookEndpoint;
+    readonly metrics: WebhookMetrics | undefined;
+    readonly attempts: readonly DeliveryAttempt[];
+  }[];
   /** An endpoint just added: its signing secret is shown this once. */
   readonly created?: { readonly id: string; readonly secret: string };
   readonly problem?: string;
@@ -34,9 +39,23 @@ function attemptRow(attempt: DeliveryAttempt): SafeHtml {
 <td class="attempt-code">${attempt.responseCode ?? '—'}</td><td>${attempt.error ?? ''}</td><td class="attempt-state">${state}</td><td class="mono summary">${attempt.messageId}</td></tr>`;
 }
 
+const ms = (value: number | null) => (value === null ? '—' : `${value} ms`);
+
+/** The endpoint's figures over the attempts still logged, as `specbase webhook list --json` gives them. */
+function figures(metrics: WebhookMetrics): SafeHtml {
+  return html`<dl class="urls" data-metrics>
+<dt>Delivered</dt><dd data-metric="delivered">${metrics.delivered}</dd>
+<dt>Failed attempts</dt><dd data-metric="failed">${metrics.failed}</dd>
+<dt>Latency p50 / p95</dt><dd data-metric="latency">${ms(metrics.p50Ms)} / ${ms(metrics.p95Ms)}</dd>
+<dt>Queued</dt><dd data-metric="queued">${metrics.queued}${metrics.inFlight ? ` (${metrics.inFlight} being sent)` : ''}</dd>
+<dt>Last error</dt><dd data-metric="last-error">${metrics.lastError ? html`${metrics.lastError}, ${when(metrics.lastErrorAt!)}` : 'none'}</dd>
+</dl>`;
+}
+
 function endpointSection(
   model: WebhooksModel,
   endpoint: WebhookEndpoint,
+  metrics: WebhookMetrics | undefined,
   attempts: readonly DeliveryAttempt[],
 ): SafeHtml {
   const base = `/o/${model.orgId}/webhooks/${endpoint.id}`;
@@ -51,9 +70,15 @@ ${postButton(`${base}/enable`, model.csrf, 'Enable again', 'small')}</div>`
       ? html`<p class="notice error">Every delivery has failed since ${when(endpoint.failingSince)}; after a day of failures it is disabled.</p>`
       : ''
 }
+${
+  endpoint.dropped > 0
+    ? html`<p class="notice error" role="status" data-dropped="${endpoint.dropped}"><strong>${endpoint.dropped} events dropped</strong>, the last ${when(endpoint.droppedAt!)}: the endpoint fell so far behind that its queue was full, and the oldest events were dropped. Make it answer faster, or remove the events it does not need.</p>`
+    : ''
+}
 <p>Events: <span class="webhook-events">${endpoint.events.join(', ')}</span> · Workspaces: <span class="webhook-workspaces">${names.join(', ')}</span> · Added ${when(endpoint.createdAt)}</p>
 <div class="actions">${endpoint.disabledAt ? '' : postButton(`${base}/test`, model.csrf, 'Send test event', 'secondary small')}
 ${postButton(`${base}/remove`, model.csrf, 'Remove', 'danger small', `Remove the webhook to ${endpoint.url}? Events not yet delivered are dropped.`)}</div>
+${metrics ? figures(metrics) : ''}
 ${
   attempts.length === 0
     ? html`<p class="empty">No delivery attempted yet.</p>`
@@ -92,6 +117,6 @@ ${
 }
 ${addForm(model)}
 <section aria-labelledby="h-webhooks"><h2 id="h-webhooks">Endpoints</h2>
-${model.endpoints.length === 0 ? html`<p class="empty">No webhook yet.</p>` : model.endpoints.map((e) => endpointSection(model, e.endpoint, e.attempts))}
+${model.endpoints.length === 0 ? html`<p class="empty">No webhook yet.</p>` : model.endpoints.map((e) => endpointSection(model, e.endpoint, e.metrics, e.attempts))}
 </section>`;
 }

@@ -120,6 +120,7 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         { namespace: 'control', version: 3 },
         { namespace: 'control', version: 4 },
         { namespace: 'control', version: 5 },
+        { namespace: 'control', version: 6 },
       ]);
     } finally {
       await db.end();

@@ -52,7 +52,12 @@ describe('webhooks with two replicas on PostgreSQL', () => {
         '--database-url',
         cluster.databaseUrl,
       ],
-      { ...process.env, SPECBASE_LOG_LEVEL: 'silent' },
+      // Where an endpoint points is checked when it is added: the CLI reads the replicas' settings.
+      {
+        ...process.env,
+        SPECBASE_LOG_LEVEL: 'silent',
+        SPECBASE_WEBHOOK_ALLOW_LOOPBACK_HOST: `127.0.0.1:${receiver.port}`,
+      },
     );
     receiver.secrets.set('cluster', (JSON.parse(stdout) as { secret: string }).secret);
     for (const replica of cluster.replicas)

@@ -144,6 +144,8 @@ describe('node dist/main.js with nothing configured but a data directory and a p
       droppedAuditRows: 0,
       heldAuditRows: 0,
       openOrganizations: expect.any(Number),
+      queuedWebhookEvents: 0,
+      droppedWebhookEvents: 0,
     });
 
     const entries = await readdir(dataDir);

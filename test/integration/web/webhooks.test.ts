@@ -43,6 +43,11 @@ describe('the webhooks page', () => {
     await page.getByLabel('Endpoint URL').fill('http://example.com/hook');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     expect(await page.locator('.notice.error').innerText()).toContain('must be https');
+    await page.getByLabel('Endpoint URL').fill('https://169.254.169.254/latest');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    expect(await page.locator('.notice.error').innerText()).toBe(
+      'the address is not allowed: private, loopback or link-local',
+    );
 
     await page.getByLabel('Endpoint URL').fill(receiver.url('browser'));
     await page.getByLabel('delete').uncheck();
@@ -84,8 +89,28 @@ describe('the webhooks page', () => {
     });
     await page.reload();
     expect(await page.locator('table.attempts tbody tr').first().locator('td.mono').first().innerText()).toBe('edit');
+    const figures = section.locator('[data-metrics]');
+    expect(await figures.locator('[data-metric="delivered"]').innerText()).toBe('2');
+    expect(await figures.locator('[data-metric="failed"]').innerText()).toBe('0');
+    expect(await figures.locator('[data-metric="latency"]').innerText()).toMatch(/^\d+ ms \/ \d+ ms$/);
+    expect(await figures.locator('[data-metric="queued"]').innerText()).toBe('0');
+    expect(await figures.locator('[data-metric="last-error"]').innerText()).toBe('none');
     await screenshot(page, 'webhooks');
     expect(receiver.rejected).toEqual([]);
+  });
+
+  it('tells the admin when an endpoint fell so far behind that events were dropped', async () => {
+    const { page } = owner;
+    const [endpoint] = await h.services.control.webhooks.list(h.orgId);
+    await h.services.control.db.run('UPDATE webhook_endpoints SET dropped = 3, dropped_at = ? WHERE id = ?', [
+      new Date().toISOString(),
+      endpoint!.id,
+    ]);
+    await page.goto(`${h.baseUrl}/o/${h.orgId}/webhooks`);
+    expect(await page.locator(`#webhook-${endpoint!.id} [data-dropped]`).innerText()).toContain('3 events dropped');
+    await h.services.control.db.run('UPDATE webhook_endpoints SET dropped = 0, dropped_at = NULL WHERE id = ?', [
+      endpoint!.id,
+    ]);
   });
 
   it('shows an endpoint disabled after a day of failures with its reason, and enables it again', async () => {

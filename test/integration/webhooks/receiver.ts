@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -15,7 +15,8 @@ export interface Received {
 }
 
 /**
- * A webhook receiver over https with a self-signed certificate. Every request is verified with
+ * A webhook receiver over https with a self-signed certificate (over plain http on 127.0.0.1
+ * without one, as a developer runs it under SPECBASE_WEBHOOK_ALLOW_LOCALHOST). Every request is verified with
  * the Standard Webhooks library's own `Webhook.verify` against the secret of its endpoint; one
  * that does not verify is kept in `rejected` and answered 401.
  */
@@ -34,8 +35,8 @@ export interface Receiver {
   of(hook: string): Received[];
 }
 
-export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
-  const key = await readFile(cert.keyFile);
+export async function startReceiver(cert?: SelfSigned): Promise<Receiver> {
+  const key = cert ? await readFile(cert.keyFile) : undefined;
   const received: Received[] = [];
   const rejected: string[] = [];
   const secrets = new Map<string, string>();
@@ -68,7 +69,9 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
       }
     });
   };
-  let server: Server = createServer({ cert: cert.pem, key }, handler);
+  const serve = (): Server | import('node:http').Server =>
+    cert ? createServer({ cert: cert.pem, key: key! }, handler) : createHttpServer(handler);
+  let server = serve();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -77,14 +80,14 @@ export async function startReceiver(cert: SelfSigned): Promise<Receiver> {
     rejected,
     secrets,
     answers,
-    url: (hook) => `https://127.0.0.1:${port}/hooks/${hook}`,
+    url: (hook) => `${cert ? 'https' : 'http'}://127.0.0.1:${port}/hooks/${hook}`,
     of: (hook) => received.filter((r) => r.hook === hook),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
     async start() {
-      server = createServer({ cert: cert.pem, key }, handler);
+      server = serve();
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
   };

@@ -20,7 +20,14 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
       'SELECT version FROM schema_migrations WHERE namespace = ?',
       [CONTROL_NAMESPACE],
     );
-    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+    expect(versions).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+      { version: 5 },
+      { version: 6 },
+    ]);
   });
 
   it('replicas opening a fresh database together apply each migration exactly once', async () => {
