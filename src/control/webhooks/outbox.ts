@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { SqlDatabase, SqlValue } from '../sql/types.js';
 import type { DeliveryAttempt, OutboxMessage, WebhookStore } from '../types.js';
+import { coversWorkspace } from './endpoints.js';
 
 interface MessageRow {
   id: string;
@@ -127,7 +128,7 @@ export function sqlWebhookOutbox(
           [change.orgId],
         );
         const matching = endpoints.filter(
-          (e) => words(e.events).includes(change.kind) && words(e.workspace_ids).includes(change.artifact.workspaceId),
+          (e) => words(e.events).includes(change.kind) && coversWorkspace(e.workspace_ids, change.artifact.workspaceId),
         );
         if (matching.length === 0) return 0;
         const org = await tx.get<{ name: string }>('SELECT name FROM organizations WHERE id = ?', [change.orgId]);
