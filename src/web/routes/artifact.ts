@@ -4,7 +4,7 @@ import type { SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { html } from '../html.js';
 import { artifactPage, findNode } from '../views/artifact.js';
-import { blamePage } from '../views/blame.js';
+import { blamePage, blameWindowStart } from '../views/blame.js';
 import { diffLayoutParam } from '../views/diff.js';
 import { shortCommit } from '../views/format.js';
 import { changePage, comparePage, historyPage } from '../views/history.js';
@@ -12,6 +12,8 @@ import { layout } from '../views/layout.js';
 import { versionPage } from '../views/version.js';
 import { artifactContext, commitParam } from './artifact-context.js';
 import { historyQuery } from './history-query.js';
+import { withoutTitleHeading } from '../markdown.js';
+import { pageKey, renderTiming, type RenderedDocuments } from '../rendered-documents.js';
 
 const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
@@ -22,8 +24,12 @@ const DONE: Record<string, string> = {
 };
 
 /** The artifact, its raw markdown, its history, each change's diff and comparisons. */
-export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane }): express.Router {
-  const { specs, control } = deps;
+export function artifactRoutes(deps: {
+  specs: SpecService;
+  control: ControlPlane;
+  rendered: RenderedDocuments;
+}): express.Router {
+  const { specs, control, rendered } = deps;
   const router = express.Router();
 
   router.get('/o/:orgId/a/:id', async (req, res) => {
@@ -35,13 +41,16 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.tree(ctx.actor, { around: ctx.id }),
     ]);
     const children = findNode(tree.product, ctx.id)?.children ?? [];
+    const body = withoutTitleHeading(artifact.content, artifact.title);
+    const document = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
+    res.set('Server-Timing', renderTiming(document.cached));
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
       layout(
         { title: artifact.title, user: ctx.user, org: ctx.org },
-        html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`,
+        html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite, document: document.markup })}`,
       ),
     );
   });
@@ -73,7 +82,7 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       res,
       layout(
         { title: `Blame: ${artifact.title}`, user: ctx.user, org: ctx.org },
-        blamePage(ctx.org.id, artifact, ctx.crumbs, blame),
+        blamePage(ctx.org.id, artifact, ctx.crumbs, blame, blameWindowStart(req.query.from)),
       ),
     );
   });
@@ -121,7 +130,10 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.bodyAt(ctx.actor, ctx.id, commit),
       specs.canWrite(ctx.actor, ctx.id),
     ]);
-    const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, body, canWrite);
+    const key = { orgId: ctx.org.id, artifactId: artifact.id, version: commit, variant: 'version' };
+    const document = await rendered.html(key, body);
+    res.set('Server-Timing', renderTiming(document.cached));
+    const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, document.markup, canWrite);
     sendHtml(
       res,
       layout({ title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, view),
