@@ -15,6 +15,7 @@ import { runSearchBench } from './search.js';
 import { runSqliteDriversBench } from './sqlite-drivers.js';
 import { runStoreBench } from './store.js';
 import { runTenantsBench } from './tenants.js';
+import { runWebBench } from './web.js';
 
 const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
@@ -33,6 +34,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   import: runImportBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
+  web: runWebBench,
 };
 
 const requested = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import { html, trusted, type SafeHtml } from './html.js';
+import { Lru } from './lru.js';
 import { renderMarkdownOffLoop } from './markdown-thread.js';
 
 /**
@@ -7,11 +8,12 @@ import { renderMarkdownOffLoop } from './markdown-thread.js';
  * recently used out first, and shared by the views that render at once.
  */
 export class RenderedDocuments {
-  readonly #done = new Map<string, readonly string[]>();
+  readonly #done: Lru<readonly string[]>;
   readonly #rendering = new Map<string, Promise<readonly string[]>>();
-  #chars = 0;
 
-  constructor(private readonly budgetChars = 64 * 1024 * 1024) {}
+  constructor(budgetChars = 64 * 1024 * 1024) {
+    this.#done = new Lru(budgetChars, (parts) => parts.reduce((sum, part) => sum + part.length, 0));
+  }
 
   /**
    * The document's rendering in parts, each laid out by the browser only as it nears the screen,
@@ -30,31 +32,15 @@ export class RenderedDocuments {
   parts(key: DocumentKey, markdown: string): Promise<readonly string[]> {
     const id = keyOf(key);
     const done = this.#done.get(id);
-    if (done) {
-      this.#done.delete(id);
-      this.#done.set(id, done);
-      return Promise.resolve(done);
-    }
+    if (done) return Promise.resolve(done);
     const under = this.#rendering.get(id);
     if (under) return under;
     const rendering = renderMarkdownOffLoop(markdown).finally(() => this.#rendering.delete(id));
     this.#rendering.set(id, rendering);
     return rendering.then((parts) => {
-      this.#keep(id, parts);
+      this.#done.set(id, parts);
       return parts;
     });
-  }
-
-  #keep(id: string, parts: readonly string[]): void {
-    const size = parts.reduce((sum, part) => sum + part.length, 0);
-    if (size > this.budgetChars / 4) return;
-    this.#done.set(id, parts);
-    this.#chars += size;
-    for (const [oldest, kept] of this.#done) {
-      if (this.#chars <= this.budgetChars) break;
-      this.#done.delete(oldest);
-      this.#chars -= kept.reduce((sum, part) => sum + part.length, 0);
-    }
   }
 }
 

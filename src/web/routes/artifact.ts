@@ -1,6 +1,6 @@
 import express from 'express';
 import type { ControlPlane } from '../../control/types.js';
-import type { SpecService } from '../../domain/types.js';
+import type { BlameView, SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { html } from '../html.js';
 import { artifactPage, findNode } from '../views/artifact.js';
@@ -12,8 +12,13 @@ import { layout } from '../views/layout.js';
 import { versionPage } from '../views/version.js';
 import { artifactContext, commitParam } from './artifact-context.js';
 import { historyQuery } from './history-query.js';
+import { Lru } from '../lru.js';
 import { withoutTitleHeading } from '../markdown.js';
 import { pageKey, renderTiming, type RenderedDocuments } from '../rendered-documents.js';
+
+const BLAME_BUDGET_CHARS = 32 * 1024 * 1024;
+/** What a blamed line holds besides its text (commit, author, dates), counted against the budget. */
+const BLAME_LINE_OVERHEAD = 200;
 
 const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
@@ -72,12 +77,24 @@ export function artifactRoutes(deps: {
     sendHtml(res, layout({ title: `History: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
   });
 
+  /**
+   * The blame of a version never changes, and of a long document it is the costliest read a page
+   * makes (git blame, its history, 20,000 lines): each version's is kept, stored under the version
+   * it was taken at.
+   */
+  const blames = new Lru<BlameView>(BLAME_BUDGET_CHARS, (blame) =>
+    blame.lines.reduce((sum, line) => sum + line.text.length + BLAME_LINE_OVERHEAD, 0),
+  );
+
   router.get('/o/:orgId/a/:id/blame', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, blame] = await Promise.all([
-      specs.read(ctx.actor, ctx.type, ctx.id),
-      specs.blame(ctx.actor, ctx.id),
-    ]);
+    const artifact = await specs.read(ctx.actor, ctx.type, ctx.id);
+    const key = `${ctx.org.id}/${artifact.id}@${artifact.version}`;
+    let blame = blames.get(key);
+    if (!blame) {
+      blame = await specs.blame(ctx.actor, ctx.id);
+      blames.set(`${ctx.org.id}/${artifact.id}@${blame.version}`, blame);
+    }
     sendHtml(
       res,
       layout(

@@ -7,7 +7,7 @@ import { shortCommit, when } from './format.js';
  * Lines of a blame shown at once: a 1 MiB changelog has 20,000 and more: a table that long
  * held the browser for seconds; past it the page moves on by windows of lines.
  */
-export const BLAME_WINDOW = 500;
+export const BLAME_WINDOW = 300;
 
 /** The first line (1-based) of the window asked for, as the query string says; a malformed value is the start. */
 export function blameWindowStart(value: unknown): number {
