@@ -16,6 +16,7 @@ import { runSqliteDriversBench } from './sqlite-drivers.js';
 import { runStoreBench } from './store.js';
 import { runTenantsBench } from './tenants.js';
 import { runWebhooksBench } from './webhooks.js';
+import { runWebBench } from './web.js';
 
 const SUITES: Record<string, () => Promise<void>> = {
   store: runStoreBench,
@@ -35,6 +36,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
   webhooks: runWebhooksBench,
+  web: runWebBench,
 };
 
 const requested = process.argv.slice(2);

@@ -3,6 +3,7 @@ import { createHttpApp } from './app/http.js';
 import { listen, shutdown } from './app/server.js';
 import { openServices } from './app/services.js';
 import { ConfigError, loadConfig } from './config/index.js';
+import { recordBaseUrl } from './config/recorded-base-url.js';
 import { startupDemo } from './demo/seed.js';
 import { createLogger, flushLog } from './log.js';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   const http = await createHttpApp(services, log);
   const { server } = await listen(config);
   server.on('request', http.listener);
+  await recordBaseUrl(config.dataDir, config.baseUrl);
 
   let stopping = false;
   const stop = async (signal: string) => {

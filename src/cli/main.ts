@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openServices } from '../app/services.js';
-import { ConfigError, loadConfig } from '../config/index.js';
+import { ConfigError } from '../config/index.js';
+import { loadConfigAsServed } from '../config/recorded-base-url.js';
 import { SpecbaseError } from '../errors.js';
 import { ARTIFACT_COMMANDS } from './artifact-commands.js';
 import { IMPORT_COMMAND } from './import-command.js';
@@ -75,7 +76,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       ...(values['data-dir'] ? { SPECBASE_DATA_DIR: String(values['data-dir']) } : {}),
       ...(values['database-url'] !== undefined ? { SPECBASE_DATABASE_URL: String(values['database-url']) } : {}),
     };
-    const services = await openServices(loadConfig(env), { deliverWebhooks: false });
+    const services = await openServices(loadConfigAsServed(env), { deliverWebhooks: false });
     try {
       const result = await command.run(services, flags);
       process.stdout.write(`${render(result, json)}\n`);

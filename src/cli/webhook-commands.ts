@@ -1,5 +1,5 @@
 import type { Services } from '../app/services.js';
-import { WEBHOOK_EVENT_KINDS, type WebhookEndpoint } from '../control/index.js';
+import { WEBHOOK_EVENT_KINDS, type WebhookEndpoint, type WebhookWorkspaces } from '../control/index.js';
 import { NotFoundError } from '../errors.js';
 import { orgOf, recordCli, text, type Command, type Flags } from './command.js';
 
@@ -9,10 +9,10 @@ const list = (flags: Flags, name: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-/** Workspaces by id or name; `all` for every workspace the organization has now. */
-async function workspaceIds(services: Services, orgId: string, refs: readonly string[]): Promise<string[]> {
+/** Workspaces by id or name; `all` for every workspace the organization has, now and later. */
+async function workspaceIds(services: Services, orgId: string, refs: readonly string[]): Promise<WebhookWorkspaces> {
+  if (refs.length === 1 && refs[0]!.toLowerCase() === 'all') return 'all';
   const workspaces = await services.control.workspaces.list(orgId);
-  if (refs.length === 1 && refs[0]!.toLowerCase() === 'all') return workspaces.map((w) => w.id);
   return refs.map((ref) => {
     const match = workspaces.find((w) => w.id === ref || w.name.toLowerCase() === ref.toLowerCase());
     if (!match) throw new NotFoundError('workspace', { workspace: ref });

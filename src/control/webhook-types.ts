@@ -22,13 +22,16 @@ export interface ArtifactChange {
   readonly at: string;
 }
 
+/** The workspaces an endpoint hears of: a list of ids, or every one the organization has or will have. */
+export type WebhookWorkspaces = readonly string[] | 'all';
+
 export interface WebhookEndpoint {
   readonly id: string;
   readonly orgId: string;
   readonly url: string;
   readonly events: readonly WebhookEventKind[];
-  /** Only changes in these workspaces are sent. */
-  readonly workspaceIds: readonly string[];
+  /** Only changes in these workspaces are sent; `all`: every workspace, those made later too. */
+  readonly workspaceIds: WebhookWorkspaces;
   readonly createdBy: string | null;
   readonly createdAt: string;
   /** Since when every attempt failed; null after a success. */
@@ -114,7 +117,7 @@ export interface WebhookStore {
     orgId: string;
     url: string;
     events: readonly string[];
-    workspaceIds: readonly string[];
+    workspaceIds: WebhookWorkspaces;
     createdBy: string | null;
     /** Refused past this many endpoints in the organization. */
     maxEndpoints?: number;

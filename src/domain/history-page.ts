@@ -1,4 +1,3 @@
-import { NotFoundError } from '../errors.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
 import { changeDiff } from './history.js';
 import { messageFacts } from './message-facts.js';
@@ -90,7 +89,9 @@ async function summarized(
   const entries = await Promise.all(
     page.map(async (entry) => {
       const meta = await deps.store.meta(scope.orgId, entry.artifactId);
-      if (!meta) throw new NotFoundError();
+      // The feed outlives what it lists: a deleted artifact's file, and so its diffs, are gone
+      // from `main`, but who changed it and when still belong in the organization's activity.
+      if (!meta) return { ...entry, firstLines: [], deleted: true as const, ...messageFacts(entry.message) };
       return changeSummary(deps, scope, entry, meta);
     }),
   );

@@ -180,6 +180,8 @@ export interface ChangeSummary extends HistoryEntry {
   readonly summary?: string;
   /** For a revert or a restore: the change it undid, or the version it brought back. */
   readonly undoes?: { readonly kind: 'revert' | 'restore'; readonly commit: string };
+  /** The artifact is deleted now: its changes are listed, but read only through the Deleted page. */
+  readonly deleted?: true;
 }
 
 export interface HistoryPage {

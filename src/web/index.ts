@@ -17,6 +17,7 @@ import { editRoutes } from './routes/edit.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { RenderedDocuments } from './rendered-documents.js';
 import { securityHeaders } from './security.js';
 
 export interface WebDeps {
@@ -34,6 +35,7 @@ export interface WebDeps {
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */
 export function createWebRouter(deps: WebDeps): express.Router {
   const router = express.Router();
+  const rendered = new RenderedDocuments();
   router.use(securityHeaders(deps.config.imgHosts));
   router.use(assetRoutes());
   router.use(deps.auth.webSession);
@@ -42,9 +44,9 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.get('/', deps.auth.requireWebUser);
   router.use('/o', deps.auth.requireWebUser);
   router.use(orgRoutes(deps));
-  router.use(artifactRoutes(deps));
+  router.use(artifactRoutes({ ...deps, rendered }));
   router.use(rollbackRoutes(deps));
-  router.use(editRoutes(deps));
+  router.use(editRoutes({ ...deps, rendered }));
   router.use(createRoutes(deps));
   router.use(deleteRoutes(deps));
   router.use(moveRoutes(deps));

@@ -48,6 +48,33 @@ export function renderMarkdown(markdown: string): SafeHtml {
   return trusted(sanitizeHtml(unsafe, POLICY));
 }
 
+/** Markdown source per part of a long document's rendering: the browser lays out a part only when it nears the screen. */
+const PART_CHARS = 16 * 1024;
+
+/**
+ * As renderMarkdown, in parts of whole top-level blocks, each sanitized on its own. Reference
+ * links resolve across parts (every part gets the document's definitions); raw HTML opened in one
+ * part and closed in another is closed by the sanitizer at the part's end.
+ */
+export function renderMarkdownParts(markdown: string): string[] {
+  const tokens = marked.lexer(markdown);
+  const parts: string[] = [];
+  let start = 0;
+  let chars = 0;
+  const flush = (end: number) => {
+    const part = Object.assign(tokens.slice(start, end), { links: tokens.links });
+    parts.push(sanitizeHtml(marked.parser(part), POLICY));
+    start = end;
+    chars = 0;
+  };
+  tokens.forEach((token, i) => {
+    chars += token.raw.length;
+    if (chars >= PART_CHARS) flush(i + 1);
+  });
+  if (start < tokens.length || parts.length === 0) flush(tokens.length);
+  return parts;
+}
+
 /** The title is shown in the page heading, so a body that opens with the same `# ` heading drops it. */
 export function withoutTitleHeading(body: string, title: string): string {
   const match = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(body);

@@ -26,12 +26,20 @@ const MAX_URL = 2000;
 
 const words = (list: string) => list.split(' ').filter(Boolean);
 
+/**
+ * `all` is stored as the word itself, never as the ids of today: an endpoint for every
+ * workspace must hear of one created after it (ids are UUIDs, so the word cannot be one).
+ */
+export const ALL_WORKSPACES = 'all';
+export const coversWorkspace = (stored: string, workspaceId: string): boolean =>
+  stored === ALL_WORKSPACES || words(stored).includes(workspaceId);
+
 export const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
   orgId: row.org_id,
   url: row.url,
   events: words(row.events) as WebhookEventKind[],
-  workspaceIds: words(row.workspace_ids),
+  workspaceIds: row.workspace_ids === ALL_WORKSPACES ? ALL_WORKSPACES : words(row.workspace_ids),
   createdBy: row.created_by,
   createdAt: row.created_at,
   failingSince: row.failing_since,
@@ -77,17 +85,23 @@ export function sqlWebhookEndpoints(
   db: SqlDatabase,
   clock: Clock,
 ): Pick<WebhookStore, 'add' | 'list' | 'get' | 'remove' | 'enable' | 'target'> {
+  /** The listed workspaces, each once, all of this organization: space-separated as stored. */
+  async function chosenWorkspaces(orgId: string, workspaceIds: readonly string[]): Promise<string> {
+    const known = new Set(
+      (await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id),
+    );
+    const chosen = [...new Set(workspaceIds)];
+    if (chosen.length === 0) throw new InvalidInputError('choose at least one workspace');
+    const foreign = chosen.filter((id) => !known.has(id));
+    if (foreign.length) throw new InvalidInputError(`not a workspace of this organization: ${foreign.join(', ')}`);
+    return chosen.join(' ');
+  }
+
   return {
     async add({ orgId, url, events, workspaceIds, createdBy, maxEndpoints, allowHttp = false }) {
       const href = endpointUrl(url, allowHttp);
       const kinds = eventKinds(events);
-      const known = new Set(
-        (await db.all<{ id: string }>('SELECT id FROM workspaces WHERE org_id = ?', [orgId])).map((w) => w.id),
-      );
-      const chosen = [...new Set(workspaceIds)];
-      if (chosen.length === 0) throw new InvalidInputError('choose at least one workspace');
-      const foreign = chosen.filter((id) => !known.has(id));
-      if (foreign.length) throw new InvalidInputError(`not a workspace of this organization: ${foreign.join(', ')}`);
+      const workspaces = workspaceIds === ALL_WORKSPACES ? ALL_WORKSPACES : await chosenWorkspaces(orgId, workspaceIds);
       const id = newId();
       const secret = newSecret();
       await db.transaction(async (tx) => {
@@ -104,7 +118,7 @@ export function sqlWebhookEndpoints(
         }
         await tx.run(
           'INSERT INTO webhook_endpoints (id, org_id, url, secret, events, workspace_ids, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          [id, orgId, href, secret, kinds.join(' '), chosen.join(' '), createdBy, clock().toISOString()],
+          [id, orgId, href, secret, kinds.join(' '), workspaces, createdBy, clock().toISOString()],
         );
       });
       const endpoint = toEndpoint(

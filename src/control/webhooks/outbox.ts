@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { SqlDatabase, SqlValue } from '../sql/types.js';
 import type { DeliveryAttempt, OutboxMessage, WebhookStore } from '../types.js';
 import { dropOverflow } from './overflow.js';
+import { coversWorkspace } from './endpoints.js';
 
 interface AttemptRow {
   id: number;
@@ -63,7 +64,7 @@ export function sqlWebhookOutbox(
           [change.orgId],
         );
         const matching = endpoints.filter(
-          (e) => words(e.events).includes(change.kind) && words(e.workspace_ids).includes(change.artifact.workspaceId),
+          (e) => words(e.events).includes(change.kind) && coversWorkspace(e.workspace_ids, change.artifact.workspaceId),
         );
         if (matching.length === 0) return 0;
         const org = await tx.get<{ name: string }>('SELECT name FROM organizations WHERE id = ?', [change.orgId]);

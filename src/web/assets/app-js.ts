@@ -1,8 +1,8 @@
 /**
  * Progressive enhancement only: every page works without it. Copy buttons put text on the
  * clipboard; forms marked `data-confirm` ask before submitting; times read in the reader's
- * time zone (UTC stays on hover); the editor's preview follows the typing, rendered by the
- * server's sanitizing renderer.
+ * time zone (UTC stays on hover); the editor's preview follows the typing (a very long document's
+ * on request), rendered by the server's sanitizing renderer.
  */
 export const APP_JS = `(() => {
   'use strict';
@@ -48,26 +48,42 @@ export const APP_JS = `(() => {
     if (Number.isNaN(date.getTime())) return;
     el.textContent = localTime.format(date);
   });
+  const LIVE_CHARS = 100000;
   document.querySelectorAll('textarea[data-preview-url]').forEach((area) => {
     const target = document.getElementById(area.dataset.previewTarget);
     const csrf = area.form && area.form.elements.csrf ? area.form.elements.csrf.value : '';
     if (!target) return;
     let timer;
     let latest = 0;
+    let button;
+    const update = () => {
+      const ticket = ++latest;
+      fetch(area.dataset.previewUrl, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, body: area.value }),
+      })
+        .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
+        .then((markup) => { if (ticket === latest) { target.innerHTML = markup; target.removeAttribute('data-stale'); } })
+        .catch(() => target.setAttribute('data-stale', ''));
+    };
+    // Past LIVE_CHARS each pause in typing sent the whole document and laid out its rendering
+    // again (a 1 MiB changelog: seconds of a frozen page); there the preview waits to be asked.
+    const offerUpdate = () => {
+      target.setAttribute('data-stale', '');
+      if (button) return;
+      button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'secondary small preview-update';
+      button.textContent = 'Update preview';
+      button.addEventListener('click', update);
+      target.before(button);
+    };
     area.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        const ticket = ++latest;
-        fetch(area.dataset.previewUrl, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ csrf, body: area.value }),
-        })
-          .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
-          .then((markup) => { if (ticket === latest) target.innerHTML = markup; })
-          .catch(() => target.setAttribute('data-stale', ''));
-      }, 250);
+      if (area.value.length > LIVE_CHARS) return offerUpdate();
+      timer = setTimeout(update, 250);
     });
   });
   document.addEventListener('submit', (event) => {

@@ -55,4 +55,7 @@ fieldset { border: 1px solid var(--border); border-radius: 8px; padding: .6rem .
 legend { font-weight: 600; font-size: .92rem; padding: 0 .3rem; }
 label.choice { font-weight: 400; display: flex; gap: .45rem; align-items: center; }
 .two-forms { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 1.25rem; align-items: start; }
+
+/* A long document comes in parts: the browser lays out and paints a part only near the screen. */
+.doc-part { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 `;

@@ -1,10 +1,10 @@
 import express from 'express';
 import type { ControlPlane } from '../../control/types.js';
-import type { SpecService } from '../../domain/types.js';
+import type { BlameView, SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { html } from '../html.js';
 import { artifactPage, findNode } from '../views/artifact.js';
-import { blamePage } from '../views/blame.js';
+import { blamePage, blameWindowStart } from '../views/blame.js';
 import { diffLayoutParam } from '../views/diff.js';
 import { shortCommit } from '../views/format.js';
 import { changePage, comparePage, historyPage } from '../views/history.js';
@@ -12,6 +12,13 @@ import { layout } from '../views/layout.js';
 import { versionPage } from '../views/version.js';
 import { artifactContext, commitParam } from './artifact-context.js';
 import { historyQuery } from './history-query.js';
+import { Lru } from '../lru.js';
+import { withoutTitleHeading } from '../markdown.js';
+import { pageKey, renderTiming, type RenderedDocuments } from '../rendered-documents.js';
+
+const BLAME_BUDGET_CHARS = 32 * 1024 * 1024;
+/** What a blamed line holds besides its text (commit, author, dates), counted against the budget. */
+const BLAME_LINE_OVERHEAD = 200;
 
 const DONE: Record<string, string> = {
   revert: 'The change was reverted. The revert is a new change in the history.',
@@ -22,8 +29,12 @@ const DONE: Record<string, string> = {
 };
 
 /** The artifact, its raw markdown, its history, each change's diff and comparisons. */
-export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane }): express.Router {
-  const { specs, control } = deps;
+export function artifactRoutes(deps: {
+  specs: SpecService;
+  control: ControlPlane;
+  rendered: RenderedDocuments;
+}): express.Router {
+  const { specs, control, rendered } = deps;
   const router = express.Router();
 
   router.get('/o/:orgId/a/:id', async (req, res) => {
@@ -35,13 +46,16 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.tree(ctx.actor, { around: ctx.id }),
     ]);
     const children = findNode(tree.product, ctx.id)?.children ?? [];
+    const body = withoutTitleHeading(artifact.content, artifact.title);
+    const document = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
+    res.set('Server-Timing', renderTiming(document.cached));
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
       res,
       layout(
         { title: artifact.title, user: ctx.user, org: ctx.org },
-        html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite })}`,
+        html`${notice}${artifactPage(ctx.org.id, { artifact, crumbs: ctx.crumbs, children, tree, latest: history[0], changeCount: history.length, canWrite, document: document.markup })}`,
       ),
     );
   });
@@ -63,17 +77,29 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
     sendHtml(res, layout({ title: `History: ${artifact.title}`, user: ctx.user, org: ctx.org }, view));
   });
 
+  /**
+   * The blame of a version never changes, and of a long document it is the costliest read a page
+   * makes (git blame, its history, 20,000 lines): each version's is kept, stored under the version
+   * it was taken at.
+   */
+  const blames = new Lru<BlameView>(BLAME_BUDGET_CHARS, (blame) =>
+    blame.lines.reduce((sum, line) => sum + line.text.length + BLAME_LINE_OVERHEAD, 0),
+  );
+
   router.get('/o/:orgId/a/:id/blame', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
-    const [artifact, blame] = await Promise.all([
-      specs.read(ctx.actor, ctx.type, ctx.id),
-      specs.blame(ctx.actor, ctx.id),
-    ]);
+    const artifact = await specs.read(ctx.actor, ctx.type, ctx.id);
+    const key = `${ctx.org.id}/${artifact.id}@${artifact.version}`;
+    let blame = blames.get(key);
+    if (!blame) {
+      blame = await specs.blame(ctx.actor, ctx.id);
+      blames.set(`${ctx.org.id}/${artifact.id}@${blame.version}`, blame);
+    }
     sendHtml(
       res,
       layout(
         { title: `Blame: ${artifact.title}`, user: ctx.user, org: ctx.org },
-        blamePage(ctx.org.id, artifact, ctx.crumbs, blame),
+        blamePage(ctx.org.id, artifact, ctx.crumbs, blame, blameWindowStart(req.query.from)),
       ),
     );
   });
@@ -121,7 +147,10 @@ export function artifactRoutes(deps: { specs: SpecService; control: ControlPlane
       specs.bodyAt(ctx.actor, ctx.id, commit),
       specs.canWrite(ctx.actor, ctx.id),
     ]);
-    const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, body, canWrite);
+    const key = { orgId: ctx.org.id, artifactId: artifact.id, version: commit, variant: 'version' };
+    const document = await rendered.html(key, body);
+    res.set('Server-Timing', renderTiming(document.cached));
+    const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, document.markup, canWrite);
     sendHtml(
       res,
       layout({ title: `Version ${shortCommit(commit)}: ${artifact.title}`, user: ctx.user, org: ctx.org }, view),

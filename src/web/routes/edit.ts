@@ -2,11 +2,14 @@ import express, { type Request, type Response } from 'express';
 import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import { editConflictOf } from '../../domain/index.js';
-import type { SpecService } from '../../domain/types.js';
+import type { ArtifactView, SpecService } from '../../domain/types.js';
 import { artifactType } from '../../artifacts/index.js';
 import { InvalidInputError, PayloadTooLargeError, storageFailureOf } from '../../errors.js';
 import { orgContext, sendHtml } from '../context.js';
-import { renderMarkdown } from '../markdown.js';
+import { html } from '../html.js';
+import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
+import { renderMarkdownOffLoop } from '../markdown-thread.js';
+import { pageKey, partsMarkup, renderTiming, type RenderedDocuments } from '../rendered-documents.js';
 import { csrfProblem, csrfToken } from '../security.js';
 import { editorPage, type EditorState } from '../views/editor.js';
 import { typeName } from '../views/format.js';
@@ -16,8 +19,13 @@ import { audited } from '../audit-trail.js';
 import { documentForm, field, refusedForgery } from './form.js';
 
 /** The web editor: markdown with a live preview, saved as one commit guarded by the version it opened. */
-export function editRoutes(deps: { specs: SpecService; control: ControlPlane; config: Config }): express.Router {
-  const { specs, control, config } = deps;
+export function editRoutes(deps: {
+  specs: SpecService;
+  control: ControlPlane;
+  config: Config;
+  rendered: RenderedDocuments;
+}): express.Router {
+  const { specs, control, config, rendered } = deps;
   const router = express.Router();
   const form = documentForm(config.limits.maxDocumentBytes);
 
@@ -31,8 +39,45 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
   async function render(req: Request, res: Response, ctx: ArtifactContext, state: Partial<EditorState>, status = 200) {
     const artifact = await specs.read(ctx.actor, ctx.type, ctx.id, 'full');
     const full: EditorState = { text: artifact.content, baseVersion: artifact.version, summary: '', ...state };
-    const page = editorPage(ctx.org.id, artifact, ctx.crumbs, full, csrfToken(req, res, config.baseUrl));
+    const preview = state.text === undefined ? await storedPreview(ctx, artifact) : await typedPreview(full.text);
+    res.set('Server-Timing', renderTiming(preview.cached));
+    const page = editorPage(
+      ctx.org.id,
+      artifact,
+      ctx.crumbs,
+      full,
+      csrfToken(req, res, config.baseUrl),
+      preview.markup,
+    );
     sendHtml(res, layout({ title: `Edit: ${artifact.title}`, user: ctx.user, org: ctx.org }, page), status);
+  }
+
+  /**
+   * The stored version's preview is its page's rendering (kept per version) under its title
+   * heading: opening the editor after reading the page renders nothing again.
+   */
+  async function storedPreview(ctx: ArtifactContext, artifact: ArtifactView) {
+    const body = withoutTitleHeading(artifact.content, artifact.title);
+    const page = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
+    const heading = renderMarkdown(artifact.content.slice(0, artifact.content.length - body.length));
+    return { markup: html`${heading}${page.markup}`, cached: page.cached };
+  }
+
+  /** Text typed and sent back (a refused save) is no version: rendered once, off the event loop. */
+  const typedPreview = async (text: string) => ({
+    markup: partsMarkup(await renderMarkdownOffLoop(text)),
+    cached: false,
+  });
+
+  /** The page the save redirects to is asked for at once: its rendering starts now, from the stored text. */
+  function prepareSavedPage(ctx: ArtifactContext, version: string): void {
+    specs
+      .read(ctx.actor, ctx.type, ctx.id, 'full')
+      .then((artifact) => {
+        if (artifact.version !== version) return;
+        rendered.prepare(pageKey(ctx, artifact.id, version), withoutTitleHeading(artifact.content, artifact.title));
+      })
+      .catch(() => undefined);
   }
 
   router.get('/o/:orgId/a/:id/edit', async (req, res) => {
@@ -46,7 +91,7 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
     const summary = field(req, 'summary');
     const baseVersion = commitParam(field(req, 'baseVersion'));
     try {
-      await audited(
+      const saved = await audited(
         control,
         ctx,
         'web.edit',
@@ -54,6 +99,7 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
         () => specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary }),
         (saved) => ({ commit: saved.version }),
       );
+      prepareSavedPage(ctx, saved.version);
     } catch (error) {
       const conflict = editConflictOf(error);
       if (conflict)
@@ -93,11 +139,8 @@ export function editRoutes(deps: { specs: SpecService; control: ControlPlane; co
     const problem = csrfProblem(req, config.baseUrl);
     if (problem) return res.status(403).type('text').send(problem);
     await orgContext(control, req);
-    res
-      .status(200)
-      .type('html')
-      .set('Cache-Control', 'no-store')
-      .send(renderMarkdown(field(req, 'body')).toString());
+    const parts = await renderMarkdownOffLoop(field(req, 'body'));
+    res.status(200).type('html').set('Cache-Control', 'no-store').send(partsMarkup(parts).toString());
   });
 
   return router;

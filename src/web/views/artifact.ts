@@ -2,7 +2,6 @@ import { artifactType, childTypesOf } from '../../artifacts/index.js';
 import type { ArtifactView, Crumb, FolderTreeNode, TreeNode } from '../../domain/types.js';
 import type { HistoryEntry } from '../../store/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
 import { clientLabel, requirementBadge, typeBadge, when } from './format.js';
 import { sideTree } from './side-tree.js';
 
@@ -74,6 +73,8 @@ export interface ArtifactPageInput {
   readonly latest: HistoryEntry | undefined;
   readonly changeCount: number;
   readonly canWrite: boolean;
+  /** The rendered document (see RenderedDocuments). */
+  readonly document: SafeHtml;
 }
 
 export function artifactPage(orgId: string, input: ArtifactPageInput): SafeHtml {
@@ -98,7 +99,7 @@ ${breadcrumb(orgId, input.crumbs)}
       ${editable && artifact.type !== 'product' ? html`<a class="button secondary" href="${base}/move">Move</a> <a class="button secondary danger-text" href="${base}/delete">Delete</a>` : ''}
     </nav>
   </header>
-  <div class="doc markdown">${renderMarkdown(withoutTitleHeading(artifact.content, artifact.title))}</div>
+  <div class="doc markdown">${input.document}</div>
   ${childrenSection(orgId, artifact, input.children, canWrite)}
   ${linksSection(orgId, artifact)}
   <footer class="artifact-foot"><p class="small mono">id ${artifact.id} · version ${artifact.version.slice(0, 7)}</p></footer>

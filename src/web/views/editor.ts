@@ -1,6 +1,5 @@
 import type { ArtifactView, Crumb, EditConflict } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { renderMarkdown } from '../markdown.js';
 import { breadcrumb } from './artifact.js';
 import { diffTable } from './diff.js';
 import { typeName } from './format.js';
@@ -35,6 +34,7 @@ export function editorPage(
   crumbs: readonly Crumb[],
   state: EditorState,
   csrf: string,
+  preview: SafeHtml,
 ): SafeHtml {
   const b = `/o/${orgId}/a/${artifact.id}`;
   return html`${breadcrumb(orgId, crumbs, { label: artifact.title, id: artifact.id })}
@@ -55,7 +55,7 @@ ${state.problem && !state.conflict ? html`<div class="notice error" role="alert"
     </div>
     <div class="editor-pane">
       <p class="pane-label" id="preview-label">Preview</p>
-      <div id="preview" class="doc markdown editor-preview" aria-labelledby="preview-label" aria-live="polite">${renderMarkdown(state.text)}</div>
+      <div id="preview" class="doc markdown editor-preview" aria-labelledby="preview-label" aria-live="polite">${preview}</div>
     </div>
   </div>
   <p class="summary-field"><label for="summary">Describe your change <span class="optional">(optional)</span></label>

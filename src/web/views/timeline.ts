@@ -35,17 +35,25 @@ export function undoLink(orgId: string, artifactId: string, undoes: ChangeSummar
  */
 export function timelineEntry(orgId: string, e: ChangeSummary, withArtifact: boolean): SafeHtml {
   const change = `/o/${orgId}/a/${e.artifactId}/changes/${e.commit}`;
-  return html`<li class="change verb-${e.verb}">
+  // A deleted artifact has no page and no change pages: the Deleted page is where it comes back from.
+  const artifact = e.deleted
+    ? html`<del>${e.title}</del> <a class="deleted-artifact" href="/o/${orgId}/deleted">(deleted)</a>`
+    : html`<a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a>`;
+  const commit =
+    withArtifact && !e.deleted
+      ? html`<a class="mono" href="${change}">${shortCommit(e.commit)}</a>`
+      : html`<span class="mono">${shortCommit(e.commit)}</span>`;
+  return html`<li class="change verb-${e.verb}${e.deleted ? ' deleted' : ''}">
   <div class="change-main">
     ${
       withArtifact
-        ? html`<p><strong class="author">${e.author.name}</strong> ${e.verb === 'restore' && !e.undoes ? 'restored' : verbText(e.verb)} ${typeBadge(e.artifactType)} <a href="/o/${orgId}/a/${e.artifactId}">${e.title}</a></p>`
+        ? html`<p><strong class="author">${e.author.name}</strong> ${e.verb === 'restore' && !e.undoes ? 'restored' : verbText(e.verb)} ${typeBadge(e.artifactType)} ${artifact}</p>`
         : html`<p><a class="subject" href="${change}">${e.summary ?? messageSubject(e.message)}</a></p>`
     }
     ${withArtifact && e.summary ? html`<p class="change-summary">“${e.summary}”</p>` : ''}
-    ${undoLink(orgId, e.artifactId, e.undoes)}
+    ${e.deleted ? '' : undoLink(orgId, e.artifactId, e.undoes)}
     ${firstLines(e)}
-    <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · ${withArtifact ? html`<a class="mono" href="${change}">${shortCommit(e.commit)}</a>` : html`<span class="mono">${shortCommit(e.commit)}</span>`}</p>
+    <p class="meta">${withArtifact ? '' : html`<strong class="author">${e.author.name}</strong> · `}${when(e.authoredAt)} · ${clientLabel(e.client)} · ${commit}</p>
   </div>
   ${lineCounts(e)}
 </li>`;

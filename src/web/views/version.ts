@@ -1,6 +1,5 @@
 import type { ArtifactView, ChangeView, Crumb } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { renderMarkdown } from '../markdown.js';
 import { breadcrumb } from './artifact.js';
 import { shortCommit, when } from './format.js';
 
@@ -10,7 +9,7 @@ export function versionPage(
   artifact: ArtifactView,
   crumbs: readonly Crumb[],
   change: ChangeView,
-  body: string,
+  document: SafeHtml,
   canWrite: boolean,
 ): SafeHtml {
   const b = `/o/${orgId}/a/${artifact.id}`;
@@ -26,5 +25,5 @@ export function versionPage(
     <a class="button secondary" href="${b}/history">History</a>
   </p>
 </div>
-<article class="artifact old-version"><div class="doc markdown">${renderMarkdown(body)}</div></article>`;
+<article class="artifact old-version"><div class="doc markdown">${document}</div></article>`;
 }

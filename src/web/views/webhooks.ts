@@ -59,7 +59,10 @@ function endpointSection(
   attempts: readonly DeliveryAttempt[],
 ): SafeHtml {
   const base = `/o/${model.orgId}/webhooks/${endpoint.id}`;
-  const names = endpoint.workspaceIds.map((id) => model.workspaces.find((w) => w.id === id)?.name ?? id);
+  const names =
+    endpoint.workspaceIds === 'all'
+      ? ['all, including workspaces made later']
+      : endpoint.workspaceIds.map((id) => model.workspaces.find((w) => w.id === id)?.name ?? id);
   return html`<div class="webhook panel" id="webhook-${endpoint.id}" data-webhook="${endpoint.id}">
 <h3 class="mono">${endpoint.url}</h3>
 ${

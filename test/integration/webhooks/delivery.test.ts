@@ -209,6 +209,26 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(receiver.rejected).toEqual([]);
   });
 
+  it('--workspaces all stays all: a workspace made later with the CLI is heard of too', async () => {
+    const hookId = await addHook('everywhere', 'create', 'all');
+    const made = await specbase('workspace', 'create', '--org', h.orgId, '--name', 'Made after the webhook');
+    const folder = await h.services.specs.createFolder(owner, { name: 'Later notes', workspaceId: made.workspaceId });
+    const page = await callTool(assistant, 'specbase_create_page', { title: 'Written later', folderId: folder.id });
+    await waitUntil(
+      async () => receiver.of('everywhere').length >= 1,
+      15_000,
+      () => 'no event for the workspace made later',
+    );
+    await settle();
+    expect(receiver.of('everywhere').map((e) => [e.type, e.data.artifact.id, e.data.artifact.workspaceId])).toEqual([
+      ['artifact.create', page.id, made.workspaceId],
+    ]);
+    const listed = await specbase('webhook', 'list', '--org', h.orgId);
+    expect(listed.webhooks.find((w: any) => w.id === hookId).workspaceIds).toBe('all');
+    expect(await specbase('webhook', 'remove', '--org', h.orgId, '--id', hookId)).toEqual({ removed: hookId });
+    expect(receiver.rejected).toEqual([]);
+  });
+
   it('specbase webhook test sends a signed test event; list shows the attempts; an address inside is refused when added', async () => {
     const hookId = (await h.services.control.webhooks.list(h.orgId)).find(
       (w) => w.url === receiver.url('leadership'),

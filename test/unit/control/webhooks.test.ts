@@ -130,6 +130,23 @@ describe.each(BACKENDS)('webhook endpoints and their outbox (%s)', (backend) => 
     expect(forMainOnly.id).toMatch(/^msg_[0-9a-f]{32}$/);
   });
 
+  it("keeps 'all' workspaces as all: a workspace made after the endpoint is covered, after a reopen too", async () => {
+    const { endpoint } = await f.control.webhooks.add({
+      orgId,
+      url: 'https://all.example/',
+      events: ['edit'],
+      workspaceIds: 'all',
+      createdBy: null,
+    });
+    expect(endpoint.workspaceIds).toBe('all');
+    const later = (await f.control.workspaces.create({ orgId, name: 'Made later' })).id;
+    expect(await f.control.webhooks.enqueue(change({}, later))).toBe(1);
+    expect(await f.control.webhooks.enqueue(change({}, main))).toBe(1);
+    const reopened = await f.reopen();
+    expect((await reopened.webhooks.get(orgId, endpoint.id))?.workspaceIds).toBe('all');
+    expect((await claim(reopened, 'me')).map((m) => m.endpointId)).toEqual([endpoint.id, endpoint.id]);
+  });
+
   it('leases each due message to one claimer at a time, even claiming at once from two connections', async () => {
     await f.control.webhooks.add({
       orgId,

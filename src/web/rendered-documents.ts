@@ -1,0 +1,72 @@
+import { html, trusted, type SafeHtml } from './html.js';
+import { Lru } from './lru.js';
+import { renderMarkdownOffLoop } from './markdown-thread.js';
+
+/**
+ * A version of a document never changes, and a long one is the costliest thing a page shows:
+ * each is rendered once (off the event loop), kept within a budget of characters, least
+ * recently used out first, and shared by the views that render at once.
+ */
+export class RenderedDocuments {
+  readonly #done: Lru<readonly string[]>;
+  readonly #rendering = new Map<string, Promise<readonly string[]>>();
+
+  constructor(budgetChars = 64 * 1024 * 1024) {
+    this.#done = new Lru(budgetChars, (parts) => parts.reduce((sum, part) => sum + part.length, 0));
+  }
+
+  /**
+   * The document's rendering in parts, each laid out by the browser only as it nears the screen,
+   * and whether it came from the cache (a page says so in its Server-Timing header).
+   */
+  async html(key: DocumentKey, markdown: string): Promise<{ markup: SafeHtml; cached: boolean }> {
+    const cached = this.#done.has(keyOf(key));
+    return { markup: partsMarkup(await this.parts(key, markdown)), cached };
+  }
+
+  /** Starts rendering a version likely to be read next (one just saved), without waiting for it. */
+  prepare(key: DocumentKey, markdown: string): void {
+    this.parts(key, markdown).catch(() => undefined);
+  }
+
+  parts(key: DocumentKey, markdown: string): Promise<readonly string[]> {
+    const id = keyOf(key);
+    const done = this.#done.get(id);
+    if (done) return Promise.resolve(done);
+    const under = this.#rendering.get(id);
+    if (under) return under;
+    const rendering = renderMarkdownOffLoop(markdown).finally(() => this.#rendering.delete(id));
+    this.#rendering.set(id, rendering);
+    return rendering.then((parts) => {
+      this.#done.set(id, parts);
+      return parts;
+    });
+  }
+}
+
+const keyOf = (key: DocumentKey): string => `${key.orgId}/${key.artifactId}@${key.version}/${key.variant ?? ''}`;
+
+/** Parts of a rendering as the page holds them: a document of one part is not wrapped. */
+export function partsMarkup(parts: readonly string[]): SafeHtml {
+  if (parts.length === 1) return trusted(parts[0]!);
+  return html`${parts.map((part) => html`<div class="doc-part">${trusted(part)}</div>`)}`;
+}
+
+/** The key of an artifact page's document: its body without the title heading, at a version. */
+export const pageKey = (ctx: { org: { id: string } }, artifactId: string, version: string): DocumentKey => ({
+  orgId: ctx.org.id,
+  artifactId,
+  version,
+  variant: 'page',
+});
+
+/** The Server-Timing entry naming where a page's document came from. */
+export const renderTiming = (cached: boolean): string => `render;desc=${cached ? 'cached' : 'rendered'}`;
+
+/** One version of one artifact's document; `variant` tells apart renderings of different text of it (without its title heading). */
+export interface DocumentKey {
+  readonly orgId: string;
+  readonly artifactId: string;
+  readonly version: string;
+  readonly variant?: string;
+}
