@@ -3,8 +3,8 @@ import { InvalidInputError, PayloadTooLargeError } from '../errors.js';
 import { importSourceOf } from './import-source.js';
 import type { ImportSource } from '../domain/index.js';
 
-/** Hidden files and directories, and the `__MACOSX` copies Finder puts into an archive, are left out. */
-const isMarkdown = (name: string): boolean =>
+/** Markdown files; hidden files and directories, and the `__MACOSX` copies Finder puts into an archive, are left out. */
+export const isMarkdown = (name: string): boolean =>
   /\.md$/i.test(name) && !name.split('/').some((part) => part.startsWith('.') || part === '__MACOSX');
 
 /**

@@ -4,6 +4,6 @@
  * application, which differ only in where the bytes come from and go to.
  */
 export { importSourceOf } from './import-source.js';
-export { importSourcesOfZip } from './import-zip.js';
+export { importSourcesOfZip, isMarkdown } from './import-zip.js';
 export { zipChunks } from './export-zip.js';
 export { importSummary } from './import-summary.js';

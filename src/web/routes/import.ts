@@ -3,7 +3,7 @@ import type { Config } from '../../config/index.js';
 import type { ControlPlane } from '../../control/types.js';
 import type { ImportSource, SpecService } from '../../domain/types.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
-import { importSourceOf, importSourcesOfZip, importSummary } from '../../transfer/index.js';
+import { importSourceOf, importSourcesOfZip, importSummary, isMarkdown } from '../../transfer/index.js';
 import { orgContext, sendHtml, writesSomewhere, type OrgContext } from '../context.js';
 import { ImportJobs } from '../import-jobs.js';
 import { csrfToken } from '../security.js';
@@ -11,8 +11,6 @@ import { readUpload, type Upload } from '../upload.js';
 import { importCheckPage, importFormPage, importProgressPage, importResultPage } from '../views/import.js';
 import { layout } from '../views/layout.js';
 import { refusedForgery, smallForm } from './form.js';
-
-const isMarkdown = (name: string): boolean => /\.md$/i.test(name) && !name.split('/').some((p) => p.startsWith('.'));
 
 /**
  * The files of an upload as the import takes them: a zip archive's markdown, or a folder's
