@@ -44,6 +44,7 @@ export function readUpload(req: Request, limits: Limits): Promise<Upload> {
         drained += chunk.length;
         if (drained > limits.maxImportBytes) answer();
       });
+      if (req.complete) return answer();
       req.once('end', answer);
       req.once('error', answer);
       req.resume();

@@ -78,6 +78,9 @@ describe('import and export in the web application', () => {
     const { page, context } = await signIn(browser, h, 'editor', `/o/${h.orgId}/import`);
     try {
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+      // The browser's session signs these requests in (else the upload would meet a redirect).
+      const signedIn = await fetch(`${h.baseUrl}/o/${h.orgId}/import`, { headers: { cookie }, redirect: 'manual' });
+      expect(signedIn.status).toBe(200);
       const form = new FormData();
       for (let i = 0; i <= h.services.config.limits.maxImportFiles; i++)
         form.append('files', new Blob(['# x\n']), `many/p${i}.md`);
