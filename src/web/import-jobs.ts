@@ -61,7 +61,8 @@ export class ImportJobs {
       held.job = job;
       held.expires = Date.now() + KEEP_MS;
     };
-    run(checked, (done, total) => Object.assign(running, { done, total })).then(
+    // Not awaited: the request that starts it answers at once; the outcome lands in the held job.
+    void run(checked, (done, total) => Object.assign(running, { done, total })).then(
       (report) => finish({ state: 'done', report }),
       (error: unknown) => finish({ state: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
