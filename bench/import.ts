@@ -8,9 +8,8 @@
  * grows). BENCH_IMPORT_FILES=2000 by default. Run: npm run bench -- import
  */
 import fs from 'node:fs';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
