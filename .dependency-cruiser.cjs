@@ -1,6 +1,6 @@
 /**
  * The one-way dependency rule of STYLE.md, checked on every `npm test`:
- * main/cli/app/web/mcp/git-http -> tools/auth -> domain -> access/search/store/patch/control
+ * main/cli/app/web/mcp/git-http -> tools/auth/transfer -> domain -> access/search/store/patch/control
  * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
  * webhooks (delivery) sits on control and net (outbound requests), which imports nothing of ours.
  * Inside store/, folders by concern, one way: git, layout -> catalog -> persist -> org -> write
@@ -81,6 +81,7 @@ module.exports = {
       to: { path: '^src/store/', pathNot: '^src/store/(index|types)\\.ts$' },
     },
     lower('control', ['access/', 'errors\\.ts', 'ids\\.ts', 'config/', 'sqlite/']),
+    lower('transfer', ['domain/', 'store/index\\.ts', 'errors\\.ts']),
     lower('domain', [
       'access/',
       'artifacts/',

@@ -1,10 +1,15 @@
 /**
  * Import benchmark: `specbase import` of a directory of markdown pages (files per second, the
- * files read, planned and committed one by one, folders made for the directories) against a raw
+ * files read, planned and committed one by one, folders made for the directories, and each
+ * page's two relative links to other pages rewritten into artifact links) against a raw
  * isomorphic-git loop committing the same files one per commit into the same sharded paths, in
- * the same run. BENCH_IMPORT_FILES=2000 by default. Run: npm run bench -- import
+ * the same run. Then the export of what was imported as a zip archive: files per second and
+ * the heap at its start and the most it held (it streams: that stays flat as the count
+ * grows). BENCH_IMPORT_FILES=2000 by default. Run: npm run bench -- import
  */
 import fs from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +19,8 @@ import { provisionOrganization } from '../src/app/provision.js';
 import { openServices } from '../src/app/services.js';
 import { artifactType } from '../src/artifacts/index.js';
 import { readImportSources } from '../src/cli/import-command.js';
-import { loadConfig } from '../src/config/index.js';
+import { DEFAULT_LIMITS, loadConfig } from '../src/config/index.js';
+import { zipChunks } from '../src/transfer/index.js';
 import { newId } from '../src/ids.js';
 import { artifactCommitMessage, artifactPath, renderArtifactFile } from '../src/store/layout/index.js';
 
@@ -26,13 +32,41 @@ async function writeSources(dir: string, files: number): Promise<void> {
     await mkdir(sub, { recursive: true });
     await writeFile(
       path.join(sub, `page-${i}.md`),
-      `# Imported page ${i}\n\nSome text of page ${i}.\n\n- one\n- two\n`,
+      `# Imported page ${i}\n\nSome text of page ${i}, before [the next](../section-${((i + 1) % files) % DIRS}/page-${(i + 1) % files}.md#imported-page-${(i + 1) % files}) and after [this one](page-${i >= DIRS ? i - DIRS : i}).\n\n- one\n- two\n`,
     );
   }
 }
 
-/** Specbase's import of `dir` into a new organization: files per second. */
-async function specbaseImport(dir: string, work: string, fsync: boolean): Promise<number> {
+/** Export of the whole organization as a zip archive, thrown away as it streams: files/s, heap at the start and at most. */
+async function exportOrg(
+  services: Awaited<ReturnType<typeof openServices>>,
+  actor: Parameters<Awaited<ReturnType<typeof openServices>>['specs']['exportFiles']>[0],
+): Promise<{ filesPerSecond: number; files: number; startHeapMiB: number; peakHeapMiB: number }> {
+  const base = process.memoryUsage().heapUsed;
+  let peak = base;
+  let files = 0;
+  const start = performance.now();
+  async function* counted() {
+    for await (const file of services.specs.exportFiles(actor, { all: true })) {
+      files++;
+      if (files % 100 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      yield file;
+    }
+  }
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  await pipeline(Readable.from(zipChunks(counted())), sink);
+  const seconds = (performance.now() - start) / 1000;
+  const mib = (bytes: number) => bytes / (1024 * 1024);
+  return { filesPerSecond: files / seconds, files, startHeapMiB: mib(base), peakHeapMiB: mib(peak) };
+}
+
+/** Specbase's import of `dir` into a new organization: files per second, then (optionally) its export. */
+async function specbaseImport(
+  dir: string,
+  work: string,
+  fsync: boolean,
+  then?: (exported: Awaited<ReturnType<typeof exportOrg>>) => void,
+): Promise<number> {
   const dataDir = path.join(work, `data-${fsync ? 'fsync' : 'nofsync'}`);
   const services = await openServices(
     loadConfig({ SPECBASE_DATA_DIR: dataDir, SPECBASE_LOG_LEVEL: 'silent', SPECBASE_FSYNC: fsync ? 'on' : 'off' }),
@@ -47,11 +81,15 @@ async function specbaseImport(dir: string, work: string, fsync: boolean): Promis
     const { org } = await provisionOrganization(services, { name: 'Bench', owner });
     const principal = (await services.control.members.principal(org.id, owner.id))!;
     const start = performance.now();
-    const sources = await readImportSources(dir);
-    const report = await services.specs.importFiles({ principal, client: 'cli' }, sources, { dryRun: false });
+    const sources = await readImportSources(dir, DEFAULT_LIMITS);
+    const actor = { principal, client: 'cli' };
+    const report = await services.specs.importFiles(actor, sources, { dryRun: false });
     const seconds = (performance.now() - start) / 1000;
     if (report.imported.length !== sources.length)
       throw new Error(`imported ${report.imported.length} of ${sources.length}`);
+    if (report.linksRewritten !== 2 * sources.length)
+      throw new Error(`rewrote ${report.linksRewritten} links of ${2 * sources.length}`);
+    if (then) then(await exportOrg(services, actor));
     return sources.length / seconds;
   } finally {
     await services.close();
@@ -83,7 +121,7 @@ async function rawLoop(dir: string, work: string): Promise<number> {
     return git.writeTree({ fs, gitdir, tree: [...tree.filter((e) => e.path !== name), entry] });
   };
   const start = performance.now();
-  const sources = await readImportSources(dir);
+  const sources = await readImportSources(dir, DEFAULT_LIMITS);
   let head: string | undefined;
   let tree: string | null = null;
   const def = artifactType('page');
@@ -121,12 +159,16 @@ export async function runImportBench(): Promise<void> {
     const dir = path.join(work, 'source');
     await writeSources(dir, files);
     const raw = await rawLoop(dir, work);
-    const unsynced = await specbaseImport(dir, work, false);
+    let exported: Awaited<ReturnType<typeof exportOrg>> | undefined;
+    const unsynced = await specbaseImport(dir, work, false, (result) => (exported = result));
     const synced = await specbaseImport(dir, work, true);
-    console.log(`import of ${files} markdown pages in ${DIRS} directories, one commit each`);
+    console.log(`import of ${files} markdown pages in ${DIRS} directories, one commit each, 2 links each rewritten`);
     console.log(`  raw isomorphic-git loop      ${raw.toFixed(0)} files/s (no fsync)`);
     console.log(`  specbase import, fsync off   ${unsynced.toFixed(0)} files/s   ${(unsynced / raw).toFixed(2)}x raw`);
     console.log(`  specbase import, fsync on    ${synced.toFixed(0)} files/s   ${(synced / raw).toFixed(2)}x raw`);
+    console.log(
+      `export of ${exported!.files} files as a zip   ${exported!.filesPerSecond.toFixed(0)} files/s, heap ${exported!.startHeapMiB.toFixed(0)} MiB at the start, at most ${exported!.peakHeapMiB.toFixed(0)} MiB`,
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }

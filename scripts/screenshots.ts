@@ -4,8 +4,9 @@
  * phone (390 px) widths, one full-page PNG per page and width in test-output/screenshots/; then
  * the MCP Apps in a test host page, in light and dark too (app-screenshots.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import type { Actor } from '../src/domain/types.js';
 import { launchBrowser, signIn } from '../test/integration/web/support.js';
@@ -71,6 +72,23 @@ async function shoot(page: Page, name: string, url: string, prepare?: (page: Pag
   }
 }
 
+/** A small zip of markdown for the import's dry run: links kept, one left as written, a refusal. */
+function sampleImport(): string {
+  const file = path.join(OUT, 'import-sample.zip');
+  writeFileSync(
+    file,
+    zipSync({
+      'guides/onboarding.md': strToU8(
+        '# Onboarding\n\nRead [the release process](release.md#steps) and [[Glossary]].\n',
+      ),
+      'guides/release.md': strToU8('# Release process\n\n## Steps\n\n![chart](chart.png)\n'),
+      'guides/glossary.md': strToU8('---\ntitle: Glossary\naliases: [Terms]\nowner: ana\n---\nWords we use.\n'),
+      'guides/epic.md': strToU8('---\ntype: feature\n---\n# An epic without a parent\n'),
+    }),
+  );
+  return file;
+}
+
 /** The consent screen an MCP client's sign-in ends on, reached the way a real client reaches it. */
 async function consentUrl(harness: Harness): Promise<string> {
   const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
@@ -109,6 +127,12 @@ async function main(): Promise<void> {
     });
     await shoot(page, 'new-requirement', `${a(featureId)}/new?type=requirement`);
     await shoot(page, 'new-page-or-folder', `${org}/pages/new`);
+    await shoot(page, 'import', `${org}/import`);
+    await shoot(page, 'import-check', `${org}/import`, async (p) => {
+      await p.locator('#import-zip').setInputFiles(sampleImport());
+      await p.getByRole('button', { name: 'Check the files' }).click();
+      await p.getByRole('heading', { name: 'Check the import' }).waitFor();
+    });
     await shoot(page, 'history', `${a(requirementId)}/history`);
     await shoot(page, 'history-filtered', `${a(requirementId)}/history?client=claude-code`);
     await shoot(page, 'change-inline', `${a(requirementId)}/changes/${editCommit}`);

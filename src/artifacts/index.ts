@@ -12,6 +12,7 @@ import { ARTIFACT_TYPES, type ArtifactType, type ArtifactTypeDef } from './types
 
 export * from './types.js';
 export { headingTitle } from './heading-title.js';
+export { slugify } from './slug.js';
 export { requirementTypeLine, statedRequirementType, type StatedRequirementType } from './requirement-type-line.js';
 export { productTemplate } from './templates.js';
 

@@ -4,10 +4,11 @@ import { ConfigError } from '../config/index.js';
 import { loadConfigAsServed } from '../config/recorded-base-url.js';
 import { SpecbaseError } from '../errors.js';
 import { ARTIFACT_COMMANDS } from './artifact-commands.js';
+import { EXPORT_COMMAND } from './export-command.js';
 import { IMPORT_COMMAND } from './import-command.js';
 import { COMMANDS as ADMIN_COMMANDS, type Command } from './commands.js';
 
-const COMMANDS: readonly Command[] = [...ADMIN_COMMANDS, ...ARTIFACT_COMMANDS, IMPORT_COMMAND];
+const COMMANDS: readonly Command[] = [...ADMIN_COMMANDS, ...ARTIFACT_COMMANDS, IMPORT_COMMAND, EXPORT_COMMAND];
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;

@@ -190,12 +190,18 @@ export interface Limits {
   readonly maxDocumentBytes: number;
   /** Largest title. */
   readonly maxTitleChars: number;
+  /** Most markdown one import takes in (an upload, or the files of a zip archive when inflated). */
+  readonly maxImportBytes: number;
+  /** Most markdown files one import takes. */
+  readonly maxImportFiles: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxPatchBytes: 256 * 1024,
   maxDocumentBytes: 1024 * 1024,
   maxTitleChars: 200,
+  maxImportBytes: 64 * 1024 * 1024,
+  maxImportFiles: 10_000,
 });
 
 /** The defaults: generous enough that one person with several assistants in parallel never meets them. */

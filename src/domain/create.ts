@@ -82,6 +82,7 @@ export async function createArtifact(
   const created = await deps.store.create(
     scope.orgId,
     {
+      ...(input.id ? { id: input.id } : {}),
       type,
       parentId,
       workspaceId,

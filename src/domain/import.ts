@@ -1,90 +1,57 @@
 import {
   artifactType,
   headingTitle,
-  isArtifactType,
   REQUIREMENT_TYPES,
   type ArtifactType,
   type RequirementType,
 } from '../artifacts/index.js';
 import { InvalidInputError, SpecbaseError } from '../errors.js';
-import { isUuid } from '../ids.js';
-import { checkDocumentText } from '../patch/index.js';
+import { newId } from '../ids.js';
 import { createArtifact, createFolder } from './create.js';
+import { droppedFields, fieldNames, withNames } from './import-fields.js';
+import { rewriteLinks, type LinkTargets } from './import-links.js';
+import { basename, inParentOrder, planOf, titleOf, type Plan } from './import-plan.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ImportOptions, ImportReport, ImportSource } from './types.js';
+import { artifactUrl } from './urls.js';
 
-/** What becomes of one file: a page in the folders of its directories, or an artifact under a parent. */
-type Plan =
-  | { readonly kind: 'page'; readonly source: ImportSource; readonly folders: readonly string[] }
-  | {
-      readonly kind: 'tree';
-      readonly source: ImportSource;
-      readonly type: ArtifactType;
-      readonly parent: { id: string } | { file: string };
-    };
+type Entry<K extends 'imported' | 'skipped' | 'refused' | 'unresolvedLinks' | 'droppedFields'> =
+  ImportReport[K][number];
 
-type Entry<K extends 'imported' | 'skipped' | 'refused'> = ImportReport[K][number];
-
-const dirname = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')));
-const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-
-/** `a/b/../c.md` -> `a/c.md`; undefined when it climbs out of the directory imported. */
-function normalized(path: string): string | undefined {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
+/**
+ * What links of the import can name: the artifact each file becomes (its id chosen now, so that
+ * a file links to one created after it) and the names a wiki link uses for a file: its path and
+ * file name without `.md`, its title and its aliases, without case; the first file wins a name.
+ */
+function linkTargets(
+  deps: DomainDeps,
+  scope: Scope,
+  sources: readonly ImportSource[],
+  chosen: ReadonlyMap<string, string>,
+): LinkTargets {
+  const named = new Map<string, string>();
+  const name = (key: string, path: string) => {
+    const folded = key.trim().toLowerCase();
+    if (folded && !named.has(folded)) named.set(folded, path);
+  };
+  for (const source of sources) {
+    if (!chosen.has(source.path)) continue;
+    name(source.path.replace(/\.md$/i, ''), source.path);
+    name(basename(source.path).replace(/\.md$/i, ''), source.path);
   }
-  return parts.join('/');
-}
-
-const fieldText = (fields: Readonly<Record<string, unknown>>, key: string): string | undefined => {
-  const value = fields[key];
-  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
-};
-
-/** The plan for one file, or why it cannot be taken. */
-function planOf(
-  source: ImportSource,
-  sources: ReadonlyMap<string, ImportSource>,
-  imported: ReadonlyMap<string, string>,
-  maxBytes: number,
-): Plan | string {
-  if (source.problem) return source.problem;
-  if (source.bytes > maxBytes) return `the file is ${source.bytes} bytes; the limit is ${maxBytes}`;
-  try {
-    checkDocumentText('', source.body ?? '');
-  } catch (error) {
-    if (error instanceof SpecbaseError) return error.message;
-    throw error;
+  for (const source of sources) {
+    if (!chosen.has(source.path) || source.body === undefined) continue;
+    name(titleOf(source) ?? headingTitle(source.body) ?? '', source.path);
+    for (const alias of fieldNames(source.fields ?? {}, 'aliases')) name(alias, source.path);
   }
-  const fields = source.fields ?? {};
-  const type = fields['type'];
-  if (type === undefined || type === 'page')
-    return { kind: 'page', source, folders: dirname(source.path).split('/').filter(Boolean) };
-  if (!isArtifactType(type) || !artifactType(type).creatable) return `unknown type ${JSON.stringify(type)}`;
-  const def = artifactType(type);
-  const parentType = artifactType(def.parent as ArtifactType).name.toLowerCase();
-  const parent = fieldText(fields, 'parent');
-  if (!parent)
-    return `missing parent: a ${def.name.toLowerCase()} names its ${parentType} by id or by the relative path of another file`;
-  if (isUuid(parent)) return { kind: 'tree', source, type, parent: { id: parent.toLowerCase() } };
-  const candidates = [normalized(`${dirname(source.path)}/${parent}`), normalized(parent)].filter(
-    (p): p is string => p !== undefined,
-  );
-  const file = candidates.find((p) => sources.has(p) || imported.has(p));
-  if (!file) return `missing parent ${JSON.stringify(parent)}: no such file among those imported`;
-  return { kind: 'tree', source, type, parent: { file } };
-}
-
-/** The title a file gives: its first `# ` heading, else a `title` field, else its file name. */
-function titleOf(source: ImportSource): string | undefined {
-  if (headingTitle(source.body ?? '') !== undefined) return undefined;
-  return fieldText(source.fields ?? {}, 'title') ?? basename(source.path).replace(/\.md$/i, '');
+  return {
+    urlOf: (path) => {
+      const id = chosen.get(path);
+      return id === undefined ? undefined : artifactUrl(deps.baseUrl, scope.orgId, id);
+    },
+    fileNamed: (key) => named.get(key.toLowerCase()),
+  };
 }
 
 /**
@@ -93,6 +60,8 @@ function titleOf(source: ImportSource): string | undefined {
  * becomes that artifact of the product tree; any other a page in folders mirroring its
  * directories. Files imported before are skipped; a file that cannot be taken is listed with
  * the reason, and nothing of it is written. `dryRun` plans and checks, and writes nothing.
+ * Links between the files become links between their artifacts in the same commits; those
+ * that stay as written (assets, files not imported) and frontmatter left out are reported.
  */
 export async function importFiles(
   deps: DomainDeps,
@@ -106,6 +75,9 @@ export async function importFiles(
     imported: [] as Entry<'imported'>[],
     skipped: [] as Entry<'skipped'>[],
     refused: [] as Entry<'refused'>[],
+    unresolvedLinks: [] as Entry<'unresolvedLinks'>[],
+    droppedFields: [] as Entry<'droppedFields'>[],
+    linksRewritten: 0,
     folders: 0,
   };
   const plans = new Map<string, Plan>();
@@ -120,25 +92,40 @@ export async function importFiles(
     else plans.set(source.path, plan);
   }
   const ordered = inParentOrder(plans, imported, report.refused);
+  const productId = ordered.some((plan) => plan.kind === 'product') ? (await scope.product()).id : undefined;
+  const chosen = new Map(imported);
+  for (const plan of ordered) chosen.set(plan.source.path, plan.kind === 'product' ? productId! : newId());
+  const targets = linkTargets(deps, scope, sources, chosen);
   const ids = new Map(imported);
-  const folderIds = new Map<string, string | null>([['', null]]);
+  // Pages go into folders under the target folder (the top level without one).
+  const target = options.folderId === undefined ? null : (await scope.readableFolder(options.folderId)).id;
+  const folderIds = new Map<string, string | null>([['', target]]);
   const folders = await deps.store.folders(scope.orgId);
   let step = 0;
   for (const plan of ordered) {
     options.onProgress?.(++step, ordered.length);
     const path = plan.source.path;
+    if (plan.kind === 'product') {
+      ids.set(path, productId!);
+      report.skipped.push({ path, id: productId!, reason: "the organization's product" });
+      continue;
+    }
     try {
       let parentId: string | undefined;
       if (plan.kind === 'tree') {
         parentId = 'id' in plan.parent ? plan.parent.id : ids.get(plan.parent.file);
         if (parentId === undefined)
           throw new InvalidInputError(`its parent ${'file' in plan.parent ? plan.parent.file : ''} was not imported`);
-      } else if (plan.folders.length) {
+      } else {
         parentId =
           (await folderFor(deps, scope, plan.folders, folders, folderIds, options.dryRun, report)) ?? undefined;
       }
       const title = titleOf(plan.source);
       const type = plan.kind === 'tree' ? plan.type : 'page';
+      const fields = plan.source.fields ?? {};
+      const links = rewriteLinks(path, plan.source.body ?? '', targets);
+      const content = withNames(links.body, fieldNames(fields, 'aliases'), fieldNames(fields, 'tags'));
+      const dropped = droppedFields(fields);
       if (options.dryRun) {
         if (parentId !== undefined && !parentId.startsWith('planned:')) {
           if (type === 'page') await scope.readableFolder(parentId);
@@ -146,13 +133,15 @@ export async function importFiles(
         }
         ids.set(path, `planned:${path}`);
         report.imported.push({ path, type, title: title ?? headingTitle(plan.source.body ?? '')! });
+        noteLinksAndFields(report, path, links, dropped);
         continue;
       }
-      const requirementType = plan.source.fields?.['requirementType'];
+      const requirementType = fields['requirementType'];
       const view = await createArtifact(deps, scope, type, {
+        id: chosen.get(path)!,
         ...(parentId !== undefined ? { parentId } : {}),
         ...(title !== undefined ? { title } : {}),
-        content: plan.source.body ?? '',
+        content,
         ...((REQUIREMENT_TYPES as readonly unknown[]).includes(requirementType)
           ? { requirementType: requirementType as RequirementType }
           : {}),
@@ -160,53 +149,15 @@ export async function importFiles(
       });
       ids.set(path, view.id);
       report.imported.push({ path, type, title: view.title, id: view.id });
+      noteLinksAndFields(report, path, links, dropped);
     } catch (error) {
       if (!(error instanceof SpecbaseError)) throw error;
+      // Files after this one then report their links to it as unresolved, not as links.
+      chosen.delete(path);
       report.refused.push({ path, reason: error.message });
     }
   }
   return { ...report, dryRun: options.dryRun };
-}
-
-/** Pages in directory order; artifacts after the files they name as parents (a cycle is refused). */
-function inParentOrder(
-  plans: Map<string, Plan>,
-  imported: ReadonlyMap<string, string>,
-  refused: { path: string; reason: string }[],
-): Plan[] {
-  const ordered: Plan[] = [];
-  const state = new Map<string, 'visiting' | 'done' | 'refused'>();
-  const visit = (path: string): boolean => {
-    const seen = state.get(path);
-    if (seen) return seen === 'done';
-    const plan = plans.get(path);
-    if (!plan) return imported.has(path);
-    state.set(path, 'visiting');
-    if (plan.kind === 'tree' && 'file' in plan.parent) {
-      const parentFile = plan.parent.file;
-      const parentPlan = plans.get(parentFile);
-      const expected = artifactType(plan.type).parent;
-      if (state.get(parentFile) === 'visiting')
-        return refuse(path, `its parent ${parentFile} is among its own descendants`);
-      if (parentPlan && (parentPlan.kind !== 'tree' || parentPlan.type !== expected)) {
-        return refuse(
-          path,
-          `its parent ${parentFile} is not a ${artifactType(expected as ArtifactType).name.toLowerCase()}`,
-        );
-      }
-      if (!visit(parentFile)) return refuse(path, `its parent ${parentFile} cannot be imported`);
-    }
-    state.set(path, 'done');
-    ordered.push(plan);
-    return true;
-  };
-  const refuse = (path: string, reason: string): false => {
-    state.set(path, 'refused');
-    refused.push({ path, reason });
-    return false;
-  };
-  for (const path of [...plans.keys()].sort()) visit(path);
-  return ordered;
 }
 
 /** The folder of a directory, made (with the ones above it) when there is none of that name yet. */
@@ -219,7 +170,7 @@ async function folderFor(
   dryRun: boolean,
   report: { folders: number },
 ): Promise<string | null> {
-  let parentId: string | null = null;
+  let parentId = known.get('') ?? null;
   for (let depth = 1; depth <= dirs.length; depth++) {
     const key = dirs.slice(0, depth).join('/');
     const found = known.get(key);
@@ -242,4 +193,19 @@ async function folderFor(
     parentId = id;
   }
   return parentId;
+}
+
+function noteLinksAndFields(
+  report: {
+    unresolvedLinks: Entry<'unresolvedLinks'>[];
+    droppedFields: Entry<'droppedFields'>[];
+    linksRewritten: number;
+  },
+  path: string,
+  links: ReturnType<typeof rewriteLinks>,
+  dropped: string[],
+): void {
+  report.linksRewritten += links.rewritten;
+  if (links.unresolved.length) report.unresolvedLinks.push({ path, links: links.unresolved });
+  if (dropped.length) report.droppedFields.push({ path, fields: dropped });
 }

@@ -6,6 +6,7 @@ import { deleteFolder, moveArtifact, moveFolder, renameFolder } from './move.js'
 import { artifactMoveTargets, folderMoveTargets } from './move-targets.js';
 import { editArtifact } from './edit.js';
 import { importFiles } from './import.js';
+import { exportFiles } from './export.js';
 import { artifactHistory, bodyAt, changeOf, compareVersions } from './history.js';
 import { activityPage, artifactHistoryPage } from './history-page.js';
 import { listChildren, listFolders, listPages, listReadable } from './list.js';
@@ -64,6 +65,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     renameFolder: (actor, id, name) => renameFolder(deps, scope(actor), id, name),
     deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
     importFiles: (actor, sources, options) => importFiles(deps, scope(actor), sources, options),
+    exportFiles: (actor, selection) => exportFiles(deps, scope(actor), selection),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

@@ -96,6 +96,8 @@ export interface CreateInput {
   readonly content?: string;
   /** For an import: the file it comes from, relative to the directory imported. */
   readonly importedFrom?: string;
+  /** For an import: the id chosen beforehand, so that the files imported link to one another. */
+  readonly id?: string;
 }
 
 export interface EditInput {
@@ -251,6 +253,21 @@ export interface MoveTarget {
 }
 
 /** A file to import as it was read: its path relative to the directory imported, '/'-separated. */
+/** What an export takes: an artifact with everything under it, a folder with its pages, or all. */
+export type ExportSelection = { readonly artifactId: string } | { readonly folderId: string } | { readonly all: true };
+
+/** One markdown file of an export: frontmatter and body, at a path relative to the zip's top. */
+export interface ExportFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** A link an import left as written, and why: nobody should be surprised by a dead link. */
+export interface UnresolvedLink {
+  readonly target: string;
+  readonly why: 'asset' | 'outside the import' | 'no such title or file';
+}
+
 export interface ImportSource {
   readonly path: string;
   readonly bytes: number;
@@ -262,16 +279,24 @@ export interface ImportSource {
 
 export interface ImportOptions {
   readonly dryRun: boolean;
+  /** The folder whose subfolders the directories become, and where top-level pages go; else the top level. */
+  readonly folderId?: string;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface ImportReport {
   /** Files imported (with a dry run: that would be), each with what it became. */
   readonly imported: readonly { path: string; type: ArtifactType; title: string; id?: string }[];
-  /** Files imported by an earlier run, with what they became then. */
-  readonly skipped: readonly { path: string; id: string }[];
+  /** Files imported by an earlier run, with what they became then (or the product a product file names). */
+  readonly skipped: readonly { path: string; id: string; reason?: string }[];
   /** Files that cannot be taken, and why; nothing of them was written. */
   readonly refused: readonly { path: string; reason: string }[];
+  /** Per file imported, its links left as written: to assets, to files not imported, to unknown names. */
+  readonly unresolvedLinks: readonly { path: string; links: readonly UnresolvedLink[] }[];
+  /** Per file imported, the frontmatter keys neither used nor kept. */
+  readonly droppedFields: readonly { path: string; fields: readonly string[] }[];
+  /** Links made into links to the artifacts the files became. */
+  readonly linksRewritten: number;
   /** Folders made for directories (with a dry run: that would be). */
   readonly folders: number;
   readonly dryRun: boolean;
@@ -352,6 +377,8 @@ export interface SpecService {
   deleteFolder(actor: Actor, id: string): Promise<FolderChangeView>;
   /** Markdown files, one commit each (see import.ts). */
   importFiles(actor: Actor, sources: readonly ImportSource[], options: ImportOptions): Promise<ImportReport>;
+  /** The markdown files of an artifact's subtree, a folder or the organization, one at a time. */
+  exportFiles(actor: Actor, selection: ExportSelection): AsyncGenerator<ExportFile>;
 }
 
 export type { Author };

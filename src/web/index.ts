@@ -14,6 +14,8 @@ import { createRoutes } from './routes/create.js';
 import { deleteRoutes } from './routes/delete.js';
 import { moveRoutes } from './routes/move.js';
 import { editRoutes } from './routes/edit.js';
+import { exportRoutes } from './routes/export.js';
+import { importRoutes } from './routes/import.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -50,6 +52,8 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(createRoutes(deps));
   router.use(deleteRoutes(deps));
   router.use(moveRoutes(deps));
+  router.use(importRoutes(deps));
+  router.use(exportRoutes(deps));
   router.use(connectRoutes(deps));
   router.use(auditRoutes(deps));
   router.use(webhookRoutes(deps));

@@ -95,6 +95,7 @@ ${breadcrumb(orgId, input.crumbs)}
       <a class="button ${editable ? 'secondary' : ''}" href="${base}/history">History <span class="count">${input.changeCount}</span></a>
       <a class="button secondary" href="${base}/blame">Blame</a>
       <a class="button secondary" href="${base}/raw">Raw markdown</a>
+      <a class="button secondary" href="${base}/export" download>Export .zip</a>
       <button type="button" class="button secondary" data-copy="${artifact.id}" title="Copy the artifact id">Copy id</button>
       ${editable && artifact.type !== 'product' ? html`<a class="button secondary" href="${base}/move">Move</a> <a class="button secondary danger-text" href="${base}/delete">Delete</a>` : ''}
     </nav>

@@ -58,7 +58,7 @@ export function homeView(
   <div class="side-col">
     ${section('User Types', 'h-user-types', userTypes.length ? treeList(org.id, userTypes) : html`<p class="empty">None yet.</p>`, userTypes.length)}
     ${section('Core Entities', 'h-core-entities', entities.length ? treeList(org.id, entities) : html`<p class="empty">None yet.</p>`, entities.length)}
-    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages), canCreate ? html`<a class="button small secondary" href="/o/${org.id}/pages/new">+ New page or folder</a>` : undefined)}
+    ${section('Pages', 'h-pages', folderList(org.id, tree.pages, true), pageCount(tree.pages), canCreate ? html`<a class="button small secondary" href="/o/${org.id}/pages/new">+ New page or folder</a> <a class="button small secondary" href="/o/${org.id}/import">Import or export</a>` : undefined)}
   </div>
 </div>`;
 }

@@ -68,6 +68,7 @@ export function folderPage(orgId: string, input: FolderPageInput): SafeHtml {
   return html`<div class="page-head">
   <p class="eyebrow">${folder.parentFolderId ? html`<a href="/o/${orgId}/folders/${folder.parentFolderId}">← Parent folder</a>` : html`<a href="/o/${orgId}">← Product</a>`}</p>
   <h1>${folder.name}</h1>
+  <p><a class="button small secondary" href="${b}/export" download>Export .zip</a></p>
 </div>
 ${problemNotice(input.problem, 'changed')}
 ${
