@@ -75,7 +75,7 @@ describe('import and export in the web application', () => {
   });
 
   it('answers an upload over the limits with a 413 page, writing nothing', async () => {
-    const { page, context } = await signIn(browser, h, 'editor', `/o/${h.orgId}/import`);
+    const { context } = await signIn(browser, h, 'editor', `/o/${h.orgId}/import`);
     try {
       const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
       // The browser's session signs these requests in (else the upload would meet a redirect).
