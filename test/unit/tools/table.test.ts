@@ -247,3 +247,44 @@ describe('the tool table', () => {
     await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
   });
 });
+
+describe('the manage tools', () => {
+  const withManage = catalog.listedFor({ readOnly: false, optIn: new Set(['manage'] as const) });
+  const manage = withManage.slice(catalog.listed.length);
+
+  it('come only to a connection that asks for them, after the 31, and never to a read-only one', () => {
+    expect(withManage.slice(0, catalog.listed.length)).toEqual(catalog.listed);
+    expect(manage.map((tool) => tool.name)).toEqual([
+      'specbase_delete_artifact',
+      'specbase_restore_artifact',
+      'specbase_move_artifact',
+      'specbase_revert_change',
+      'specbase_read_history',
+    ]);
+    const readOnly = catalog.listedFor({ readOnly: 'header', optIn: new Set(['manage'] as const) });
+    expect(readOnly.some((tool) => manage.some((m) => m.name === tool.name))).toBe(false);
+    expect(catalog.listedFor(FULL_CONNECTION).map((tool) => tool.name)).toHaveLength(31);
+  });
+
+  it('mark delete, move and revert destructive, history read-only, and what repeats harmlessly idempotent', () => {
+    const hints = Object.fromEntries(manage.map((tool) => [tool.name, tool.annotations]));
+    expect(hints.specbase_delete_artifact).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints.specbase_move_artifact).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints.specbase_revert_change).toMatchObject({ destructiveHint: true });
+    expect(hints.specbase_revert_change!.idempotentHint).toBeUndefined();
+    expect(hints.specbase_restore_artifact).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(hints.specbase_read_history).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('describe every parameter', () => {
+    for (const tool of manage) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+  });
+
+  it.each(manage.map((tool) => [tool.name, tool] as const))('%s schema snapshot', async (name, tool) => {
+    await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+});
