@@ -51,8 +51,15 @@ export interface ArtifactStore {
   deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
   /** Files imported so far -> the artifact each became. */
   importedPaths(orgId: string): Promise<Map<string, string>>;
-  /** Who links to whom, as of `main` now. */
-  links(orgId: string): Promise<{ linksFrom(id: string): readonly string[]; linksTo(id: string): readonly string[] }>;
+  /**
+   * Who links to whom, as of `main` now: targets are artifact ids and wiki keys (a `[[Title]]`
+   * link), and `titled` names the artifacts a wiki key may mean.
+   */
+  links(orgId: string): Promise<{
+    linksFrom(id: string): readonly string[];
+    linksTo(target: string): readonly string[];
+    titled(title: string): readonly string[];
+  }>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;
@@ -70,9 +77,7 @@ export interface BlameSource {
 
 /** What the domain needs of the search index. */
 export interface ArtifactSearch {
-  forOrg(
-    orgId: string,
-  ): Promise<{
+  forOrg(orgId: string): Promise<{
     search(q: SearchQuery): Promise<SearchAnswer>;
     matchRanges(query: string, text: string): [number, number][];
   }>;

@@ -26,6 +26,14 @@ export interface ArtifactView {
   /** Reads only: the readable artifacts its body links to (a deleted one marked so), and those linking to it. */
   readonly links?: readonly ArtifactLink[];
   readonly referencedBy?: readonly ArtifactRef[];
+  /** Reads, creates and edits: the links of its body that name no artifact the actor can read, and why. */
+  readonly unresolvedLinks?: readonly UnresolvedLink[];
+}
+
+/** A link of a body that leads nowhere the reader can go: `[[Title]]` or an artifact id, and why. */
+export interface UnresolvedLink {
+  readonly link: string;
+  readonly reason: 'no such artifact' | 'ambiguous title';
 }
 
 /** A link from a body to an artifact; `deleted` when that artifact is deleted now. */
@@ -83,6 +91,9 @@ export interface EditView {
   readonly removed: number;
   /** Unified diff of the change, for the model to confirm what happened. */
   readonly diff: string;
+  /** Edits: the links of the new body, resolved, and those that lead nowhere (see ArtifactView). */
+  readonly links?: readonly ArtifactLink[];
+  readonly unresolvedLinks?: readonly UnresolvedLink[];
 }
 
 export interface CreateInput {

@@ -38,7 +38,7 @@ type JsonSchema = Record<string, unknown>;
  * tools/list is read by the model on every conversation, so its JSON stays lean: no `$schema`
  * (clients read draft-07 anyway), `"type": ["string", "null"]` instead of an `anyOf` pair, no
  * safe-integer bounds that zod adds to every integer,
- * and outputs without `additionalProperties: false` or `required`: the server parses every
+ * and outputs without `additionalProperties: false`, `required` or `items: {}`: the server parses every
  * result with the zod output schema before sending it, so what it declares always holds.
  */
 function compact(node: unknown, io: 'input' | 'output'): unknown {
@@ -60,10 +60,15 @@ function compact(node: unknown, io: 'input' | 'output'): unknown {
     if (key === '$schema' || (io === 'output' && (key === 'required' || key === 'additionalProperties'))) continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'properties' && Object.keys(value as JsonSchema).length === 0) continue;
+    // `items: {}` (an array of anything) says nothing an output schema needs to.
+    if (io === 'output' && key === 'items' && isEmptySchema(value)) continue;
     out[key] = key === 'properties' ? compactProperties(value as JsonSchema, io) : compact(value, io);
   }
   return out;
 }
+
+const isEmptySchema = (value: unknown): boolean =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** Property names are data, not keywords: a property called `required` must survive. */
 function compactProperties(properties: JsonSchema, io: 'input' | 'output'): JsonSchema {

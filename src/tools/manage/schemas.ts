@@ -10,8 +10,8 @@ export const undoOutput = z.object({ tool: z.string(), arguments: z.record(z.str
 
 export type Undo = z.output<typeof undoOutput>;
 
-/** `{id, type, title}` of each artifact a change affected, declared loosely as the read tools' link lists are. */
-export const affectedOutput = z.array(z.looseObject({}));
+/** `{id, type, title}` of each artifact a change affected, declared as the read tools' link lists are. */
+export const affectedOutput = z.array(z.unknown());
 
 /** "feature 3f2a… "Checkout"": how the text block names an artifact. */
 export const refText = (ref: ArtifactRef): string => `${ref.type} ${ref.id} "${ref.title}"`;

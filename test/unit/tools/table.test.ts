@@ -174,8 +174,15 @@ describe('the tool table', () => {
     expect(all).not.toMatch(/\ban (User|[BCDFGHJKLMNPQRSTVWXYZ])/);
     expect(all).not.toMatch(/\ba (Acceptance|[AEIO][a-z])/);
     expect(byName.get('specbase_create_page')!.description).toBe(
-      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full.',
+      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full. Link: [[Title]] or [text](url or specbase:// URI).',
     );
+  });
+
+  it('says in one sentence how to link on every create and edit tool', () => {
+    const writing = catalog.listed.filter((t) => /^specbase_(create|edit)_/.test(t.name));
+    expect(writing).toHaveLength(14);
+    for (const tool of writing)
+      expect(tool.description).toMatch(/ Link: \[\[Title\]\] or \[text\]\(url or specbase:\/\/ URI\)\.$/);
   });
 
   it('teaches the model how to write a patch on every edit tool', () => {
