@@ -2,7 +2,8 @@ import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/in
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../../src/ids.js';
-import { buildCatalog } from '../../../src/tools/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { artifactUri, buildCatalog } from '../../../src/tools/index.js';
 import { git } from '../../support/git.js';
 import { startHarness, type Harness, type Persona } from '../../support/harness.js';
 import { connect, elicitor, type Elicitor } from './clients.js';
@@ -367,6 +368,24 @@ describe.each(ERAS)('in the %s era', (era, open) => {
       await Promise.all([decliner.close(), accepter.close()]);
     }
   });
+});
+
+it('tells a subscriber of a moved or deleted artifact, as any commit does', async () => {
+  const client = await connect(h, 'owner', 'streamable', 'manage-subscriber', { headers: MANAGE });
+  const heard: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
+  try {
+    const page = (await ok(client, 'specbase_create_page', { title: 'Watched page' })).data;
+    const uri = artifactUri(h.orgId, page.id);
+    await client.subscribeResource({ uri });
+    const folder = (await ok(client, 'specbase_list_folders')).data.folders[0].id;
+    await ok(client, 'specbase_move_artifact', { artifactId: page.id, to: folder });
+    await vi.waitFor(() => expect(heard).toEqual([uri]), { timeout: 5_000, interval: 100 });
+    await ok(client, 'specbase_delete_artifact', { artifactId: page.id });
+    await vi.waitFor(() => expect(heard).toEqual([uri, uri]), { timeout: 5_000, interval: 100 });
+  } finally {
+    await client.close();
+  }
 });
 
 it('audits every manage call as the other tools are, with its commit', async () => {
