@@ -82,3 +82,34 @@ export async function callError(client: Client, name: string, args: Record<strin
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   return (result.content[0] as { text: string }).text;
 }
+
+/** A client of either SDK line: the 1.x one (2025 era) or the v2 one (2026-07-28). */
+export type AnyClient = Client | import('@modelcontextprotocol/client').Client;
+
+type AnyResult = {
+  isError?: boolean;
+  content: { type: string; text?: string; uri?: string }[];
+  structuredContent?: unknown;
+};
+
+/** A tool call through either SDK line that must succeed: its text, structured content and content blocks. */
+export async function callAny(client: AnyClient, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as AnyResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return {
+    text: result.content[0]!.text!,
+    data: result.structuredContent as Record<string, any>,
+    content: result.content,
+  };
+}
+
+/** A tool call through either SDK line that must fail; its one sentence. */
+export async function callAnyError(
+  client: AnyClient,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as AnyResult;
+  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+  return result.content[0]!.text!;
+}

@@ -1,12 +1,10 @@
-import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../../src/ids.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { artifactUri, buildCatalog } from '../../../src/tools/index.js';
 import { git } from '../../support/git.js';
 import { startHarness, type Harness, type Persona } from '../../support/harness.js';
-import { connect, elicitor, type Elicitor } from './clients.js';
+import { callAny as ok, callAnyError as fails, connect, elicitor, type AnyClient, type Elicitor } from './clients.js';
 import { connectModern } from './modern-clients.js';
 
 let h: Harness;
@@ -28,7 +26,6 @@ const MANAGE_NAMES = [
   'specbase_revert_change',
 ];
 
-type AnyClient = LegacyClient | ModernClient;
 interface OpenOptions {
   readonly headers?: Record<string, string>;
   /** A path of the organization-in-path form, e.g. `manage/mcp` for /api/mcp/o/{org}/manage/mcp. */
@@ -62,20 +59,6 @@ const MANAGE = { 'X-Specbase-Tools': '+manage' };
 
 async function names(client: AnyClient): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name).sort();
-}
-
-type Result = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: unknown };
-
-async function ok(client: AnyClient, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as Result;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return { text: result.content[0]!.text!, data: result.structuredContent as Record<string, any> };
-}
-
-async function fails(client: AnyClient, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as Result;
-  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
-  return result.content[0]!.text!;
 }
 
 const head = () => git(h.gitdir, 'rev-parse', 'main').then((out) => out.trim());

@@ -1,11 +1,9 @@
-import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/ids.js';
 import { artifactUri } from '../../../src/tools/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
-import { connect } from '../mcp/clients.js';
+import { callAny as ok, connect } from '../mcp/clients.js';
 import { connectModern } from '../mcp/modern-clients.js';
 import { launchBrowser, signIn } from '../web/support.js';
 
@@ -20,15 +18,6 @@ afterAll(async () => {
   await browser?.close();
   await h?.close();
 });
-
-type AnyClient = LegacyClient | ModernClient;
-type Result = { isError?: boolean; content: { type: string; text?: string; uri?: string }[]; structuredContent?: any };
-
-async function ok(client: AnyClient, name: string, args: Record<string, unknown>) {
-  const result = (await client.callTool({ name, arguments: args })) as Result;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return { text: result.content[0]!.text!, data: result.structuredContent, content: result.content };
-}
 
 const ids = (refs: { id: string }[]) => refs.map((r) => r.id);
 
