@@ -211,6 +211,10 @@ describe.each(ERAS)('in the %s era', (era, open) => {
       expect((await ok(client, 'specbase_read_feature', { featureId: feature.id })).data.title).toBe(
         `Delete ${era} feat`,
       );
+      expect(await fails(client, 'specbase_restore_artifact', { artifactId: feature.id })).toBe(
+        `${feature.id} is not deleted: nothing to restore`,
+      );
+      expect(await fails(client, 'specbase_restore_artifact', { artifactId: newId() })).toBe('artifact not found');
     } finally {
       await client.close();
     }
