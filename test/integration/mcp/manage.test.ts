@@ -357,6 +357,18 @@ describe.each(ERAS)('in the %s era', (era, open) => {
   });
 });
 
+it('a legacy SSE session opened at the /manage URL keeps the manage tools for its messages', async () => {
+  const client = await connect(h, 'owner', 'sse-path', 'manage-sse', {
+    url: new URL(`/api/mcp/o/${h.orgId}/manage/sse`, h.baseUrl),
+  });
+  try {
+    expect(await names(client)).toEqual([...DEFAULT_NAMES, ...MANAGE_NAMES].sort());
+    expect((await ok(client, 'specbase_read_history', { artifactId: h.productId })).data.entries).toHaveLength(1);
+  } finally {
+    await client.close();
+  }
+});
+
 it('tells a subscriber of a moved or deleted artifact, as any commit does', async () => {
   const client = await connect(h, 'owner', 'streamable', 'manage-subscriber', { headers: MANAGE });
   const heard: string[] = [];
