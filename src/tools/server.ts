@@ -54,8 +54,15 @@ const REQUEST_SCHEMAS = {
 interface LegacyExtra {
   authInfo?: AuthInfo | undefined;
   closeSSEStream?: (() => void) | undefined;
-  sendRequest: (request: { method: string; params: unknown }, schema: typeof ElicitResultSchema) => Promise<unknown>;
+  sendRequest: (
+    request: { method: string; params: unknown },
+    schema: typeof ElicitResultSchema,
+    options: { timeout: number },
+  ) => Promise<unknown>;
 }
+
+/** A person reads the question and answers: far longer than the protocol's 60 s default (the v2 SDK's own default). */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 type LegacyHandler = (
   request: { params?: Record<string, unknown> },
@@ -72,6 +79,7 @@ const legacyConfirm =
     const answer = (await extra.sendRequest(
       { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: CONFIRM_SCHEMA } },
       ElicitResultSchema,
+      { timeout: CONFIRM_TIMEOUT_MS },
     )) as { action: string; content?: Record<string, unknown> };
     return confirmedBy(answer);
   };
