@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Harness, Persona } from '../../support/harness.js';
 
 export type TransportKind = 'streamable' | 'sse' | 'streamable-path' | 'sse-path';
@@ -69,19 +69,12 @@ export function elicitor(action: 'accept' | 'decline'): Elicitor {
   };
 }
 
-/** A tool call that must succeed; its text and structured content. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return { text: (result.content[0] as { text: string }).text, data: result.structuredContent as Record<string, any> };
-}
+/** A tool call that must succeed; its text and structured content (either SDK line: see callAny). */
+export const call = (client: Client, name: string, args: Record<string, unknown> = {}) => callAny(client, name, args);
 
 /** A tool call that must fail; its one sentence. */
-export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
-  return (result.content[0] as { text: string }).text;
-}
+export const callError = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  callAnyError(client, name, args);
 
 /** A client of either SDK line: the 1.x one (2025 era) or the v2 one (2026-07-28). */
 export type AnyClient = Client | import('@modelcontextprotocol/client').Client;
