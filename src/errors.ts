@@ -23,6 +23,44 @@ export class NotFoundError extends SpecbaseError {
 }
 
 /**
+ * A "not found" that says more to someone who may know it: which argument named nothing, or
+ * that the artifact was deleted. Every edge that does not know better answers it as "not found";
+ * the tools' sentence starts "artifact not found" as the specification says, then explains.
+ */
+export class ExplainedNotFoundError extends NotFoundError {
+  constructor(
+    readonly explanation: string,
+    data: Record<string, unknown> = {},
+    what: 'artifact' | 'folder' | 'change' = 'artifact',
+  ) {
+    super(what, data);
+    this.message = `${what} not found: ${explanation}`;
+  }
+}
+
+/**
+ * An id of a deleted artifact, asked by someone who may read its workspace: when, by whom, and
+ * how to bring it back. It is still "not found" (a deleted artifact is gone everywhere).
+ */
+export class DeletedArtifactError extends ExplainedNotFoundError {
+  constructor(deleted: {
+    readonly id: string;
+    readonly deletedAt: string;
+    readonly deletedBy: { readonly name: string };
+    readonly commit: string;
+    readonly named: boolean;
+  }) {
+    const restore = deleted.named
+      ? `restore it with specbase_restore_artifact (artifactId ${deleted.id}; a manage tool: X-Specbase-Tools: +manage) or on the web application's Deleted page`
+      : 'it went with a deleted parent: restore that one (specbase_restore_artifact or the Deleted page) and it comes back too';
+    super(
+      `${deleted.id} was deleted at ${deleted.deletedAt} by ${deleted.deletedBy.name} (commit ${deleted.commit.slice(0, 12)}); ${restore}`,
+      { deletedAt: deleted.deletedAt, commit: deleted.commit },
+    );
+  }
+}
+
+/**
  * An id of another artifact type than the one asked for. Raised only when the caller may read
  * that artifact, so it tells nothing the caller could not learn; still a "not found" to every
  * edge that does not know better.
@@ -118,6 +156,12 @@ export class PatchError extends SpecbaseError {
   ) {
     super(message, details);
   }
+}
+
+/** The user, asked through their client (elicitation), said no: nothing was done. */
+export class DeclinedError extends SpecbaseError {
+  static readonly code = 'declined';
+  readonly code = DeclinedError.code;
 }
 
 /** The document moved on (stale baseVersion, revert that no longer applies, lost ref race). */

@@ -15,6 +15,7 @@ export { headingTitle } from './heading-title.js';
 export { slugify } from './slug.js';
 export { requirementTypeLine, statedRequirementType, type StatedRequirementType } from './requirement-type-line.js';
 export { productTemplate } from './templates.js';
+export { wikiKey, wikiTitleOf } from './wiki-key.js';
 
 /** The one table of artifact types: tools, paths, parents and templates all come from it. */
 export const ARTIFACT_TYPE_TABLE: readonly ArtifactTypeDef[] = Object.freeze([

@@ -4,8 +4,12 @@ import type { CodeStore, PendingRequest } from './codes.js';
 import { csrfProblem, issueCsrfToken } from './csrf.js';
 import { escapeHtml, sendPage } from './html.js';
 import { CONSENT_PATH } from './provider.js';
-import { isReadOnlyGrant, READ_ONLY_SCOPE } from './resource.js';
+import { asksToManage, isReadOnlyGrant, READ_ONLY_SCOPE } from './resource.js';
 import { requireWebUser } from './web-session.js';
+
+/** What the screen says to a client that connects at a /manage URL (read-only takes the tools away). */
+const MANAGE_NOTE =
+  '<p class="asks-manage">It also asks to <strong>delete, move, restore and revert</strong> artifacts: each is a commit in your name that can be undone. Tick read-only below to refuse that and every other change.</p>';
 
 /** The screen where a signed-in user approves or denies an MCP client's request. */
 export function consentRouter(deps: {
@@ -42,7 +46,7 @@ export function consentRouter(deps: {
 ${
   isReadOnlyGrant(pending.scopes, pending.resource)
     ? '<p>It asked for <strong>read-only</strong> access: it can search and read, never change anything.</p>'
-    : '<p><label><input type="checkbox" name="readonly"> Read-only: it can search and read, never change anything</label></p>'
+    : `${asksToManage(pending.resource) ? MANAGE_NOTE : ''}<p><label><input type="checkbox" name="readonly"> Read-only: it can search and read, never change anything</label></p>`
 }
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" class="secondary" name="decision" value="deny">Deny</button>

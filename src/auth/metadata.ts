@@ -22,8 +22,8 @@ export function protectedResourceMetadataRouter(deps: {
       resource_name: 'Specbase',
     });
   };
-  // The read-only forms (`…/readonly/mcp`) are routes of their own, so they have documents too.
-  for (const readOnly of ['', '/readonly']) {
+  // The read-only and manage forms (`…/readonly/mcp`, `…/manage/mcp`) are routes of their own, so they have documents too.
+  for (const readOnly of ['', '/readonly', '/manage']) {
     router.get(`${prefix}${readOnly}/:transport`, (req, res, next) => {
       const { transport } = req.params;
       if (transport !== 'mcp' && transport !== 'sse') return next();

@@ -21,6 +21,10 @@ export const MCP_ROUTE_PATTERNS = [
   `${MCP_BASE_PATH}/readonly/sse`,
   `${MCP_BASE_PATH}/o/:orgId/readonly/mcp`,
   `${MCP_BASE_PATH}/o/:orgId/readonly/sse`,
+  `${MCP_BASE_PATH}/manage/mcp`,
+  `${MCP_BASE_PATH}/manage/sse`,
+  `${MCP_BASE_PATH}/o/:orgId/manage/mcp`,
+  `${MCP_BASE_PATH}/o/:orgId/manage/sse`,
 ];
 
 export interface ResourceFamily {
@@ -59,3 +63,6 @@ export const READ_ONLY_SCOPE = 'mcp:read-only';
 /** Whether a grant of these scopes and this resource is read-only. */
 export const isReadOnlyGrant = (scopes: readonly string[], resource: string): boolean =>
   scopes.includes(READ_ONLY_SCOPE) || /\/readonly\/(mcp|sse)\/?$/.test(resource);
+
+/** Whether a client asks for the manage tools (delete, move, restore, revert) by its resource: the /manage form. */
+export const asksToManage = (resource: string): boolean => /\/manage\/(mcp|sse)\/?$/.test(resource);

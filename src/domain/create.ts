@@ -9,6 +9,7 @@ import {
 } from '../artifacts/index.js';
 import { InvalidInputError } from '../errors.js';
 import { announceChange } from './announce.js';
+import { linksOf } from './links.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { ArtifactView, CreateInput, FolderView } from './types.js';
@@ -95,7 +96,8 @@ export async function createArtifact(
   );
   await announceChange(deps, scope, 'create', created);
   const { artifact } = created;
-  return artifactView(deps.baseUrl, scope.orgId, artifact, 'full');
+  // The new document's links (and what already linked to its title), so that an assistant can check them.
+  return { ...artifactView(deps.baseUrl, scope.orgId, artifact, 'full'), ...(await linksOf(deps, scope, artifact.id)) };
 }
 
 export async function createFolder(

@@ -1,4 +1,4 @@
-import { InvalidInputError, NotFoundError } from '../errors.js';
+import { InvalidInputError } from '../errors.js';
 import { linksOf } from './links.js';
 import { announceChanges } from './announce.js';
 import type { DomainDeps } from './ports.js';
@@ -78,7 +78,11 @@ export async function restoreDeleted(
   const deleted = (await deps.store.deleted(scope.orgId)).find(
     (d) => d.id === id.toLowerCase() && readable.has(d.workspaceId),
   );
-  if (!deleted) throw new NotFoundError();
+  if (!deleted) {
+    // Readable and there: say so, rather than "not found" for an artifact the actor can see.
+    const present = await scope.readable(id);
+    throw new InvalidInputError(`${present.id} is not deleted: nothing to restore`);
+  }
   scope.assertWrite(deleted.workspaceId);
   const rootWorkspaceId = await scope.defaultWorkspaceId();
   const results = await deps.store.restoreDeleted(scope.orgId, deleted.id, { rootWorkspaceId }, scope.changeContext);

@@ -3,6 +3,7 @@ import { ConflictError, InvalidInputError, PatchError, PayloadTooLargeError } fr
 import { applyPatchOffLoop, unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactRecord, BodyChange, CommitResult } from '../store/types.js';
 import { announceChange } from './announce.js';
+import { linksOf } from './links.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { EditInput, EditView } from './types.js';
@@ -79,5 +80,10 @@ export async function editArtifact(
     },
     { verb: 'edit' },
   );
-  return editView(deps, scope.orgId, before, result);
+  // The links of the text as written, so that an assistant can check the ones it just made.
+  const [view, { links, unresolvedLinks }] = await Promise.all([
+    editView(deps, scope.orgId, before, result),
+    linksOf(deps, scope, meta.id),
+  ]);
+  return { ...view, links, unresolvedLinks };
 }

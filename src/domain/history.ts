@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.js';
+import { ExplainedNotFoundError, NotFoundError } from '../errors.js';
 import { isObjectId } from '../ids.js';
 import { unifiedDiffOffLoop } from '../patch/index.js';
 import type { ArtifactMeta, HistoryEntry } from '../store/types.js';
@@ -12,15 +12,33 @@ export async function artifactHistory(deps: DomainDeps, scope: Scope, id: string
   return deps.store.history(scope.orgId, meta.id);
 }
 
-/** One entry of an artifact's history; NotFoundError for a commit that did not change it. */
+/** The shortest commit abbreviation taken, as git's default. */
+const MIN_ABBREVIATION = 7;
+
+/**
+ * One entry of an artifact's history, by its commit or a unique abbreviation of it (as a person
+ * or a model copies it from `git log`); NotFoundError for a commit that did not change it.
+ */
 export async function historyEntryOf(
   deps: DomainDeps,
   scope: Scope,
   meta: ArtifactMeta,
   commit: string,
 ): Promise<HistoryEntry> {
-  const entry = (await deps.store.history(scope.orgId, meta.id)).find((e) => e.commit === commit);
-  if (!entry) throw new NotFoundError('change');
+  const history = await deps.store.history(scope.orgId, meta.id);
+  const wanted = commit.trim().toLowerCase();
+  const abbreviated =
+    wanted.length >= MIN_ABBREVIATION && /^[0-9a-f]+$/.test(wanted)
+      ? history.filter((e) => e.commit.startsWith(wanted))
+      : [];
+  const entry = history.find((e) => e.commit === wanted) ?? (abbreviated.length === 1 ? abbreviated[0] : undefined);
+  if (!entry) {
+    throw new ExplainedNotFoundError(
+      `${wanted.slice(0, 40)} is no commit that changed this artifact; its history lists those that did`,
+      {},
+      'change',
+    );
+  }
   return entry;
 }
 

@@ -3,7 +3,7 @@
  * Pure: the caller knows which file became which artifact (ids are chosen before anything is
  * written, so a file may link to one imported after it, in the same commit as today).
  */
-import type { UnresolvedLink } from './types.js';
+import type { LinkLeftAsWritten } from './types.js';
 
 /** What the rewriter knows of the import: files by path, and names a wiki link may use. */
 export interface LinkTargets {
@@ -16,7 +16,7 @@ export interface LinkTargets {
 export interface RewrittenBody {
   readonly body: string;
   readonly rewritten: number;
-  readonly unresolved: readonly UnresolvedLink[];
+  readonly unresolved: readonly LinkLeftAsWritten[];
 }
 
 const dirname = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -56,7 +56,7 @@ const decoded = (text: string): string => {
 };
 
 /** The artifact URL a relative link from `from` names, or why it stays as written. */
-function resolveRelative(from: string, target: string, files: LinkTargets): string | UnresolvedLink | undefined {
+function resolveRelative(from: string, target: string, files: LinkTargets): string | LinkLeftAsWritten | undefined {
   if (!target || target.startsWith('#') || ABSOLUTE.test(target)) return undefined;
   const cut = target.search(/[?#]/);
   const file = decoded(cut < 0 ? target : target.slice(0, cut));
@@ -94,7 +94,7 @@ const WIKI = /(!?)\[\[([^[\]|#\n]+)(#[^[\]|\n]*)?(?:\|([^[\]\n]+))?\]\]/g;
  * (images included) are left as written and listed.
  */
 export function rewriteLinks(from: string, body: string, files: LinkTargets): RewrittenBody {
-  const unresolved: UnresolvedLink[] = [];
+  const unresolved: LinkLeftAsWritten[] = [];
   let rewritten = 0;
   const relink = (target: string, isImage: boolean): string | undefined => {
     const resolved = resolveRelative(from, target, files);

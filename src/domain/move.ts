@@ -1,5 +1,5 @@
 import { artifactType } from '../artifacts/index.js';
-import { InvalidInputError } from '../errors.js';
+import { ExplainedNotFoundError, InvalidInputError, NotFoundError } from '../errors.js';
 import { announceChanges } from './announce.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
@@ -26,13 +26,16 @@ export async function moveArtifact(deps: DomainDeps, scope: Scope, id: string, t
   for (const m of subtree) scope.assertWrite(m.workspaceId);
   let workspaceId: string;
   if (def.parent === 'folder') {
-    workspaceId = to === null ? await scope.defaultWorkspaceId() : (await scope.readableFolder(to)).workspaceId;
+    workspaceId =
+      to === null
+        ? await scope.defaultWorkspaceId()
+        : (await namedTarget(scope.readableFolder(to), to, 'folder')).workspaceId;
   } else {
     if (to === null)
       throw new InvalidInputError(
         `a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}: name one`,
       );
-    const parent = await scope.readable(to);
+    const parent = await namedTarget(scope.readable(to), to, artifactType(def.parent).name.toLowerCase());
     if (parent.type !== def.parent) {
       throw new InvalidInputError(
         `a ${def.name.toLowerCase()} moves under a ${artifactType(def.parent).name.toLowerCase()}, not a ${artifactType(parent.type).name.toLowerCase()}`,
@@ -54,6 +57,22 @@ export async function moveArtifact(deps: DomainDeps, scope: Scope, id: string, t
     descendants: subtree.slice(1).map(refOf),
     parentId: results[0]!.artifact.parentId,
   };
+}
+
+/**
+ * The place a move names, or a "not found" that says it was the place (not the artifact moved)
+ * that names nothing; a deleted parent says so itself.
+ */
+async function namedTarget<T>(found: Promise<T>, to: string, what: string): Promise<T> {
+  try {
+    return await found;
+  } catch (error) {
+    if (error instanceof NotFoundError && !(error instanceof ExplainedNotFoundError)) {
+      const explanation = `the new parent ${to.slice(0, 60)} names no ${what} you can read`;
+      throw new ExplainedNotFoundError(explanation, {}, what === 'folder' ? 'folder' : 'artifact');
+    }
+    throw error;
+  }
 }
 
 /** A folder the actor may change, with the folders under it all changeable too. */

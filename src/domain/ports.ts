@@ -53,8 +53,15 @@ export interface ArtifactStore {
   deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string>;
   /** Files imported so far -> the artifact each became. */
   importedPaths(orgId: string): Promise<Map<string, string>>;
-  /** Who links to whom, as of `main` now. */
-  links(orgId: string): Promise<{ linksFrom(id: string): readonly string[]; linksTo(id: string): readonly string[] }>;
+  /**
+   * Who links to whom, as of `main` now: targets are artifact ids and wiki keys (a `[[Title]]`
+   * link), and `titled` names the artifacts a wiki key may mean.
+   */
+  links(orgId: string): Promise<{
+    linksFrom(id: string): readonly string[];
+    linksTo(target: string): readonly string[];
+    titled(title: string): readonly string[];
+  }>;
   history(orgId: string, id: string): Promise<HistoryEntry[]>;
   activity(orgId: string, opts: { limit: number; workspaceIds: ReadonlySet<string> }): Promise<HistoryEntry[]>;
   createFolder(orgId: string, input: NewFolder, ctx: ChangeContext): Promise<FolderRecord>;

@@ -19,7 +19,7 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
       'the change that created an artifact cannot be reverted; restore a later version instead',
     );
   }
-  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, commit)]);
+  const [before, after] = await Promise.all([bodyBefore(deps, scope, entry), bodyOf(deps, scope, meta, entry.commit)]);
   const { before: current, result } = await writeComputedBody(
     deps,
     scope,
@@ -30,14 +30,14 @@ export async function revertChange(deps: DomainDeps, scope: Scope, id: string, c
       } catch (error) {
         if (error instanceof ConflictError) {
           throw new ConflictError(
-            `cannot revert ${commit.slice(0, 7)}: ${error.message}; nothing was written`,
+            `cannot revert ${entry.commit.slice(0, 7)}: ${error.message}; nothing was written`,
             error.data,
           );
         }
         throw error;
       }
     },
-    { verb: 'revert', sourceCommit: commit },
+    { verb: 'revert', sourceCommit: entry.commit },
   );
   return editView(deps, scope.orgId, current, result);
 }

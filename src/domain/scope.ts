@@ -1,6 +1,6 @@
 import { canRead, canWrite, readableWorkspaces } from '../access/index.js';
 import type { ArtifactType } from '../artifacts/index.js';
-import { NotFoundError, PermissionDeniedError, WrongTypeError } from '../errors.js';
+import { DeletedArtifactError, NotFoundError, PermissionDeniedError, WrongTypeError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { ArtifactMeta, ChangeContext, FolderRecord } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
@@ -45,9 +45,17 @@ export class Scope {
   async readable(id: string, type?: ArtifactType): Promise<ArtifactMeta> {
     if (!isUuid(id)) throw new NotFoundError();
     const meta = await this.deps.store.meta(this.orgId, id);
-    if (!meta || !this.canRead(meta.workspaceId)) throw new NotFoundError();
+    if (!meta) throw await this.missing(id);
+    if (!this.canRead(meta.workspaceId)) throw new NotFoundError();
     if (type && meta.type !== type) throw new WrongTypeError(meta.id, meta.type, type);
     return meta;
+  }
+
+  /** Why an id names nothing: deleted, when the actor may read where it was; else plain "not found". */
+  private async missing(id: string): Promise<NotFoundError> {
+    const lower = id.toLowerCase();
+    const deleted = (await this.deps.store.deleted(this.orgId)).find((d) => d.id === lower);
+    return deleted && this.canRead(deleted.workspaceId) ? new DeletedArtifactError(deleted) : new NotFoundError();
   }
 
   async writable(id: string, type?: ArtifactType): Promise<ArtifactMeta> {

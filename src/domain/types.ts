@@ -26,6 +26,14 @@ export interface ArtifactView {
   /** Reads only: the readable artifacts its body links to (a deleted one marked so), and those linking to it. */
   readonly links?: readonly ArtifactLink[];
   readonly referencedBy?: readonly ArtifactRef[];
+  /** Reads, creates and edits: the links of its body that name no artifact the actor can read, and why. */
+  readonly unresolvedLinks?: readonly UnresolvedLink[];
+}
+
+/** A link of a body that leads nowhere the reader can go: `[[Title]]` or an artifact id, and why. */
+export interface UnresolvedLink {
+  readonly link: string;
+  readonly reason: 'no such artifact' | 'ambiguous title';
 }
 
 /** A link from a body to an artifact; `deleted` when that artifact is deleted now. */
@@ -85,6 +93,9 @@ export interface EditView {
   readonly removed: number;
   /** Unified diff of the change, for the model to confirm what happened. */
   readonly diff: string;
+  /** Edits: the links of the new body, resolved, and those that lead nowhere (see ArtifactView). */
+  readonly links?: readonly ArtifactLink[];
+  readonly unresolvedLinks?: readonly UnresolvedLink[];
 }
 
 export interface CreateInput {
@@ -263,7 +274,7 @@ export interface ExportFile {
 }
 
 /** A link an import left as written, and why: nobody should be surprised by a dead link. */
-export interface UnresolvedLink {
+export interface LinkLeftAsWritten {
   readonly target: string;
   readonly why: 'asset' | 'outside the import' | 'no such title or file';
 }
@@ -292,7 +303,7 @@ export interface ImportReport {
   /** Files that cannot be taken, and why; nothing of them was written. */
   readonly refused: readonly { path: string; reason: string }[];
   /** Per file imported, its links left as written: to assets, to files not imported, to unknown names. */
-  readonly unresolvedLinks: readonly { path: string; links: readonly UnresolvedLink[] }[];
+  readonly unresolvedLinks: readonly { path: string; links: readonly LinkLeftAsWritten[] }[];
   /** Per file imported, the frontmatter keys neither used nor kept. */
   readonly droppedFields: readonly { path: string; fields: readonly string[] }[];
   /** Links made into links to the artifacts the files became. */

@@ -18,9 +18,10 @@ const single = (value: string | string[] | undefined): string | undefined =>
 
 /**
  * What a request's connection may use, from its credential (a read-only token or grant), its URL
- * (`…/readonly/mcp`) and its headers (`X-Specbase-Readonly: true`, `X-Specbase-Tools`). A
- * credential made read-only stays so whatever the headers say. Throws InvalidInputError for a
- * header it cannot read, so that a typo does not silently leave a connection writable.
+ * (`…/readonly/mcp`, `…/manage/mcp`) and its headers (`X-Specbase-Readonly: true`,
+ * `X-Specbase-Tools`). A credential made read-only stays so whatever the headers say, and a
+ * read-only connection never gets the manage tools. Throws InvalidInputError for a header it
+ * cannot read, so that a typo does not silently leave a connection writable.
  */
 export function connectionOf(
   catalog: ToolCatalog,
@@ -40,9 +41,12 @@ export function connectionOf(
         ? 'header'
         : false;
   const asked = single(req.headers[TOOLS_HEADER]);
-  if (!readOnly && asked === undefined) return FULL_CONNECTION;
+  if (!readOnly && asked === undefined && !route.manage) return FULL_CONNECTION;
+  const selection = asked === undefined ? {} : parseToolSelection(asked, catalog);
+  const optIn = new Set([...(selection.optIn ?? []), ...(route.manage ? (['manage'] as const) : [])]);
   return {
     readOnly,
-    ...(asked !== undefined ? { tools: parseToolSelection(asked, catalog), toolsAsked: asked.slice(0, 200) } : {}),
+    ...(selection.tools ? { tools: selection.tools, toolsAsked: asked!.slice(0, 200) } : {}),
+    ...(optIn.size > 0 ? { optIn } : {}),
   };
 }

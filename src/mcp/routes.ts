@@ -10,10 +10,12 @@ export interface McpRoute {
   readonly orgIdInPath?: string;
   /** `/api/mcp[/o/{orgId}]/readonly/…`: the read-only form, for clients that cannot send headers. */
   readonly readOnly: boolean;
+  /** `/api/mcp[/o/{orgId}]/manage/…`: the manage tools as well (X-Specbase-Tools: +manage), likewise. */
+  readonly manage: boolean;
 }
 
 // Case-insensitive, with an optional trailing slash, as the express routes these replace matched.
-const MCP_PATH = /^\/api\/mcp(?:\/o\/([^/]+))?(\/readonly)?\/(mcp|sse|messages)\/?$/i;
+const MCP_PATH = /^\/api\/mcp(?:\/o\/([^/]+))?(\/readonly|\/manage)?\/(mcp|sse|messages)\/?$/i;
 
 function decoded(segment: string): string {
   try {
@@ -31,7 +33,8 @@ export function matchMcpRoute(url: string): McpRoute | undefined {
   if (!match) return undefined;
   return {
     kind: match[3]!.toLowerCase() as McpRouteKind,
-    readOnly: match[2] !== undefined,
+    readOnly: match[2]?.toLowerCase() === '/readonly',
+    manage: match[2]?.toLowerCase() === '/manage',
     path,
     query: new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1)),
     ...(match[1] !== undefined ? { orgIdInPath: decoded(match[1]) } : {}),

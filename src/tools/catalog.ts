@@ -3,16 +3,18 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { boundedMemo } from '../bounded-memo.js';
 import { APP_TOOLS } from './apps/tools.js';
 import { APP_URIS } from './apps/uris.js';
-import { offers, type Connection } from './connection.js';
+import { FULL_CONNECTION, offers, type Connection } from './connection.js';
+import { MANAGE_TOOLS } from './manage/index.js';
 import { TOOLS } from './table.js';
-import { isReadOnly, type AnyToolDef } from './types.js';
+import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
 
 /** The tool table with its tools/list answer computed once, at start-up. */
 export interface ToolCatalog {
-  /** The model's tools. */
+  /** The model's tools, the opt-in ones (manage) included. */
   readonly tools: readonly AnyToolDef[];
   /** The model's tools and the app-only tools. */
   readonly byName: ReadonlyMap<string, AnyToolDef>;
+  /** What a connection that asks for nothing is listed: the specification's 31 tools. */
   readonly listed: readonly Tool[];
   /**
    * The tools/list answer of a connection, computed once per kind of connection. A client that
@@ -36,7 +38,7 @@ type JsonSchema = Record<string, unknown>;
  * tools/list is read by the model on every conversation, so its JSON stays lean: no `$schema`
  * (clients read draft-07 anyway), `"type": ["string", "null"]` instead of an `anyOf` pair, no
  * safe-integer bounds that zod adds to every integer,
- * and outputs without `additionalProperties: false` or `required`: the server parses every
+ * and outputs without `additionalProperties: false`, `required` or `items: {}`: the server parses every
  * result with the zod output schema before sending it, so what it declares always holds.
  */
 function compact(node: unknown, io: 'input' | 'output'): unknown {
@@ -58,10 +60,15 @@ function compact(node: unknown, io: 'input' | 'output'): unknown {
     if (key === '$schema' || (io === 'output' && (key === 'required' || key === 'additionalProperties'))) continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'properties' && Object.keys(value as JsonSchema).length === 0) continue;
+    // `items: {}` (an array of anything) says nothing an output schema needs to.
+    if (io === 'output' && key === 'items' && isEmptySchema(value)) continue;
     out[key] = key === 'properties' ? compactProperties(value as JsonSchema, io) : compact(value, io);
   }
   return out;
 }
+
+const isEmptySchema = (value: unknown): boolean =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** Property names are data, not keywords: a property called `required` must survive. */
 function compactProperties(properties: JsonSchema, io: 'input' | 'output'): JsonSchema {
@@ -82,9 +89,16 @@ export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
   if (tool.appOnly) {
     return { name: tool.name, inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } };
   }
-  const readOnly = isReadOnly(tool.kind);
-  // readOnlyHint defaults to false and destructiveHint to true: state only what differs.
-  const hints = readOnly ? { readOnlyHint: true } : { destructiveHint: false };
+  const readOnly = isReadOnly(tool.kind) || tool.hints?.readOnly === true;
+  // readOnlyHint defaults to false, destructiveHint to true and idempotentHint to false: state
+  // what differs, and destructiveHint: true where a tool's kind does not say it (manage).
+  const destructive = tool.hints?.destructive === true;
+  const hints = readOnly
+    ? { readOnlyHint: true }
+    : {
+        destructiveHint: destructive,
+        ...(tool.hints?.idempotent ? { idempotentHint: true } : {}),
+      };
   return {
     name: tool.name,
     description: tool.description,
@@ -95,31 +109,42 @@ export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
   };
 }
 
+/**
+ * The catalog of `tools` (the default connection's), the opt-in `manageTools` after them and the
+ * app-only tools last, in the order tools/list shows them.
+ */
 export function buildCatalog(
-  tools: readonly AnyToolDef[] = TOOLS,
+  defaultTools: readonly AnyToolDef[] = TOOLS,
   appTools: readonly AnyToolDef[] = APP_TOOLS,
+  manageTools: readonly AnyToolDef[] = MANAGE_TOOLS,
 ): ToolCatalog {
+  const tools = [...defaultTools, ...manageTools];
   const all = [...tools, ...appTools];
   const byName = new Map(all.map((tool) => [tool.name, tool]));
   if (byName.size !== all.length) throw new Error('tool names must be unique');
-  const listed = Object.freeze(tools.map((tool) => toolDefinition(tool)));
-  const withApps = Object.freeze(all.map((tool) => toolDefinition(tool, true)));
+  const modelDefinitions = tools.map((tool) => toolDefinition(tool));
+  const appDefinitions = all.map((tool) => toolDefinition(tool, true));
   const selected = boundedMemo(MAX_SELECTIONS, (key: string) => {
-    const [readOnly, apps, names] = key.split('|');
+    const [readOnly, apps, names, optIn] = key.split('|');
     const connection: Connection = {
       readOnly: readOnly === '1' ? 'header' : false,
       ...(names ? { tools: new Set(names.split(',')) } : {}),
+      ...(optIn ? { optIn: new Set(optIn.split(',') as ToolKind[]) } : {}),
     };
-    if (apps !== '1') return Object.freeze(listed.filter((_, i) => offers(connection, tools[i]!)));
-    return Object.freeze(withApps.filter((_, i) => offers(connection, all[i]!)));
+    if (apps !== '1') return Object.freeze(modelDefinitions.filter((_, i) => offers(connection, tools[i]!)));
+    return Object.freeze(appDefinitions.filter((_, i) => offers(connection, all[i]!)));
   });
+  const sorted = (values: Iterable<string> | undefined) => (values ? [...values].sort().join(',') : '');
+  const keyOf = (connection: Connection, apps: boolean) =>
+    `${connection.readOnly ? 1 : 0}|${apps ? 1 : 0}|${sorted(connection.tools)}|${sorted(connection.optIn)}`;
+  const listed = selected(keyOf(FULL_CONNECTION, false));
+  const listedWithApps = selected(keyOf(FULL_CONNECTION, true));
+  // The default connection is nearly every one: its answers are held, not looked up.
   const listedFor = (connection: Connection, apps = false) =>
-    !connection.readOnly && !connection.tools
+    !connection.readOnly && !connection.tools && !connection.optIn
       ? apps
-        ? withApps
+        ? listedWithApps
         : listed
-      : selected(
-          `${connection.readOnly ? 1 : 0}|${apps ? 1 : 0}|${connection.tools ? [...connection.tools].sort().join(',') : ''}`,
-        );
-  return Object.freeze({ tools, byName, listed, listedFor });
+      : selected(keyOf(connection, apps));
+  return Object.freeze({ tools: Object.freeze(tools), byName, listed, listedFor });
 }

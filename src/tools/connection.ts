@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors.js';
 import type { AppName } from './apps/uris.js';
 import { TOOLS } from './table.js';
-import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
+import { isReadOnly, OPT_IN_KINDS, type AnyToolDef, type ToolKind } from './types.js';
 
 /** The app each model tool's result is shown in. */
 const APP_OF: ReadonlyMap<string, AppName> = new Map(
@@ -18,45 +18,69 @@ export interface Connection {
   readonly tools?: ReadonlySet<string>;
   /** How the client asked for them, quoted in a refusal. */
   readonly toolsAsked?: string;
+  /** Opt-in kinds added to all the other tools (`+manage`, `all`, a /manage URL); a subset in `tools` names its own. */
+  readonly optIn?: ReadonlySet<ToolKind>;
 }
 
 export const FULL_CONNECTION: Connection = Object.freeze({ readOnly: false });
 
-const KINDS: readonly ToolKind[] = ['search', 'read', 'list', 'create', 'edit'];
+const KINDS: readonly ToolKind[] = ['search', 'read', 'list', 'create', 'edit', 'manage'];
+
+/** What `X-Specbase-Tools` asks for: a subset of the tools, and/or opt-in kinds added to all of them. */
+export interface ToolSelection {
+  readonly tools?: ReadonlySet<string>;
+  readonly optIn?: ReadonlySet<ToolKind>;
+}
+
+const HOW_TO_NAME =
+  'tool kinds (search, read, list, create, edit, manage), tool names, `+manage` (all the tools and the manage ones) or `all`, comma separated';
 
 /**
  * The tools named by `X-Specbase-Tools`: kinds (`search,read,list`) and tool names, comma
- * separated, in any mix. An unknown word is refused, naming the words that exist, rather than
- * silently leaving a connection with fewer tools than its user meant.
+ * separated, in any mix; `+manage` or `all` add the opt-in kinds to everything else. An unknown
+ * word is refused, naming the words that exist, rather than silently leaving a connection with
+ * fewer tools than its user meant.
  */
 export function parseToolSelection(
   value: string,
   catalog: { readonly tools: readonly AnyToolDef[]; readonly byName: ReadonlyMap<string, AnyToolDef> },
-): ReadonlySet<string> {
+): ToolSelection {
   const words = value
     .split(',')
     .map((word) => word.trim().toLowerCase())
     .filter((word) => word !== '');
-  if (words.length === 0)
-    throw new InvalidInputError(
-      'X-Specbase-Tools is empty; name tool kinds (search, read, list, create, edit) or tool names, comma separated',
-    );
+  if (words.length === 0) throw new InvalidInputError(`X-Specbase-Tools is empty; name ${HOW_TO_NAME}`);
   const chosen = new Set<string>();
+  const optIn = new Set<ToolKind>();
+  let subset = false;
+  const kindOf = (word: string) => KINDS.find((kind) => kind === word);
   for (const word of words) {
-    if ((KINDS as readonly string[]).includes(word)) {
-      for (const tool of catalog.tools) if (tool.kind === word) chosen.add(tool.name);
+    const added = word === 'all' ? 'manage' : word.startsWith('+') ? kindOf(word.slice(1)) : undefined;
+    if (added && OPT_IN_KINDS.includes(added)) {
+      optIn.add(added);
+      for (const tool of catalog.tools) if (tool.kind === added) chosen.add(tool.name);
+      continue;
+    }
+    subset = true;
+    const kind = kindOf(word);
+    if (kind) {
+      for (const tool of catalog.tools) if (tool.kind === kind) chosen.add(tool.name);
     } else if (catalog.byName.has(word)) {
       chosen.add(word);
     } else {
       throw new InvalidInputError(
-        `X-Specbase-Tools names ${JSON.stringify(word.slice(0, 60))}, which is neither a tool kind (${KINDS.join(', ')}) nor a tool name; tools/list names the tools`,
+        `X-Specbase-Tools names ${JSON.stringify(word.slice(0, 60))}, which is neither a tool kind (${KINDS.join(', ')}) nor a tool name; name ${HOW_TO_NAME}`,
       );
     }
   }
-  return chosen;
+  return subset ? { tools: chosen } : { optIn };
 }
 
-/** The narrower of two connections: a session opened read-only stays so whatever a later request says. */
+/**
+ * The narrower of two connections: a session opened read-only stays so whatever a later request
+ * says. Opt-in kinds are the session's opening's (`a`): the messages of a legacy SSE session are
+ * posted to a URL without the /manage form, and must not lose what the session was opened with.
+ */
 export function narrowest(a: Connection, b: Connection): Connection {
   const tools = a.tools && b.tools ? new Set([...a.tools].filter((name) => b.tools!.has(name))) : (a.tools ?? b.tools);
   const toolsAsked = a.tools ? a.toolsAsked : b.toolsAsked;
@@ -64,6 +88,7 @@ export function narrowest(a: Connection, b: Connection): Connection {
     readOnly: a.readOnly || b.readOnly,
     ...(tools ? { tools } : {}),
     ...(toolsAsked !== undefined ? { toolsAsked } : {}),
+    ...(a.optIn ? { optIn: a.optIn } : {}),
   };
 }
 
@@ -76,9 +101,16 @@ const READ_ONLY_BECAUSE: Record<ReadOnlyReason, string> = {
 /** Undefined when the connection may call `tool`; otherwise the sentence that says why not and what to do. */
 export function refusalOf(connection: Connection, tool: AnyToolDef): string | undefined {
   if (connection.readOnly && !isReadOnly(tool.kind)) {
+    const what = tool.kind === 'manage' ? 'is a manage tool' : 'changes the specification';
     return (
-      `${tool.name} changes the specification, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
+      `${tool.name} ${what}, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
       'tools/list names what it can do'
+    );
+  }
+  if (OPT_IN_KINDS.includes(tool.kind) && !connection.tools && !connection.optIn?.has(tool.kind)) {
+    return (
+      `${tool.name} is a ${tool.kind} tool, which a connection gets only by asking: send X-Specbase-Tools: +${tool.kind}, ` +
+      `connect to the /${tool.kind}/mcp URL, or tick "Let the assistant delete, move, restore and revert" on the Connect page`
     );
   }
   if (connection.tools && !selects(connection.tools, tool)) {

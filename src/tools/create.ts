@@ -9,7 +9,7 @@ import {
   requirementTypeParam,
   titleParam,
 } from './schemas.js';
-import { createdText, withArticle } from './text.js';
+import { createdText, HOW_TO_LINK, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
 /** Where the new artifact goes, and the sentence that says so. */
@@ -35,7 +35,8 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
     name: `specbase_create_${def.singular}`,
     title: `Create ${def.name}`,
     kind: 'create',
-    description: `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` + 'returns it in full.',
+    description:
+      `Create ${withArticle(def.name)} ${parent.where}, ${startsAs(def)}; ` + `returns it in full. ${HOW_TO_LINK}`,
     input: z.object({
       [parent.key]: parent.schema,
       ...(isRequirement ? { type: requirementTypeParam } : {}),
@@ -53,7 +54,8 @@ export function createTool(def: ArtifactTypeDef): AnyToolDef {
         ...(isRequirement ? { requirementType: args.type as RequirementType } : {}),
       };
       const view = await specs.create(actor, def.type, input);
-      return { structured: view, text: createdText(view), artifactId: view.id, commit: view.version };
+      const links = (view.links ?? []).filter((link) => !link.deleted);
+      return { structured: view, text: createdText(view), artifactId: view.id, commit: view.version, links };
     },
   };
 }

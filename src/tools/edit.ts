@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArtifactTypeDef } from '../artifacts/index.js';
 import { artifactIdParam, baseVersionParam, editOutput, patchParam } from './schemas.js';
-import { editText, withArticle } from './text.js';
+import { editText, HOW_TO_LINK, withArticle } from './text.js';
 import type { AnyToolDef } from './types.js';
 
 export function editTool(def: ArtifactTypeDef): AnyToolDef {
@@ -12,7 +12,7 @@ export function editTool(def: ArtifactTypeDef): AnyToolDef {
     description:
       `Edit ${withArticle(def.name)} by a unified diff of its full text (mode "full"), e.g.\n` +
       '@@\n # Checkout\n-TBD\n+Pay by card.\n' +
-      'All hunks apply or none.',
+      `All hunks apply or none. ${HOW_TO_LINK}`,
     input: z.object({
       [def.idParam]: artifactIdParam(def),
       patch: patchParam,
@@ -26,7 +26,8 @@ export function editTool(def: ArtifactTypeDef): AnyToolDef {
         patch: String(args.patch),
         ...(typeof args.baseVersion === 'string' ? { baseVersion: args.baseVersion } : {}),
       });
-      return { structured: view, text: editText(view), artifactId: id, commit: view.version };
+      const links = (view.links ?? []).filter((link) => !link.deleted);
+      return { structured: view, text: editText(view), artifactId: id, commit: view.version, links };
     },
   };
 }

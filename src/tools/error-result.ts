@@ -1,6 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { artifactType, isArtifactType } from '../artifacts/index.js';
-import { NotFoundError, PermissionDeniedError, SpecbaseError, storageFailureOf, WrongTypeError } from '../errors.js';
+import {
+  ExplainedNotFoundError,
+  NotFoundError,
+  PermissionDeniedError,
+  SpecbaseError,
+  storageFailureOf,
+  WrongTypeError,
+} from '../errors.js';
 import { withArticle } from './text.js';
 
 export type ToolLog = (level: 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
@@ -19,6 +26,7 @@ function wrongTypeSentence(error: WrongTypeError): string {
 /** The one sentence the model gets for an error. */
 export function errorSentence(error: unknown): string {
   if (error instanceof WrongTypeError) return wrongTypeSentence(error);
+  if (error instanceof ExplainedNotFoundError) return error.message;
   if (error instanceof NotFoundError) return 'artifact not found';
   if (error instanceof PermissionDeniedError) return 'permission denied';
   if (error instanceof SpecbaseError) return error.message;

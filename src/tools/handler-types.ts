@@ -4,7 +4,7 @@ import type { SpecService } from '../domain/types.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Connection } from './connection.js';
 import type { ToolLog } from './error-result.js';
-import type { AppRendering } from './types.js';
+import type { AppRendering, Confirm } from './types.js';
 
 /** JSON-RPC "invalid params", the code both SDK lines send for an error that carries it. */
 const INVALID_PARAMS = -32602;
@@ -47,7 +47,30 @@ export interface RequestContext {
   readonly subscriptions?: { add(uri: string): void; remove(uri: string): void };
   /** Ends the response stream early so that a resumable client polls for the answer (2025 era only). */
   readonly closeStream?: (() => void) | undefined;
+  /** Asks the user through the client, when it declared elicitation (each era its own way). */
+  readonly confirm?: Confirm;
 }
+
+/**
+ * Thrown by a 2026-07-28 `confirm` that has no answer yet: the call ends with the
+ * `input_required` result it carries, and the client calls again with the user's answer.
+ */
+export class InputRequired extends Error {
+  constructor(readonly result: Record<string, unknown>) {
+    super('input required');
+  }
+}
+
+/** The form a confirmation asks for: one box to tick. */
+export const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const, title: 'Yes, go ahead' } },
+  required: ['confirm'],
+};
+
+/** Whether an elicitation answer is a yes: accepted, with the box ticked. */
+export const confirmedBy = (answer: { action: string; content?: Record<string, unknown> | undefined }): boolean =>
+  answer.action === 'accept' && answer.content?.confirm === true;
 
 /** Whether the MCP Apps reach a request: its client renders them and this server serves them. */
 export const appsReach = (deps: Pick<ToolServerDeps, 'render'>, request: RequestContext): boolean =>

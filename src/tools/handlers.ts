@@ -3,6 +3,7 @@ import { refusalOf } from './connection.js';
 import { toolErrorResult } from './error-result.js';
 import {
   appsReach,
+  InputRequired,
   protocolError,
   type McpHandler,
   type RequestContext,
@@ -85,7 +86,10 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
       if (refusal) throw new ToolNotOfferedError(refusal);
       const args = parseArgs(tool, rawArgs);
       const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
-      const outcome = await tool.run({ specs, actor, ...(render ? { render } : {}) }, args);
+      const outcome = await tool.run(
+        { specs, actor, ...(render ? { render } : {}), ...(request.confirm ? { confirm: request.confirm } : {}) },
+        args,
+      );
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
       // Not awaited: the row is written with others shortly after (see control/audit-batch.ts).
       void record('ok', outcome.artifactId ?? null, outcome.commit ?? null, null);
@@ -97,6 +101,8 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
       }));
       return { content: [{ type: 'text', text: outcome.text }, ...links], structuredContent };
     } catch (error) {
+      // Not an outcome: the call is asked again with the user's answer, and audited then.
+      if (error instanceof InputRequired) return error.result;
       const result = toolErrorResult(error, tool.name, log);
       const first = result.content[0];
       // The error class first, as the web application records its refusals (web/audit-trail.ts).

@@ -19,6 +19,7 @@ export {
 export { SERVER_INFO } from './server-info.js';
 export { createToolServer, type ToolSessionScope } from './server.js';
 export { TOOLS } from './table.js';
+export { MANAGE_TOOLS } from './manage/index.js';
 export { APP_TOOLS } from './apps/tools.js';
 export { APP_MIME_TYPE, APP_URIS, type AppName } from './apps/uris.js';
 export {

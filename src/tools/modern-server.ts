@@ -1,8 +1,32 @@
-import { Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import { rendersApps } from './apps/uris.js';
 import type { Connection } from './connection.js';
-import type { McpHandler, RequestContext, ToolScope } from './handler-types.js';
+import {
+  CONFIRM_SCHEMA,
+  confirmedBy,
+  InputRequired,
+  type McpHandler,
+  type RequestContext,
+  type ToolScope,
+} from './handler-types.js';
+import type { Confirm } from './types.js';
 import { CACHE_HINTS, INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
+
+/**
+ * The 2026-07-28 era asks between two requests: the first call ends `input_required` with the
+ * question, and the client calls again with the user's answer under the question's key. A
+ * question whose key the answer does not carry (more went under a delete meanwhile) is asked anew.
+ */
+const modernConfirm =
+  (ctx: ServerContext): Confirm =>
+  async ({ key, message }) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+    if (answer.kind === 'elicit') return confirmedBy(answer);
+    const question = inputRequired.elicit({ message, requestedSchema: CONFIRM_SCHEMA });
+    throw new InputRequired(
+      inputRequired({ inputRequests: { [key]: question } }) as unknown as Record<string, unknown>,
+    );
+  };
 
 type ModernHandler = (
   request: { params?: Record<string, unknown> },
@@ -33,6 +57,7 @@ export function createModernToolServer(
         ...requestOf(ctx.http?.authInfo),
         client: server.getClientVersion()?.name,
         apps: rendersApps(server.getClientCapabilities()),
+        ...(server.getClientCapabilities()?.elicitation ? { confirm: modernConfirm(ctx) } : {}),
         track,
       }),
     );

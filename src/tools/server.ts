@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -15,7 +16,8 @@ import {
 import type { Principal } from '../access/principal.js';
 import { rendersApps } from './apps/uris.js';
 import type { Connection } from './connection.js';
-import type { McpHandler, McpMethod, RequestContext } from './handler-types.js';
+import { CONFIRM_SCHEMA, confirmedBy, type McpHandler, type McpMethod, type RequestContext } from './handler-types.js';
+import type { Confirm } from './types.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 
 /** The (user, organization) a 2025-era session belongs to. */
@@ -49,10 +51,38 @@ const REQUEST_SCHEMAS = {
   'prompts/get': GetPromptRequestSchema,
 } as const satisfies Record<McpMethod, unknown>;
 
+interface LegacyExtra {
+  authInfo?: AuthInfo | undefined;
+  closeSSEStream?: (() => void) | undefined;
+  sendRequest: (
+    request: { method: string; params: unknown },
+    schema: typeof ElicitResultSchema,
+    options: { timeout: number },
+  ) => Promise<unknown>;
+}
+
+/** A person reads the question and answers: far longer than the protocol's 60 s default (the v2 SDK's own default). */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
 type LegacyHandler = (
   request: { params?: Record<string, unknown> },
-  extra: { authInfo?: AuthInfo | undefined; closeSSEStream?: (() => void) | undefined },
+  extra: LegacyExtra,
 ) => Promise<Record<string, unknown>>;
+
+/**
+ * The 2025 era asks in the middle of the call: an `elicitation/create` request on the call's own
+ * stream (so that it reaches the client on the same POST), answered before the tool goes on.
+ */
+const legacyConfirm =
+  (extra: LegacyExtra): Confirm =>
+  async ({ message }) => {
+    const answer = (await extra.sendRequest(
+      { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: CONFIRM_SCHEMA } },
+      ElicitResultSchema,
+      { timeout: CONFIRM_TIMEOUT_MS },
+    )) as { action: string; content?: Record<string, unknown> };
+    return confirmedBy(answer);
+  };
 
 /**
  * One 2025-era MCP server per session (`@modelcontextprotocol/sdk`), serving the handler table
@@ -73,6 +103,7 @@ export function createToolServer(handlers: readonly McpHandler[], scope: ToolSes
         apps: rendersApps(server.getClientCapabilities()),
         track: (work) => scope.track(work),
         closeStream: extra.closeSSEStream,
+        ...(server.getClientCapabilities()?.elicitation ? { confirm: legacyConfirm(extra) } : {}),
         ...(scope.subscriptions ? { subscriptions: scope.subscriptions } : {}),
       }),
     );

@@ -16,10 +16,38 @@ export interface ToolContext {
   readonly actor: Actor;
   /** Present where the MCP Apps are served (app tools need it). */
   readonly render?: AppRendering;
+  /** Present when the client can ask its user (elicitation). */
+  readonly confirm?: Confirm;
 }
 
-/** search, read and list never change anything; create and edit add a commit. */
-export type ToolKind = 'search' | 'read' | 'list' | 'create' | 'edit';
+/**
+ * search, read and list never change anything; create and edit add a commit. `manage` (delete,
+ * restore, move, revert, history) is offered only to a connection that asks for it.
+ */
+export type ToolKind = 'search' | 'read' | 'list' | 'create' | 'edit' | 'manage';
+
+/** Kinds a connection gets only by asking (X-Specbase-Tools: +manage, a /manage URL). */
+export const OPT_IN_KINDS: readonly ToolKind[] = ['manage'];
+
+/** A question the user answers before a tool goes on (MCP elicitation), and what it is keyed by. */
+export interface Confirmation {
+  /** Names the question: a retried 2026-07-28 request answers it by this key. */
+  readonly key: string;
+  readonly message: string;
+}
+
+/**
+ * Asks the user through the client; true only when they accepted and ticked the confirmation.
+ * Absent when the client did not declare elicitation.
+ */
+export type Confirm = (question: Confirmation) => Promise<boolean>;
+
+/** Annotations a tool states beyond what its kind implies (the manage tools differ one by one). */
+export interface ToolHints {
+  readonly readOnly?: true;
+  readonly destructive?: true;
+  readonly idempotent?: true;
+}
 
 export interface ToolOutcome {
   /** Checked against the tool's output schema before it leaves the server. */
@@ -39,6 +67,7 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   readonly title: string;
   readonly kind: ToolKind;
   readonly description: string;
+  readonly hints?: ToolHints;
   readonly input: I;
   readonly output: O;
   /** The MCP App that shows this tool's result to clients that render apps. */

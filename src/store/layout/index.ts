@@ -32,4 +32,4 @@ export {
   slugify,
 } from './paths.js';
 export { checkedTitle, headingTitle } from './title.js';
-export { idsInOrg, linkedIds, linkTargets } from './links.js';
+export { idsInOrg, linkedIds, linkKeysInOrg, linkTargets } from './links.js';

@@ -1,9 +1,10 @@
 import { LinkIndex } from '../catalog/index.js';
-import { idsInOrg } from '../layout/index.js';
+import { wikiKey } from '../../artifacts/index.js';
+import { linkKeysInOrg } from '../layout/index.js';
 import type { ArtifactMeta, CommitResult } from '../types.js';
 
 /** What readers ask of an organization's links. */
-export type OrgLinks = Pick<LinkIndex, 'linksFrom' | 'linksTo'>;
+export type OrgLinks = Pick<LinkIndex, 'linksFrom' | 'linksTo' | 'titled'>;
 
 interface Entry {
   readonly index: LinkIndex;
@@ -12,8 +13,14 @@ interface Entry {
   pending?: CommitResult[];
 }
 
-const apply = (index: LinkIndex, orgId: string, result: CommitResult): void =>
-  index.set(result.artifact.id, result.deleted ? [] : idsInOrg(result.artifact.linkTargets ?? [], orgId));
+/** An artifact as the index keeps it: its links in the organization, and its title for wiki links. */
+const setArtifact = (index: LinkIndex, orgId: string, meta: ArtifactMeta): void =>
+  index.set(meta.id, linkKeysInOrg(meta.linkTargets ?? [], orgId), wikiKey(meta.title));
+
+const apply = (index: LinkIndex, orgId: string, result: CommitResult): void => {
+  if (result.deleted) index.set(result.artifact.id, []);
+  else setArtifact(index, orgId, result.artifact);
+};
 
 /**
  * Each organization's link index, built on first use from the catalog (each entry keeps the
@@ -33,7 +40,7 @@ export class LinkIndexes {
     const index = new LinkIndex();
     const entry: Entry = { index, pending: [], ready: Promise.resolve(index) };
     entry.ready = this.metasOf(key).then((metas) => {
-      for (const meta of metas) if (meta.linkTargets) index.set(meta.id, idsInOrg(meta.linkTargets, key));
+      for (const meta of metas) setArtifact(index, key, meta);
       for (const result of entry.pending ?? []) apply(index, key, result);
       delete entry.pending;
       return index;

@@ -6,8 +6,8 @@ import { openSqlite, ThreadConnection, type SqliteConnection, type Statement } f
 import { OrgState } from '../catalog/index.js';
 import type { ArtifactMeta, FolderRecord, HistoryEntry } from '../types.js';
 
-/** Bumped whenever rows change shape: an older file is then simply rebuilt (3: entries keep their links). */
-const FORMAT = 3;
+/** Bumped whenever rows change shape: an older file is then simply rebuilt (3: entries keep their links; 4: links also by specbase:// URI and [[Title]]). */
+const FORMAT = 4;
 /** Rows per read: a few milliseconds each, so the event loop keeps turning. */
 const CHUNK = 500;
 /**

@@ -2,7 +2,8 @@
  * Progressive enhancement only: every page works without it. Copy buttons put text on the
  * clipboard; forms marked `data-confirm` ask before submitting; times read in the reader's
  * time zone (UTC stays on hover); the editor's preview follows the typing (a very long document's
- * on request), rendered by the server's sanitizing renderer.
+ * on request), rendered by the server's sanitizing renderer; a form marked `data-autosubmit`
+ * submits when a choice in it changes (its button does it without script).
  */
 export const APP_JS = `(() => {
   'use strict';
@@ -85,6 +86,10 @@ export const APP_JS = `(() => {
       if (area.value.length > LIVE_CHARS) return offerUpdate();
       timer = setTimeout(update, 250);
     });
+  });
+  document.addEventListener('change', (event) => {
+    const form = event.target.closest('form[data-autosubmit]');
+    if (form) form.requestSubmit();
   });
   document.addEventListener('submit', (event) => {
     const form = event.target.closest('form[data-confirm]');

@@ -37,6 +37,7 @@ export function connectRoutes(deps: {
   const router = express.Router();
 
   async function render(req: Request, res: Response, ctx: OrgContext, created?: { name: string; secret: string }) {
+    const manage = req.query.manage === '1';
     const [tokens, connected] = await Promise.all([
       control.tokens.list(ctx.user.id),
       loadConnections(connections, ctx),
@@ -48,6 +49,7 @@ export function connectRoutes(deps: {
       tokens,
       csrf,
       connections: { orgId: ctx.org.id, csrf, ...connected },
+      manage,
       ...(created ? { created } : {}),
     });
     sendHtml(

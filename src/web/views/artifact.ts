@@ -50,17 +50,22 @@ function childrenSection(
   })}</section>`;
 }
 
-/** Where the document links to (a deleted target said so) and which readable artifacts link here. */
+/**
+ * Where the document links to (a deleted target said so), its links that no longer lead anywhere
+ * (a title renamed or shared, an artifact gone) and which readable artifacts link here.
+ */
 function linksSection(orgId: string, artifact: ArtifactView): SafeHtml {
   const links = artifact.links ?? [];
   const referencedBy = artifact.referencedBy ?? [];
-  if (links.length === 0 && referencedBy.length === 0) return html``;
+  const unresolved = artifact.unresolvedLinks ?? [];
+  if (links.length === 0 && referencedBy.length === 0 && unresolved.length === 0) return html``;
   const item = (r: { id: string; type: ArtifactView['type']; title: string; deleted?: true }) =>
     r.deleted
       ? html`<li class="deleted-link">${typeBadge(r.type)} <del>${r.title}</del> <span class="small muted">(deleted)</span></li>`
       : html`<li>${typeBadge(r.type)} <a href="/o/${orgId}/a/${r.id}">${r.title}</a></li>`;
   return html`<section class="links" aria-label="Links">
   ${links.length ? html`<div class="child-group"><h2 id="h-links-to">Links to <span class="count">${links.length}</span></h2><ul class="child-list" aria-labelledby="h-links-to">${links.map(item)}</ul></div>` : ''}
+  ${unresolved.length ? html`<div class="child-group"><h2 id="h-unresolved">Links that lead nowhere <span class="count">${unresolved.length}</span></h2><ul class="child-list" aria-labelledby="h-unresolved">${unresolved.map((u) => html`<li class="unresolved-link"><code>${u.link}</code> <span class="small muted">(${u.reason})</span></li>`)}</ul></div>` : ''}
   ${referencedBy.length ? html`<div class="child-group"><h2 id="h-referenced-by">Referenced by <span class="count">${referencedBy.length}</span></h2><ul class="child-list" aria-labelledby="h-referenced-by">${referencedBy.map(item)}</ul></div>` : ''}
 </section>`;
 }

@@ -12,6 +12,8 @@ export interface ConnectModel {
   readonly connections: ConnectionsModel;
   /** A token just created: its secret is shown this once. */
   readonly created?: { readonly name: string; readonly secret: string };
+  /** The configurations give the assistant the manage tools (delete, move, restore, revert). */
+  readonly manage?: boolean;
 }
 
 /** Lifetimes (days) the form offers; the default is the control plane's, and "never" must be chosen. */
@@ -24,25 +26,37 @@ function snippet(id: string, label: string, text: string): SafeHtml {
 </div>`;
 }
 
-export function clientConfigs(baseUrl: string, orgId: string) {
+/** The header that adds the manage tools to a connection, and the URL form for clients without headers. */
+const MANAGE_HEADER = { name: 'X-Specbase-Tools', value: '+manage' } as const;
+
+/** Every client's configuration; with `manage`, each asks for the manage tools its own way. */
+export function clientConfigs(baseUrl: string, orgId: string, manage = false) {
   const http = `${baseUrl}/api/mcp/mcp`;
   const sse = `${baseUrl}/api/mcp/sse`;
   const json = (value: unknown) => JSON.stringify(value, null, 2);
+  const headers = { 'X-Organization-Id': orgId, ...(manage ? { [MANAGE_HEADER.name]: MANAGE_HEADER.value } : {}) };
+  const remoteHeaders = Object.entries(headers).flatMap(([name, value]) => ['--header', `${name}:${value}`]);
+  const cliHeaders = Object.entries(headers)
+    .map(([name, value]) => ` --header "${name}: ${value}"`)
+    .join('');
+  const headerLines = Object.entries(headers)
+    .map(([name, value]) => `Header:  ${name}: ${value}\n`)
+    .join('');
+  const orgPathManage = `${baseUrl}/api/mcp/o/${orgId}/manage/mcp`;
   return {
     http,
     sse,
     readOnly: `${baseUrl}/api/mcp/readonly/mcp`,
     orgPath: `${baseUrl}/api/mcp/o/${orgId}/mcp`,
     orgPathReadOnly: `${baseUrl}/api/mcp/o/${orgId}/readonly/mcp`,
-    claudeDesktop: json({
-      mcpServers: {
-        specbase: { command: 'npx', args: ['mcp-remote', http, '--header', `X-Organization-Id:${orgId}`] },
-      },
-    }),
-    claudeCode: `claude mcp add --transport http specbase ${http} --header "X-Organization-Id: ${orgId}"`,
-    cursor: json({ mcpServers: { specbase: { url: http, headers: { 'X-Organization-Id': orgId } } } }),
-    vscode: json({ servers: { specbase: { type: 'http', url: http, headers: { 'X-Organization-Id': orgId } } } }),
-    generic: `URL:     ${http}\nHeader:  X-Organization-Id: ${orgId}\nAuth:    OAuth 2.1 (discovered automatically), or\n         Authorization: Bearer <personal access token>\nSSE:     ${sse}`,
+    orgPathManage,
+    claudeDesktop: json({ mcpServers: { specbase: { command: 'npx', args: ['mcp-remote', http, ...remoteHeaders] } } }),
+    claudeCode: `claude mcp add --transport http specbase ${http}${cliHeaders}`,
+    cursor: json({ mcpServers: { specbase: { url: http, headers } } }),
+    vscode: json({ servers: { specbase: { type: 'http', url: http, headers } } }),
+    generic:
+      `URL:     ${http}\n${headerLines}Auth:    OAuth 2.1 (discovered automatically), or\n         Authorization: Bearer <personal access token>\nSSE:     ${sse}` +
+      (manage ? `\nNo headers: ${orgPathManage}` : ''),
     gitClone: `git clone ${baseUrl}/git/${orgId}.git`,
   };
 }
@@ -62,7 +76,7 @@ function tokenRows(model: ConnectModel): SafeHtml {
 
 export function connectPage(model: ConnectModel): SafeHtml {
   const { org } = model;
-  const c = clientConfigs(model.baseUrl, org.id);
+  const c = clientConfigs(model.baseUrl, org.id, model.manage === true);
   return html`<div class="page-head"><h1>Connect an assistant</h1>
 <p class="lede">Point any MCP client at Specbase. Every request names the organization with the <code>X-Organization-Id</code> header; sign-in happens through OAuth, or with a personal access token.</p></div>
 
@@ -85,11 +99,20 @@ export function connectPage(model: ConnectModel): SafeHtml {
     <dt>Read-only</dt><dd><code id="readonly-url">${c.readOnly}</code> <button type="button" class="copy small" data-copy-target="readonly-url">Copy</button></dd>
     <dt>Read-only, organization in the path</dt><dd><code id="org-path-readonly-url">${c.orgPathReadOnly}</code> <button type="button" class="copy small" data-copy-target="org-path-readonly-url">Copy</button></dd>
   </dl>
-  <p>To offer fewer tools, send <code>X-Specbase-Tools</code> with tool kinds (<code>search</code>, <code>read</code>, <code>list</code>, <code>create</code>, <code>edit</code>) or tool names, comma separated, e.g. <code>X-Specbase-Tools: search,read,list</code>. A token created read-only below stays read-only whatever the connection asks.</p>
+  <p>To offer fewer tools, send <code>X-Specbase-Tools</code> with tool kinds (<code>search</code>, <code>read</code>, <code>list</code>, <code>create</code>, <code>edit</code>, <code>manage</code>) or tool names, comma separated, e.g. <code>X-Specbase-Tools: search,read,list</code>. A token created read-only below stays read-only whatever the connection asks.</p>
+  <h3 id="h-manage">Delete, move, restore and revert</h3>
+  <p>An assistant gets the five <code>manage</code> tools (delete, restore, move, revert a change, read the history) only when it asks: with <code>X-Specbase-Tools: +manage</code>, or at a <code>/manage</code> URL. Read-only connections and tokens never get them.</p>
+  <dl class="urls">
+    <dt>With the manage tools, organization in the path</dt><dd><code id="org-path-manage-url">${c.orgPathManage}</code> <button type="button" class="copy small" data-copy-target="org-path-manage-url">Copy</button></dd>
+  </dl>
 </section>
 
 <section class="panel" aria-labelledby="h-clients">
   <h2 id="h-clients">Client configuration</h2>
+  <form method="get" action="/o/${org.id}/connect#h-clients" data-autosubmit>
+    <label for="allow-manage"><input type="checkbox" id="allow-manage" name="manage" value="1"${model.manage ? html` checked` : ''}> Let the assistant delete, move, restore and revert</label>
+    <button type="submit" class="secondary small">Update the configurations</button>
+  </form>
   <h3>Claude Desktop</h3>
   <p>Add to <code>claude_desktop_config.json</code> (Settings → Developer → Edit Config). It runs <code>mcp-remote</code>, which opens your browser to sign in.</p>
   ${snippet('cfg-claude-desktop', 'claude_desktop_config.json', c.claudeDesktop)}

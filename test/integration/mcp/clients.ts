@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Harness, Persona } from '../../support/harness.js';
 
 export type TransportKind = 'streamable' | 'sse' | 'streamable-path' | 'sse-path';
@@ -18,7 +18,13 @@ export async function connect(
   persona: Persona,
   kind: TransportKind = 'streamable',
   name = 'specbase-test-client',
-  options: { readonly headers?: Record<string, string>; readonly url?: URL; readonly token?: string } = {},
+  options: {
+    readonly headers?: Record<string, string>;
+    readonly url?: URL;
+    readonly token?: string;
+    /** Declares elicitation and answers every question so (the messages asked are pushed to `asked`). */
+    readonly elicit?: Elicitor;
+  } = {},
 ): Promise<Client> {
   const headers: Record<string, string> = {
     Authorization: `Bearer ${options.token ?? h.users[persona].token}`,
@@ -35,21 +41,68 @@ export async function connect(
         },
       })
     : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client(
+    { name, version: '1.0.0' },
+    options.elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  const elicit = options.elicit;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit.answer(request.params.message));
   await client.connect(transport);
   return client;
 }
 
-/** A tool call that must succeed; its text and structured content. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return { text: (result.content[0] as { text: string }).text, data: result.structuredContent as Record<string, any> };
+/** A user behind an elicitation-capable client: what they were asked, and how they answer. */
+export interface Elicitor {
+  readonly asked: string[];
+  answer(message: string): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> }>;
 }
 
+/** A user who always answers `action` (ticking the box when they accept). */
+export function elicitor(action: 'accept' | 'decline'): Elicitor {
+  const asked: string[] = [];
+  return {
+    asked,
+    answer: async (message) => {
+      asked.push(message);
+      return action === 'accept' ? { action, content: { confirm: true } } : { action };
+    },
+  };
+}
+
+/** A tool call that must succeed; its text and structured content (either SDK line: see callAny). */
+export const call = (client: Client, name: string, args: Record<string, unknown> = {}) => callAny(client, name, args);
+
 /** A tool call that must fail; its one sentence. */
-export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+export const callError = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  callAnyError(client, name, args);
+
+/** A client of either SDK line: the 1.x one (2025 era) or the v2 one (2026-07-28). */
+export type AnyClient = Client | import('@modelcontextprotocol/client').Client;
+
+type AnyResult = {
+  isError?: boolean;
+  content: { type: string; text?: string; uri?: string }[];
+  structuredContent?: unknown;
+};
+
+/** A tool call through either SDK line that must succeed: its text, structured content and content blocks. */
+export async function callAny(client: AnyClient, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as AnyResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return {
+    text: result.content[0]!.text!,
+    data: result.structuredContent as Record<string, any>,
+    content: result.content,
+  };
+}
+
+/** A tool call through either SDK line that must fail; its one sentence. */
+export async function callAnyError(
+  client: AnyClient,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as AnyResult;
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
-  return (result.content[0] as { text: string }).text;
+  return result.content[0]!.text!;
 }

@@ -1,5 +1,6 @@
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Harness, Persona } from '../../support/harness.js';
+import { callAny, callAnyError, type Elicitor } from './clients.js';
 
 /** How a v2 client negotiates: pinned to the 2026-07-28 revision, or probing (`auto`). */
 export type Negotiation = 'pinned' | 'auto';
@@ -12,6 +13,8 @@ export interface ModernConnectOptions {
   /** A path to connect to instead of the default endpoint. */
   readonly path?: string;
   readonly token?: string;
+  /** Declares elicitation and answers as the elicitor does. */
+  readonly elicit?: Elicitor;
 }
 
 /** A v2 SDK client (`@modelcontextprotocol/client`) signed in as `persona` over real HTTP. */
@@ -30,29 +33,24 @@ export async function connectModern(
   const transport = new StreamableHTTPClientTransport(new URL(path, h.baseUrl), { requestInit: { headers } });
   const client = new Client(
     { name: 'specbase-modern-test-client', version: '1.0.0' },
-    { versionNegotiation: { mode: negotiation === 'pinned' ? { pin: '2026-07-28' } : 'auto' } },
+    {
+      versionNegotiation: { mode: negotiation === 'pinned' ? { pin: '2026-07-28' } : 'auto' },
+      ...(options.elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  const elicit = options.elicit;
+  if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit.answer(request.params.message));
   await client.connect(transport);
   return client;
 }
 
 /** A tool call that must succeed; its text and structured content. */
-export async function callModern(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return { text: (result.content[0] as { text: string }).text, data: result.structuredContent as Record<string, any> };
-}
+export const callModern = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  callAny(client, name, args);
 
 /** A tool call that must fail; its one sentence. */
-export async function callModernError(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
-  return (result.content[0] as { text: string }).text;
-}
+export const callModernError = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  callAnyError(client, name, args);
 
 /** The `_meta` envelope every 2026-07-28 request carries. */
 export const MODERN_ENVELOPE = {

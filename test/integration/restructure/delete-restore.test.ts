@@ -108,17 +108,17 @@ describe('artifact delete and restore', () => {
     for (const id of [featureId, ...requirementIds, criterionId]) expect(files()).not.toContain(id.slice(0, 8));
     git('fsck', '--strict');
 
-    expect(await callError(editor, 'specbase_read_feature', { featureId })).toBe('artifact not found');
-    expect(await callError(editor, 'specbase_read_requirement', { requirementId: requirementIds[0] })).toBe(
-      'artifact not found',
+    // Still "artifact not found", and to someone who may read it, when, by whom and how to bring it back.
+    const deletedNote = /^artifact not found: \S+ was deleted at \S+ by Editor Tester \(commit [0-9a-f]{12}\); /;
+    expect(await callError(editor, 'specbase_read_feature', { featureId })).toMatch(deletedNote);
+    expect(await callError(editor, 'specbase_read_requirement', { requirementId: requirementIds[0] })).toContain(
+      'it went with a deleted parent: restore that one',
     );
-    expect(await callError(editor, 'specbase_list_requirements', { featureId })).toBe('artifact not found');
+    expect(await callError(editor, 'specbase_list_requirements', { featureId })).toMatch(deletedNote);
     const features = (await call(editor, 'specbase_list_features', { capabilityId })).data.items as { id: string }[];
     expect(features.map((f) => f.id)).not.toContain(featureId);
     expect(await found('zebracorn')).not.toContain(featureId);
-    expect(await callError(editor, 'specbase_edit_feature', { featureId, patch: '@@\n-a\n+b\n' })).toBe(
-      'artifact not found',
-    );
+    expect(await callError(editor, 'specbase_edit_feature', { featureId, patch: '@@\n-a\n+b\n' })).toMatch(deletedNote);
   });
 
   it('refuses to restore a descendant while its parent is deleted, with the reason', async () => {

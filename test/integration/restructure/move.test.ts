@@ -123,7 +123,7 @@ describe('artifact move', () => {
     // Someone who cannot read the folder cannot move anything into it, and learns nothing of it.
     expect(
       (await cli('partial', 'artifact', 'move', '--id', page.data.id, '--to', restrictedFolderId)).out.message,
-    ).toBe('folder not found');
+    ).toBe(`folder not found: the new parent ${restrictedFolderId} names no folder you can read`);
     const done = await cli('editor', 'artifact', 'move', '--id', page.data.id, '--to', restrictedFolderId);
     expect(done.code).toBe(0);
     expect(fileOf(page.data.id)).toContain(`workspace: ${h.restrictedWorkspaceId}`);

@@ -1,6 +1,8 @@
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, launchBrowser, mcpClient, screenshot, signIn, type SignedIn } from './support.js';
 
 describe('web: connect dialog', () => {
@@ -66,6 +68,61 @@ describe('web: connect dialog', () => {
     });
     expect(await page.locator('#cfg-generic').textContent()).toContain(`X-Organization-Id: ${orgId}`);
     expect(await page.locator('#cfg-git').textContent()).toBe(`git clone ${baseUrl}/git/${orgId}.git`);
+  });
+
+  it('writes the manage form into every client configuration when the assistant may delete, move, restore and revert', async () => {
+    const { page } = editor;
+    const { baseUrl, orgId } = harness;
+    await page.goto(`${baseUrl}/o/${orgId}/connect`);
+    const allow = page.getByLabel('Let the assistant delete, move, restore and revert');
+    expect(await allow.isChecked()).toBe(false);
+    expect(await page.locator('#cfg-cursor').textContent()).not.toContain('X-Specbase-Tools');
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('manage') === '1'), allow.check()]);
+    expect(await page.getByLabel('Let the assistant delete, move, restore and revert').isChecked()).toBe(true);
+    await screenshot(page, 'connect-manage');
+
+    expect(await page.locator('#cfg-claude-code').textContent()).toBe(
+      `claude mcp add --transport http specbase ${baseUrl}/api/mcp/mcp --header "X-Organization-Id: ${orgId}" --header "X-Specbase-Tools: +manage"`,
+    );
+    const desktop = JSON.parse((await page.locator('#cfg-claude-desktop').textContent())!);
+    expect(desktop.mcpServers.specbase.args).toEqual([
+      'mcp-remote',
+      `${baseUrl}/api/mcp/mcp`,
+      '--header',
+      `X-Organization-Id:${orgId}`,
+      '--header',
+      'X-Specbase-Tools:+manage',
+    ]);
+    const headers = { 'X-Organization-Id': orgId, 'X-Specbase-Tools': '+manage' };
+    const cursor = JSON.parse((await page.locator('#cfg-cursor').textContent())!);
+    expect(cursor.mcpServers.specbase).toEqual({ url: `${baseUrl}/api/mcp/mcp`, headers });
+    const vscode = JSON.parse((await page.locator('#cfg-vscode').textContent())!);
+    expect(vscode.servers.specbase).toEqual({ type: 'http', url: `${baseUrl}/api/mcp/mcp`, headers });
+    const generic = (await page.locator('#cfg-generic').textContent())!;
+    expect(generic).toContain('Header:  X-Specbase-Tools: +manage');
+    expect(generic).toContain(`No headers: ${baseUrl}/api/mcp/o/${orgId}/manage/mcp`);
+    expect(await page.locator('#org-path-manage-url').textContent()).toBe(`${baseUrl}/api/mcp/o/${orgId}/manage/mcp`);
+
+    // The configuration as written gives an assistant the manage tools.
+    const client = new Client({ name: 'connect-manage', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(cursor.mcpServers.specbase.url), {
+        requestInit: {
+          headers: { ...cursor.mcpServers.specbase.headers, Authorization: `Bearer ${harness.users.editor.token}` },
+        },
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('specbase_delete_artifact');
+    } finally {
+      await client.close();
+    }
+
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('manage') === null),
+      page.getByLabel('Let the assistant delete, move, restore and revert').uncheck(),
+    ]);
+    expect(await page.locator('#cfg-cursor').textContent()).not.toContain('X-Specbase-Tools');
   });
 
   it('creates a personal access token shown once, which works until revoked', async () => {

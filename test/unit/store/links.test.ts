@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../../../src/store/catalog/index.js';
-import { idsInOrg, linkedIds, linkTargets } from '../../../src/store/layout/index.js';
+import { wikiKey, wikiTitleOf } from '../../../src/artifacts/index.js';
+import { idsInOrg, linkedIds, linkKeysInOrg, linkTargets } from '../../../src/store/layout/index.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const A = '22222222-2222-4222-8222-222222222222';
@@ -50,5 +51,38 @@ describe('linkTargets', () => {
     expect(idsInOrg(targets, ORG)).toEqual([A, C]);
     expect(idsInOrg(targets, other)).toEqual([B]);
     expect(linkedIds(body, ORG)).toEqual(idsInOrg(targets, ORG));
+  });
+});
+
+describe('links an assistant writes', () => {
+  it('counts a specbase:// URI as a link by id, wherever a markdown link target may stand', () => {
+    const body = [
+      `See [the feature](specbase://o/${ORG}/artifact/${A}) and <specbase://o/${ORG}/artifact/${B}>.`,
+      `[ref]: specbase://o/${ORG}/artifact/${C.toUpperCase()}`,
+      `Not a link: specbase://o/${ORG}/artifact/${A.replace('2222-4', '5555-4')} in prose.`,
+    ].join('\n');
+    expect(linkedIds(body, ORG)).toEqual([A, B, C]);
+  });
+
+  it('keeps [[Title]] and [[Title|label]] as wiki keys, in the order written, whatever their case and spacing', () => {
+    const body = `[[Checkout  Flow|the flow]] then [b](/o/${ORG}/a/${B}), [[checkout flow]], [[ Returns ]] and [[]] or [[a\nb]].`;
+    expect(linkTargets(body)).toEqual([wikiKey('Checkout Flow'), `${ORG}/${B}`, wikiKey('returns')]);
+    expect(wikiKey('Checkout  Flow')).toBe('wiki:checkout flow');
+    expect(wikiTitleOf(wikiKey('Returns'))).toBe('returns');
+    expect(wikiTitleOf(`${ORG}/${B}`)).toBeUndefined();
+    expect(linkKeysInOrg(linkTargets(body), ORG)).toEqual([wikiKey('Checkout Flow'), B, wikiKey('returns')]);
+  });
+
+  it('indexes titles, so that a wiki link finds its artifact and follows a rename', () => {
+    const index = new LinkIndex();
+    index.set(A, [wikiKey('Returns')], wikiKey('Checkout'));
+    index.set(B, [], wikiKey('Returns'));
+    expect(index.titled(wikiKey('returns'))).toEqual([B]);
+    expect(index.linksTo(wikiKey('returns'))).toEqual([A]);
+    index.set(B, [], wikiKey('Refunds'));
+    expect(index.titled(wikiKey('returns'))).toEqual([]);
+    expect(index.titled(wikiKey('refunds'))).toEqual([B]);
+    index.set(B, []);
+    expect(index.titled(wikiKey('refunds'))).toEqual([]);
   });
 });

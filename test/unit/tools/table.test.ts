@@ -173,8 +173,15 @@ describe('the tool table', () => {
     expect(all).not.toMatch(/\ban (User|[BCDFGHJKLMNPQRSTVWXYZ])/);
     expect(all).not.toMatch(/\ba (Acceptance|[AEIO][a-z])/);
     expect(byName.get('specbase_create_page')!.description).toBe(
-      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full.',
+      'Create a Page at root level or in folderId, empty, or with title as its heading; returns it in full. Link: [[Title]] or [text](url or specbase:// URI).',
     );
+  });
+
+  it('says in one sentence how to link on every create and edit tool', () => {
+    const writing = catalog.listed.filter((t) => /^specbase_(create|edit)_/.test(t.name));
+    expect(writing).toHaveLength(14);
+    for (const tool of writing)
+      expect(tool.description).toMatch(/ Link: \[\[Title\]\] or \[text\]\(url or specbase:\/\/ URI\)\.$/);
   });
 
   it('teaches the model how to write a patch on every edit tool', () => {
@@ -243,6 +250,47 @@ describe('the tool table', () => {
   });
 
   it.each(catalog.listed.map((tool) => [tool.name, tool] as const))('%s schema snapshot', async (name, tool) => {
+    await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+});
+
+describe('the manage tools', () => {
+  const withManage = catalog.listedFor({ readOnly: false, optIn: new Set(['manage'] as const) });
+  const manage = withManage.slice(catalog.listed.length);
+
+  it('come only to a connection that asks for them, after the 31, and never to a read-only one', () => {
+    expect(withManage.slice(0, catalog.listed.length)).toEqual(catalog.listed);
+    expect(manage.map((tool) => tool.name)).toEqual([
+      'specbase_delete_artifact',
+      'specbase_restore_artifact',
+      'specbase_move_artifact',
+      'specbase_revert_change',
+      'specbase_read_history',
+    ]);
+    const readOnly = catalog.listedFor({ readOnly: 'header', optIn: new Set(['manage'] as const) });
+    expect(readOnly.some((tool) => manage.some((m) => m.name === tool.name))).toBe(false);
+    expect(catalog.listedFor(FULL_CONNECTION).map((tool) => tool.name)).toHaveLength(31);
+  });
+
+  it('mark delete, move and revert destructive, history read-only, and what repeats harmlessly idempotent', () => {
+    const hints = Object.fromEntries(manage.map((tool) => [tool.name, tool.annotations]));
+    expect(hints.specbase_delete_artifact).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints.specbase_move_artifact).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints.specbase_revert_change).toMatchObject({ destructiveHint: true });
+    expect(hints.specbase_revert_change!.idempotentHint).toBeUndefined();
+    expect(hints.specbase_restore_artifact).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(hints.specbase_read_history).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('describe every parameter', () => {
+    for (const tool of manage) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+  });
+
+  it.each(manage.map((tool) => [tool.name, tool] as const))('%s schema snapshot', async (name, tool) => {
     await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
   });
 });
