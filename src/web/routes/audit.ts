@@ -109,10 +109,7 @@ export function auditRoutes(deps: { control: ControlPlane }): express.Router {
       ...(cursor ? { cursor } : {}),
     });
     const content = auditPage(ctx.org.id, page, filters, !cursor);
-    sendHtml(
-      res,
-      layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit', admin: true } }, content),
-    );
+    sendHtml(res, layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit' } }, content));
   });
 
   for (const format of ['csv', 'json'] as const) {
