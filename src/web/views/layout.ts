@@ -22,7 +22,7 @@ ${
   // The search page has its own, larger search form: one search landmark per page.
   org.section === 'search'
     ? ''
-    : html`<form class="search" role="search" aria-label="Search this organization" action="/o/${org.id}/search" method="get">
+    : html`<form class="search" role="search" aria-label="Search" action="/o/${org.id}/search" method="get">
       <label class="visually-hidden" for="site-search">Search this organization</label>
       <input id="site-search" type="search" name="q" placeholder="Search specs…" value="${org.query ?? ''}">
     </form>`
