@@ -210,9 +210,16 @@ table.listing form { margin: 0; text-align: right; }
 table.tokens { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; }
 table.tokens th, table.tokens td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--border); }
 table.tokens form { margin: 0; text-align: right; }
-.scroll-box { max-width: 100%; overflow-x: auto; margin: .5rem 0 1rem; }
+.scroll-box { position: relative; max-width: 100%; overflow-x: auto; margin: .5rem 0 1rem; }
 .scroll-box > table { margin: 0; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
+.inline-form input { flex: 1 1 10rem; }
+ul.workspace-list { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; max-width: 40rem; }
+table.members td, table.members th { vertical-align: top; }
+table.members th[scope="row"] { font-weight: normal; }
+table.members .member-name { font-weight: 600; }
+table.members .member-actions { white-space: nowrap; text-align: right; }
+table.members .member-actions form { display: inline-block; margin-left: .4rem; }
 
 ul.cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1rem; }
 a.card { display: grid; gap: .3rem; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 1.1rem 1.25rem; text-decoration: none; color: var(--text); box-shadow: var(--shadow); }

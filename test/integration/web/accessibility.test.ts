@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../../src/control/index.js';
 import type { Actor } from '../../../src/domain/types.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { axeFindings, scrollsSideways, type Finding } from './axe.js';
@@ -11,6 +12,8 @@ interface Fixture {
   readonly requirement: string;
   readonly commit: string;
   readonly folder: string;
+  /** An unused invitation to set a password. */
+  readonly invitation: string;
 }
 
 interface PageCase {
@@ -52,6 +55,8 @@ const PAGES: readonly PageCase[] = [
   { name: 'connect', path: (f) => `${f.org}/connect` },
   { name: 'audit', path: (f) => `${f.org}/audit` },
   { name: 'webhooks', path: (f) => `${f.org}/webhooks` },
+  { name: 'members', path: (f) => `${f.org}/members` },
+  { name: 'invitation', path: (f) => `/invite/${f.invitation}` },
   { name: 'not found', path: (f) => `${f.org}/nowhere` },
   {
     name: 'open menu',
@@ -92,7 +97,22 @@ async function fixture(harness: Harness): Promise<Fixture> {
     workspaceIds: [harness.defaultWorkspaceId],
     createdBy: harness.users.owner.user.id,
   });
-  return { org: `/o/${harness.orgId}`, requirement: hit!.id, commit: version, folder: folder!.id };
+  const { invitation } = await addMember(control, {
+    orgId: harness.orgId,
+    email: 'invited@example.com',
+    name: 'Invited Person',
+    workspaceId: harness.defaultWorkspaceId,
+    role: 'viewer',
+    issuer: 'local',
+    addedBy: null,
+  });
+  return {
+    org: `/o/${harness.orgId}`,
+    requirement: hit!.id,
+    commit: version,
+    folder: folder!.id,
+    invitation: invitation!.secret,
+  };
 }
 
 describe('web: accessibility of every page, light and dark, desktop and phone', () => {
