@@ -1,15 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { Clock } from './clock.js';
 import { toUser, USER_COLUMNS, type UserRow } from './rows.js';
 import type { SqlDatabase } from './sql/types.js';
+import { digest } from './tokens.js';
 import type { ControlPlane } from './types.js';
 
 /** How long an invitation to set a password stays good. */
 export const INVITATION_DAYS = 7;
-
-/** 32 random bytes need no slow hash: sha256 is enough to make a leaked table useless. */
-const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 const INSERT = `INSERT INTO password_invitations (token_hash, user_id, org_id, created_by, created_at, expires_at)
   VALUES (?, ?, ?, ?, ?, ?)`;
