@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../../src/control/index.js';
 import type { Actor } from '../../../src/domain/types.js';
 import { startHarness, type Harness } from '../../support/harness.js';
+import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.js';
 import { axeFindings, scrollsSideways, type Finding } from './axe.js';
 import { launchBrowser, signIn } from './support.js';
 
@@ -14,6 +15,8 @@ interface Fixture {
   readonly folder: string;
   /** An unused invitation to set a password. */
   readonly invitation: string;
+  /** Where an MCP client's sign-in asks the signed-in user to allow it (path and query). */
+  readonly consent: string;
 }
 
 interface PageCase {
@@ -57,6 +60,7 @@ const PAGES: readonly PageCase[] = [
   { name: 'webhooks', path: (f) => `${f.org}/webhooks` },
   { name: 'members', path: (f) => `${f.org}/members` },
   { name: 'invitation', path: (f) => `/invite/${f.invitation}` },
+  { name: 'consent', path: (f) => f.consent },
   { name: 'not found', path: (f) => `${f.org}/nowhere` },
   {
     name: 'open menu',
@@ -73,6 +77,14 @@ const SCHEMES = ['light', 'dark'] as const;
 async function actor(harness: Harness): Promise<Actor> {
   const principal = await harness.services.control.members.principal(harness.orgId, harness.users.owner.user.id);
   return { principal: principal!, client: 'web' };
+}
+
+async function consentPath(harness: Harness): Promise<string> {
+  const mcpUrl = `${harness.baseUrl}/api/mcp/mcp`;
+  const provider = new MemoryClientProvider('http://127.0.0.1:9/callback');
+  await auth(provider, { serverUrl: mcpUrl, resourceMetadataUrl: await discoverFrom401(mcpUrl) });
+  const url = provider.authorizationUrl!;
+  return url.pathname + url.search;
 }
 
 async function fixture(harness: Harness): Promise<Fixture> {
@@ -112,6 +124,7 @@ async function fixture(harness: Harness): Promise<Fixture> {
     commit: version,
     folder: folder!.id,
     invitation: invitation!.secret,
+    consent: await consentPath(harness),
   };
 }
 
@@ -176,5 +189,26 @@ describe('web: accessibility of every page, light and dark, desktop and phone', 
     }
     expect(stops.slice(0, stops.indexOf('Edit') + 1).filter((s) => s.startsWith('tree: '))).toEqual([]);
     expect(stops.indexOf('Edit')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('finds nothing on the pages before sign-in either: the sign-in form and the signed-out page', async () => {
+    const found: string[] = [];
+    const context = await browser.newContext();
+    const visitor = await context.newPage();
+    for (const width of WIDTHS) {
+      await visitor.setViewportSize({ width, height: 844 });
+      for (const path of [f.org, '/signedout']) {
+        await visitor.goto(harness.baseUrl + path);
+        if (await scrollsSideways(visitor)) found.push(`${path} @${width} scrolls sideways`);
+        for (const scheme of SCHEMES) {
+          await visitor.emulateMedia({ colorScheme: scheme });
+          found.push(
+            ...(await axeFindings(visitor)).map((x) => `${path} @${width} ${scheme}: ${x.rule} ${x.targets[0]}`),
+          );
+        }
+      }
+    }
+    await context.close();
+    expect(found).toEqual([]);
   });
 });
