@@ -4,6 +4,9 @@ import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import type { TitleAsOf, TitleQuery } from './types.js';
 
+const isHistory = (found: readonly HistoryEntry[] | DeletedArtifact): found is readonly HistoryEntry[] =>
+  Array.isArray(found);
+
 /**
  * The title each artifact had at a moment of its history: the one its change at `commit` gave
  * it, else the one it had at `at`. A deleted artifact answers with the title it was deleted
@@ -30,9 +33,9 @@ export async function titlesAsOf(
   return queries.map((q) => {
     const found = known.get(q.artifactId.toLowerCase());
     if (!found) return undefined;
-    if (!Array.isArray(found)) return { title: (found as DeletedArtifact).title, deleted: true };
+    if (!isHistory(found)) return { title: found.title, deleted: true };
     // Newest change first: the change itself, else the last one made by then, else the first.
-    const history = found as readonly HistoryEntry[];
+    const history = found;
     const entry =
       (q.commit ? history.find((e) => e.commit === q.commit) : undefined) ??
       history.find((e) => Date.parse(e.authoredAt) <= Date.parse(q.at)) ??

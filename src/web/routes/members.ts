@@ -106,6 +106,7 @@ export function memberRoutes(deps: { control: ControlPlane; config: Config }): e
       await render(req, res, ctx, {
         kind: 'added',
         user: added.user,
+        awaitingSignIn: added.awaitingSignIn,
         ...(added.invitation ? { invitation: added.invitation } : {}),
       });
     } catch (error) {

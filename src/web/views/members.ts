@@ -13,7 +13,12 @@ export interface MembersModel {
   readonly externalIssuer: string | undefined;
   /** What the last change did, or why it was refused. */
   readonly outcome?:
-    | { readonly kind: 'added'; readonly user: User; readonly invitation?: { secret: string; expiresAt: string } }
+    | {
+        readonly kind: 'added';
+        readonly user: User;
+        readonly invitation?: { secret: string; expiresAt: string };
+        readonly awaitingSignIn: boolean;
+      }
     | { readonly kind: 'problem'; readonly message: string };
 }
 
@@ -58,8 +63,8 @@ function outcomeNotice(model: MembersModel): SafeHtml {
 <div class="org-id-row"><code id="invite-link" class="mono">${link}</code> <button type="button" class="copy" data-copy-target="invite-link">Copy link</button></div></div>`;
   }
   return html`<p class="notice success" role="status"><strong>${user.email} was added.</strong> ${
-    model.externalIssuer && user.issuer === model.externalIssuer && user.subject.startsWith('awaiting-sign-in:')
-      ? `Their membership waits for their first sign-in through ${model.externalIssuer}.`
+    outcome.awaitingSignIn
+      ? `Their membership waits for their first sign-in through ${model.externalIssuer ?? 'the identity provider'}.`
       : 'They can sign in with their account now.'
   }</p>`;
 }
