@@ -212,6 +212,8 @@ table.tokens th, table.tokens td { text-align: left; padding: .45rem .5rem; bord
 table.tokens form { margin: 0; text-align: right; }
 .scroll-box { position: relative; max-width: 100%; overflow-x: auto; margin: .5rem 0 1rem; }
 .scroll-box > table { margin: 0; }
+/* On a phone a wide table keeps readable columns and scrolls in its box rather than squeezing every cell. */
+@media (max-width: 700px) { .scroll-box > table { min-width: 44rem; } }
 .inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
 .inline-form input { flex: 1 1 10rem; }
 ul.workspace-list { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; max-width: 40rem; }
