@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
+import { addMember } from '../src/control/index.js';
 import type { Actor } from '../src/domain/types.js';
 import { launchBrowser, signIn } from '../test/integration/web/support.js';
 import { shootApps } from './app-screenshots.js';
@@ -99,6 +100,20 @@ async function consentUrl(harness: Harness): Promise<string> {
   return provider.authorizationUrl!.href;
 }
 
+/** The page a person added on the Members page opens to set their password. */
+async function invitationUrl(harness: Harness): Promise<string> {
+  const { invitation } = await addMember(harness.services.control, {
+    orgId: harness.orgId,
+    email: 'new.colleague@example.com',
+    name: 'New Colleague',
+    workspaceId: harness.defaultWorkspaceId,
+    role: 'editor',
+    issuer: 'local',
+    addedBy: null,
+  });
+  return `${harness.baseUrl}/invite/${invitation!.secret}`;
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const harness = await startHarness();
@@ -142,6 +157,16 @@ async function main(): Promise<void> {
     await shoot(page, 'activity', `${org}/activity`);
     await shoot(page, 'search', `${org}/search?q=typo+search`);
     await shoot(page, 'revert-change', `${a(requirementId)}/changes/${revert!.commit}`);
+    await shoot(page, 'audit', `${org}/audit`);
+    await shoot(page, 'webhooks', `${org}/webhooks`);
+    await shoot(page, 'connect', `${org}/connect`);
+    await shoot(page, 'deleted', `${org}/deleted`);
+    await shoot(page, 'members', `${org}/members`);
+    await shoot(page, 'invitation', await invitationUrl(harness));
+    await shoot(page, 'menu-open', org, async (p) => {
+      const fold = p.locator('.site-menu > summary');
+      if (await fold.isVisible()) await fold.click();
+    });
     await shoot(page, 'consent', await consentUrl(harness));
     await shootApps(browser, harness, requirementId, OUT);
     console.log(`screenshots written to ${OUT}`);

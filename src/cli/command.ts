@@ -30,6 +30,14 @@ export async function userByEmail(services: Services, email: string) {
   return user;
 }
 
+/** A workspace of the organization by id or (case-insensitive) name. */
+export async function workspaceOf(services: Services, orgId: string, ref: string) {
+  const workspaces = await services.control.workspaces.list(orgId);
+  const match = workspaces.find((w) => w.id === ref || w.name.toLowerCase() === ref.toLowerCase());
+  if (!match) throw new NotFoundError('workspace', { workspace: ref });
+  return match;
+}
+
 /** An administrator's action from the command line, in the audit log (kind and client `cli`). */
 export async function recordCli(
   services: Services,

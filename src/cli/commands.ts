@@ -7,19 +7,13 @@ import { ensureDemo } from '../demo/seed.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { mcpEndpoints } from '../app/endpoints.js';
-import { orgOf, recordCli, text, userByEmail, type Command, type Flags } from './command.js';
+import { orgOf, recordCli, text, userByEmail, workspaceOf, type Command, type Flags } from './command.js';
+import { MEMBER_COMMANDS } from './member-commands.js';
 import { readPassword } from './prompt.js';
 import { AUDIT_COMMAND } from './audit-command.js';
 import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 export type { Command, Flags } from './command.js';
-
-async function workspaceOf(services: Services, orgId: string, ref: string) {
-  const workspaces = await services.control.workspaces.list(orgId);
-  const match = workspaces.find((w) => w.id === ref || w.name.toLowerCase() === ref.toLowerCase());
-  if (!match) throw new NotFoundError('workspace', { workspace: ref });
-  return match;
-}
 
 const ROLES: readonly WorkspaceRole[] = ['viewer', 'editor', 'admin'];
 
@@ -319,6 +313,7 @@ export const COMMANDS: readonly Command[] = [
       return { revoked: text(flags, 'id') };
     },
   },
+  ...MEMBER_COMMANDS,
   AUDIT_COMMAND,
   ...WEBHOOK_COMMANDS,
   blockCommand('token', 'block'),

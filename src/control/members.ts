@@ -1,6 +1,6 @@
 import type { Principal, WorkspaceRole } from '../access/principal.js';
 import { isWorkspaceRole, WORKSPACE_ROLES } from '../access/roles.js';
-import { InvalidInputError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js';
 import type { Clock } from './clock.js';
 import { USER_COLUMNS, toUser, type UserRow } from './rows.js';
 import type { SqlDatabase, SqlQueries } from './sql/types.js';
@@ -22,6 +22,10 @@ const ENSURE_MEMBERSHIP =
 const GRANT = `INSERT INTO workspace_roles (workspace_id, user_id, role, granted_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, granted_at = excluded.granted_at`;
 const REVOKE = 'DELETE FROM workspace_roles WHERE workspace_id = ? AND user_id = ?';
+const REVOKE_ALL = `DELETE FROM workspace_roles WHERE user_id = ?
+  AND workspace_id IN (SELECT id FROM workspaces WHERE org_id = ?)`;
+const LEAVE = 'DELETE FROM memberships WHERE org_id = ? AND user_id = ?';
+const OWNERS = 'SELECT user_id FROM memberships WHERE org_id = ? AND is_owner = 1';
 // One round trip for the user, the organization's existence, the owner flag and the roles (a
 // row per role, or one row without a role): this runs on every authenticated call.
 const PRINCIPAL_ROWS = `SELECT ${USER_COLUMNS}, COALESCE(m.is_owner, 0) AS is_owner, r.workspace_id, r.role FROM users u
@@ -44,6 +48,14 @@ async function requireOrgAndUser(q: SqlQueries, orgId: string, userId: string): 
   if (!(await q.get(USER_ROW, [userId]))) throw new NotFoundError('user');
 }
 
+/** An organization always keeps an owner: the one who could otherwise never be replaced. */
+async function keepAnOwner(q: SqlQueries, orgId: string, leavingUserId: string): Promise<void> {
+  const owners = await q.all<{ user_id: string }>(OWNERS, [orgId]);
+  if (owners.length === 1 && owners[0]!.user_id === leavingUserId) {
+    throw new ConflictError('the last owner of an organization cannot be removed: make someone else an owner first');
+  }
+}
+
 async function requireWorkspaceOf(q: SqlQueries, orgId: string, workspaceId: string): Promise<void> {
   const workspace = await q.get<{ org_id: string }>(WORKSPACE_ORG, [workspaceId]);
   if (!workspace) throw new NotFoundError('workspace');
@@ -62,8 +74,19 @@ export function sqlMembers(
 ): ControlPlane['members'] {
   return {
     async setOwner(orgId, userId, owner) {
-      await requireOrgAndUser(db, orgId, userId);
-      await db.run(SET_OWNER, [orgId, userId, owner ? 1 : 0, clock().toISOString()]);
+      await db.transaction(async (tx) => {
+        await requireOrgAndUser(tx, orgId, userId);
+        if (!owner) await keepAnOwner(tx, orgId, userId);
+        await tx.run(SET_OWNER, [orgId, userId, owner ? 1 : 0, clock().toISOString()]);
+      });
+    },
+    async remove({ orgId, userId }) {
+      await db.transaction(async (tx) => {
+        await requireOrgAndUser(tx, orgId, userId);
+        await keepAnOwner(tx, orgId, userId);
+        await tx.run(REVOKE_ALL, [userId, orgId]);
+        await tx.run(LEAVE, [orgId, userId]);
+      });
     },
     async grant({ orgId, userId, workspaceId, role }) {
       if (!isWorkspaceRole(role)) throw new InvalidInputError(`role must be one of ${WORKSPACE_ROLES.join(', ')}`);

@@ -2,6 +2,7 @@ import type { AuditBatchOptions } from './audit-batch.js';
 import { sqlAudit } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
 import { sqlCredentialOrgs } from './credential-orgs.js';
+import { sqlInvitations } from './invitations.js';
 import { sqlMembers } from './members.js';
 import { sqlOrgs } from './orgs.js';
 import { openPostgresDatabase } from './postgres/database.js';
@@ -35,6 +36,7 @@ export class SqlControlPlane implements ControlPlane {
   readonly orgs: ControlPlane['orgs'];
   readonly workspaces: ControlPlane['workspaces'];
   readonly members: ControlPlane['members'];
+  readonly invitations: ControlPlane['invitations'];
   readonly tokens: ControlPlane['tokens'];
   readonly credentialOrgs: ControlPlane['credentialOrgs'];
   readonly webhooks: ControlPlane['webhooks'];
@@ -50,6 +52,7 @@ export class SqlControlPlane implements ControlPlane {
     const perRequest = readsUntilChange(db);
     this.workspaces = sqlWorkspaces(db, clock, perRequest);
     this.members = sqlMembers(db, clock, perRequest);
+    this.invitations = sqlInvitations(db, clock, this.users);
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
     this.webhooks = sqlWebhooks(db, clock);

@@ -102,6 +102,22 @@ const WEBHOOK_BOUNDS = `
  * implicit rowid, so the tables listed in insertion order get an explicit one: the statements
  * that order by `rowid` are then the same on both backends.
  */
+/**
+ * A link that lets a person added in the web application set their password once (embedded
+ * sign-in): only the link's hash is kept, and it is spent by its first use or after its expiry.
+ */
+const PASSWORD_INVITATIONS = `
+        CREATE TABLE password_invitations (
+          token_hash TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          created_by TEXT,
+          created_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          used_at TEXT);
+        CREATE INDEX password_invitations_user ON password_invitations (user_id);
+`;
+
 export const CONTROL_MIGRATIONS: DialectMigrations = {
   sqlite: [
     {
@@ -187,6 +203,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 4, sql: READ_ONLY_TOKENS },
     { version: 5, sql: webhooks('INTEGER PRIMARY KEY AUTOINCREMENT', '') },
     { version: 6, sql: WEBHOOK_BOUNDS },
+    { version: 7, sql: PASSWORD_INVITATIONS },
   ],
   postgres: [
     {
@@ -276,5 +293,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 4, sql: READ_ONLY_TOKENS },
     { version: 5, sql: webhooks('BIGSERIAL PRIMARY KEY', '\n          rowid BIGSERIAL NOT NULL,') },
     { version: 6, sql: WEBHOOK_BOUNDS },
+    { version: 7, sql: PASSWORD_INVITATIONS },
   ],
 };

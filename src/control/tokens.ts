@@ -35,7 +35,7 @@ const LIST = `SELECT ${TOKEN_COLUMNS} FROM personal_access_tokens t WHERE t.user
 const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** 32 random bytes need no slow hash: sha256 is enough to make a leaked table useless. */
-const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** `perRequest` answers the lookup by hash, made on every call (see readsUntilChange). */
 export function sqlPersonalAccessTokens(

@@ -134,14 +134,32 @@ export interface ControlPlane {
     get(id: string): Promise<Workspace | undefined>;
     list(orgId: string): Promise<Workspace[]>;
     defaultOf(orgId: string): Promise<Workspace>;
+    /** A new name, unique in the organization as at creation. */
+    rename(input: { orgId: string; workspaceId: string; name: string }): Promise<Workspace>;
   };
   readonly members: {
+    /** Revoking the last owner is refused: an organization always keeps one. */
     setOwner(orgId: string, userId: string, isOwner: boolean): Promise<void>;
+    /** Takes every role and the ownership in the organization; the last owner is refused. */
+    remove(input: { orgId: string; userId: string }): Promise<void>;
     grant(input: { orgId: string; userId: string; workspaceId: string; role: WorkspaceRole }): Promise<void>;
     revoke(input: { orgId: string; userId: string; workspaceId: string }): Promise<void>;
     /** The user's principal in the organization, or undefined when not a member. */
     principal(orgId: string, userId: string): Promise<Principal | undefined>;
     list(orgId: string): Promise<MemberSummary[]>;
+  };
+  /** Links that let a person added by an admin set their password once (embedded sign-in). */
+  readonly invitations: {
+    /** Returns the secret once; only its hash is stored. */
+    create(input: { userId: string; orgId: string; createdBy: string | null }): Promise<{
+      secret: string;
+      expiresAt: string;
+    }>;
+    hasPassword(userId: string): Promise<boolean>;
+    /** The invited user while the link is unused and unexpired. */
+    peek(secret: string): Promise<User | undefined>;
+    /** Sets the password and spends the link; NotFoundError for a spent, expired or unknown one. */
+    redeem(secret: string, password: string): Promise<{ user: User; orgId: string }>;
   };
   readonly tokens: {
     /**

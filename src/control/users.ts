@@ -17,6 +17,10 @@ const BY_SUBJECT = `SELECT ${USER_COLUMNS} FROM users u WHERE u.issuer = ? AND u
 const BY_EMAIL = `SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ? ORDER BY u.created_at, u.rowid LIMIT 1`;
 const UPSERT = `INSERT INTO users (id, issuer, subject, email, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (issuer, subject) DO UPDATE SET email = excluded.email, name = excluded.name`;
+// A person an admin added before their first sign-in through an external issuer: the account
+// waits under this subject, and that issuer's first sign-in with the address takes it over.
+const ADOPT = 'UPDATE users SET subject = ? WHERE issuer = ? AND email = ? AND subject = ?';
+export const awaitingSubject = (email: string): string => `awaiting-sign-in:${email}`;
 const SET_PASSWORD = `INSERT INTO user_passwords (user_id, hash, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at`;
 const WITH_PASSWORD = `SELECT ${USER_COLUMNS}, p.hash FROM users u JOIN user_passwords p ON p.user_id = u.id
@@ -31,6 +35,8 @@ export function sqlUsers(db: SqlDatabase, clock: Clock): ControlPlane['users'] {
       const subject = requiredText(input.subject, 'subject', 500);
       const email = normalizedEmail(input.email);
       const name = typeof input.name === 'string' && input.name.trim() ? requiredText(input.name, 'name') : email;
+      if (subject !== awaitingSubject(email) && !(await db.get(BY_SUBJECT, [issuer, subject])))
+        await db.run(ADOPT, [subject, issuer, email, awaitingSubject(email)]);
       await db.run(UPSERT, [newId(), issuer, subject, email, name, clock().toISOString()]);
       return toUser((await db.get<UserRow>(BY_SUBJECT, [issuer, subject]))!);
     },

@@ -13,6 +13,8 @@ const DEFAULT_OF = 'SELECT id, org_id, name, is_default FROM workspaces WHERE or
 const ORG_EXISTS = 'SELECT 1 FROM organizations WHERE id = ?';
 // lower() folds ASCII only on SQLite, like the NOCASE collation of its unique index.
 const NAME_TAKEN = 'SELECT 1 FROM workspaces WHERE org_id = ? AND lower(name) = lower(?)';
+const RENAME = 'UPDATE workspaces SET name = ? WHERE id = ? AND org_id = ?';
+const NAME_TAKEN_BY_OTHER = 'SELECT 1 FROM workspaces WHERE org_id = ? AND lower(name) = lower(?) AND id <> ?';
 const INSERT = 'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 0, ?)';
 
 /** `perRequest` answers the reads a tool call makes (see readsUntilChange). */
@@ -42,6 +44,18 @@ export function sqlWorkspaces(
     },
     async list(orgId) {
       return (await perRequest.all<WorkspaceRow>(LIST, [orgId])).map(toWorkspace);
+    },
+    async rename({ orgId, workspaceId, name: given }) {
+      const name = requiredText(given, 'workspace name');
+      return db.transaction(async (tx) => {
+        const row = await tx.get<WorkspaceRow>(GET, [workspaceId]);
+        if (!row || row.org_id !== orgId) throw new NotFoundError('workspace');
+        if (await tx.get(NAME_TAKEN_BY_OTHER, [orgId, name, workspaceId])) {
+          throw new InvalidInputError(`this organization already has a workspace named ${name}`);
+        }
+        await tx.run(RENAME, [name, workspaceId, orgId]);
+        return toWorkspace((await tx.get<WorkspaceRow>(GET, [workspaceId]))!);
+      });
     },
     async defaultOf(orgId) {
       const row = await perRequest.get<WorkspaceRow>(DEFAULT_OF, [orgId]);

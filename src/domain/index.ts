@@ -17,6 +17,7 @@ import { restoreVersion, revertChange } from './rollback.js';
 import { saveBody } from './save.js';
 import { Scope } from './scope.js';
 import { searchArtifacts, searchHighlighted } from './search.js';
+import { titlesAsOf } from './titles-as-of.js';
 import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
 
@@ -58,6 +59,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     delete: (actor, id, options) => deleteArtifact(deps, scope(actor), id, options),
     restoreDeleted: (actor, id) => restoreDeleted(deps, scope(actor), id),
     listDeleted: (actor) => listDeleted(deps, scope(actor)),
+    titlesAsOf: (actor, queries) => titlesAsOf(deps, scope(actor), queries),
     move: (actor, id, to) => moveArtifact(deps, scope(actor), id, to),
     moveTargets: (actor, id) => artifactMoveTargets(deps, scope(actor), id),
     moveFolder: (actor, id, to) => moveFolder(deps, scope(actor), id, to),

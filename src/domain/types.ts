@@ -321,6 +321,19 @@ export interface FolderChangeView {
   readonly parentFolderId: string | null;
 }
 
+/** A moment in an artifact's history: the change at `commit` when there is one, else the time `at`. */
+export interface TitleQuery {
+  readonly artifactId: string;
+  readonly commit: string | null;
+  readonly at: string;
+}
+
+export interface TitleAsOf {
+  readonly title: string;
+  /** Deleted since: its title is the one it was deleted under. */
+  readonly deleted: boolean;
+}
+
 /**
  * The operations of Specbase on one organization's artifacts, with access checks applied.
  * Tools, the web application and the CLI all go through this; none touch the store directly.
@@ -377,6 +390,8 @@ export interface SpecService {
   restoreDeleted(actor: Actor, id: string): Promise<RemovalView & { url: string }>;
   /** Deleted artifacts of readable workspaces, newest first. */
   listDeleted(actor: Actor): Promise<DeletedView[]>;
+  /** Each artifact's title as of a moment (the audit log's rows), undefined where the actor may not read it. */
+  titlesAsOf(actor: Actor, queries: readonly TitleQuery[]): Promise<(TitleAsOf | undefined)[]>;
   /** One commit `Move <type>: <title>`: another parent of the allowed type (null: a page to the root). */
   move(actor: Actor, id: string, to: string | null): Promise<MoveView>;
   /** Parents an artifact may move under, for the web's Move form. */

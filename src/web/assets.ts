@@ -18,9 +18,12 @@ const ASSETS = {
   '/assets/app.css': asset(APP_CSS + EDIT_CSS + REVIEW_CSS, 'text/css; charset=utf-8'),
   '/assets/app.js': asset(APP_JS, 'text/javascript; charset=utf-8'),
   '/assets/icon.svg': asset(ICON_SVG, 'image/svg+xml'),
+  // Asked for by browsers, feed readers and link previews whatever the page says; the same
+  // vector icon, which they all decode by its content.
+  '/favicon.ico': asset(ICON_SVG, 'image/svg+xml'),
 };
 
-/** The stylesheet and the script, revalidated by ETag so a deploy shows at once. */
+/** The stylesheet, the script and the icon, revalidated by ETag so a deploy shows at once. */
 export function assetRoutes(): express.Router {
   const router = express.Router();
   for (const [path, file] of Object.entries(ASSETS)) {

@@ -6,6 +6,8 @@ import type { OrgContext } from './context.js';
 export interface WebOutcome {
   readonly artifactId?: string | null;
   readonly commit?: string | null;
+  /** What a change outside artifacts did (a member's roles, a workspace's name), in a sentence. */
+  readonly detail?: string;
 }
 
 /**
@@ -37,7 +39,8 @@ export async function audited<T>(
     });
   try {
     const result = await work();
-    await record('ok', outcomeOf(result), null);
+    const done = outcomeOf(result);
+    await record('ok', done, done.detail ?? null);
     return result;
   } catch (error) {
     const errorClass = error instanceof SpecbaseError ? error.code : 'internal_error';

@@ -12,6 +12,8 @@ import { auditRoutes } from './routes/audit.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
 import { deleteRoutes } from './routes/delete.js';
+import { inviteRoutes } from './routes/invite.js';
+import { memberRoutes } from './routes/members.js';
 import { moveRoutes } from './routes/move.js';
 import { editRoutes } from './routes/edit.js';
 import { exportRoutes } from './routes/export.js';
@@ -41,6 +43,8 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(securityHeaders(deps.config.imgHosts));
   router.use(assetRoutes());
   router.use(deps.auth.webSession);
+  // Before sign-in exists for them: the invited set their password here.
+  router.use(inviteRoutes(deps));
   // Only real pages send a visitor to sign-in: a stray request (a favicon) must not start a
   // second sign-in that would replace the one in progress.
   router.get('/', deps.auth.requireWebUser);
@@ -57,6 +61,7 @@ export function createWebRouter(deps: WebDeps): express.Router {
   router.use(connectRoutes(deps));
   router.use(auditRoutes(deps));
   router.use(webhookRoutes(deps));
+  router.use(memberRoutes(deps));
   router.use((req, res) =>
     sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404),
   );

@@ -2,7 +2,7 @@
 export const APP_CSS = `
 :root {
   --bg: #f7f7f5; --surface: #ffffff; --text: #1f2328; --muted: #5d6470; --border: #e3e3df;
-  --accent: #4f46e5; --accent-soft: #eef0ff; --accent-text: #3730a3;
+  --accent: #4f46e5; --accent-soft: #eef0ff; --accent-text: #3730a3; --on-accent: #fff;
   --add-bg: #e6f6ea; --add-mark: #1a7f37; --del-bg: #fdecec; --del-mark: #cf222e;
   --danger: #c4302b; --success-bg: #e9f7ef; --success-border: #9fd8b4; --error-bg: #fdf0ef; --error-border: #f0b7b2;
   --code-bg: #f3f3f0; --radius: 10px; --shadow: 0 1px 2px rgba(20, 20, 40, .06), 0 2px 8px rgba(20, 20, 40, .04);
@@ -13,7 +13,7 @@ export const APP_CSS = `
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #15171c; --surface: #1c1f26; --text: #e6e7ea; --muted: #9ba1ad; --border: #2d313a;
-    --accent: #8b8cf8; --accent-soft: #262848; --accent-text: #c7c8ff;
+    --accent: #8b8cf8; --accent-soft: #262848; --accent-text: #c7c8ff; --on-accent: #15171c;
     --add-bg: #15321f; --add-mark: #56d37a; --del-bg: #3a1a1c; --del-mark: #ff7b72;
     --danger: #ff6b60; --success-bg: #15321f; --success-border: #2c6a40; --error-bg: #3a1a1c; --error-border: #7a3431;
     --code-bg: #23262e; --shadow: none;
@@ -28,26 +28,44 @@ a:hover { text-decoration-thickness: 2px; }
 code, pre, .mono { font-family: var(--mono); font-size: .9em; }
 .small { font-size: .85rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.skip { position: absolute; left: -999px; top: 0; background: var(--accent); color: #fff; padding: .5rem 1rem; z-index: 10; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--accent); color: var(--on-accent); padding: .5rem 1rem; z-index: 10; }
 .skip:focus { left: 1rem; }
 
 header.site { background: var(--surface); border-bottom: 1px solid var(--border); position: sticky; top: 0; z-index: 5; }
-header.site .bar { max-width: 1180px; margin: 0 auto; padding: .6rem 1.25rem; display: flex; align-items: center; gap: 1.25rem; flex-wrap: wrap; }
-.brand { font-weight: 700; color: var(--text); text-decoration: none; display: flex; align-items: center; gap: .45rem; letter-spacing: -.01em; }
+header.site .bar { max-width: 1440px; margin: 0 auto; padding: .6rem 1.25rem; display: flex; align-items: center; gap: 1rem; position: relative; }
+.brand { font-weight: 700; color: var(--text); text-decoration: none; display: flex; align-items: center; gap: .45rem; letter-spacing: -.01em; min-width: 0; flex: 0 1 auto; white-space: nowrap; }
 .brand .logo { color: var(--accent); font-size: 1.1rem; }
-.brand .org-name { font-weight: 500; color: var(--muted); border-left: 1px solid var(--border); padding-left: .6rem; margin-left: .15rem; }
-header.site nav { display: flex; gap: .25rem; }
-header.site nav a { color: var(--muted); text-decoration: none; padding: .35rem .7rem; border-radius: 8px; font-weight: 500; }
+.brand .org-name { font-weight: 500; color: var(--muted); border-left: 1px solid var(--border); padding-left: .6rem; margin-left: .15rem; overflow: hidden; text-overflow: ellipsis; max-width: 14rem; }
+.site-menu { margin-left: auto; }
+.site-menu > summary { list-style: none; cursor: pointer; display: inline-flex; align-items: center; gap: .5rem; font-weight: 600; padding: .4rem .8rem; border: 1px solid var(--border); border-radius: 8px; }
+.site-menu > summary::-webkit-details-marker { display: none; }
+.menu-icon, .menu-icon::before, .menu-icon::after { display: block; width: 1rem; height: 2px; background: currentColor; border-radius: 1px; }
+.menu-icon { position: relative; }
+.menu-icon::before, .menu-icon::after { content: ""; position: absolute; left: 0; }
+.menu-icon::before { top: -5px; } .menu-icon::after { top: 5px; }
+.site-menu[open] > summary { background: var(--accent-soft); color: var(--accent-text); border-color: var(--accent-soft); }
+.menu-panel { display: flex; flex-direction: column; gap: .9rem; position: absolute; left: 0; right: 0; top: 100%; background: var(--surface); border-bottom: 1px solid var(--border); padding: .75rem 1.25rem 1rem; box-shadow: var(--shadow); }
+ul.menu-links { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); gap: .25rem; }
+header.site nav a { display: block; color: var(--muted); text-decoration: none; padding: .35rem .65rem; border-radius: 8px; font-weight: 500; white-space: nowrap; }
 header.site nav a:hover { background: var(--bg); color: var(--text); }
 header.site nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent-text); }
-form.search { flex: 1 1 220px; max-width: 360px; margin-left: auto; }
 form.search input { width: 100%; }
-form.signout { display: flex; align-items: center; gap: .6rem; color: var(--muted); font-size: .9rem; }
+form.signout { display: flex; align-items: center; gap: .6rem; color: var(--muted); font-size: .9rem; white-space: nowrap; }
+.who { overflow: hidden; text-overflow: ellipsis; max-width: 12rem; }
+/* Wide screens: the menu's content in one row whether the disclosure is open or not. */
+@media (min-width: 1200px) {
+  @supports selector(::details-content) {
+    .site-menu { flex: 1 1 auto; min-width: 0; margin-left: 0; }
+    .site-menu > summary { display: none; }
+    .site-menu::details-content { content-visibility: visible; display: block; }
+    .menu-panel { position: static; flex-direction: row; align-items: center; gap: 1rem; padding: 0; border: none; box-shadow: none; background: none; }
+    .menu-panel > nav, form.signout { flex: none; }
+    ul.menu-links { display: flex; gap: .15rem; }
+    form.search { flex: 1 1 12rem; min-width: 8rem; max-width: 22rem; margin-left: auto; }
+  }
+}
 @media (max-width: 700px) {
   header.site { position: static; }
-  header.site .bar { gap: .5rem 1rem; }
-  form.search { order: 5; flex-basis: 100%; max-width: none; }
-  form.signout { margin-left: auto; }
   main { padding-top: 1.25rem; }
 }
 
@@ -120,14 +138,15 @@ ul.tree a.more { color: var(--muted); font-size: .85em; }
 .markdown th { background: var(--bg); }
 .markdown img { max-width: 100%; }
 
-button, .button { font: inherit; font-size: .92rem; font-weight: 600; display: inline-flex; align-items: center; gap: .35rem; padding: .45rem .95rem; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; line-height: 1.3; }
+button, .button { font: inherit; font-size: .92rem; font-weight: 600; display: inline-flex; align-items: center; gap: .35rem; padding: .45rem .95rem; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; text-decoration: none; line-height: 1.3; }
 button:hover, .button:hover { filter: brightness(1.08); text-decoration: none; }
 button.secondary, .button.secondary, button.copy { background: var(--surface); color: var(--text); border-color: var(--border); }
 button.secondary:hover, .button.secondary:hover, button.copy:hover { background: var(--bg); filter: none; }
-button.danger, .button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
+button.danger, .button.danger { background: var(--danger); border-color: var(--danger); color: var(--on-accent); }
 button.small, .button.small { padding: .25rem .6rem; font-size: .82rem; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; font-weight: 500; }
 button.copied { background: var(--success-bg); border-color: var(--success-border); color: var(--text); }
+input, select, textarea { max-width: 100%; }
 input, select { font: inherit; padding: .45rem .7rem; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); color: var(--text); min-width: 0; }
 input:focus, select:focus { border-color: var(--accent); }
 label { font-weight: 600; font-size: .92rem; }
@@ -172,7 +191,7 @@ table.diff tr.hunk td { background: var(--accent-soft); color: var(--accent-text
 .notice { border: 1px solid var(--border); background: var(--surface); border-radius: var(--radius); padding: .8rem 1.1rem; margin-bottom: 1.25rem; }
 .notice.success { background: var(--success-bg); border-color: var(--success-border); }
 .notice.error { background: var(--error-bg); border-color: var(--error-border); }
-form.confirm { display: flex; gap: .6rem; align-items: center; margin: 1.25rem 0 1.75rem; }
+form.confirm { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; margin: 1.25rem 0 1.75rem; }
 
 .org-id-row { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; }
 code.big { font-size: 1.1rem; background: var(--code-bg); padding: .45rem .75rem; border-radius: 8px; word-break: break-all; }
@@ -191,7 +210,18 @@ table.listing form { margin: 0; text-align: right; }
 table.tokens { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; }
 table.tokens th, table.tokens td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--border); }
 table.tokens form { margin: 0; text-align: right; }
+.scroll-box { position: relative; max-width: 100%; overflow-x: auto; margin: .5rem 0 1rem; }
+.scroll-box > table { margin: 0; }
+/* On a phone a wide table keeps readable columns and scrolls in its box rather than squeezing every cell. */
+@media (max-width: 700px) { .scroll-box > table { min-width: 44rem; } }
 .inline-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
+.inline-form input { flex: 1 1 10rem; }
+ul.workspace-list { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; max-width: 40rem; }
+table.members td, table.members th { vertical-align: top; }
+table.members th[scope="row"] { font-weight: normal; }
+table.members .member-name { font-weight: 600; }
+table.members .member-actions { white-space: nowrap; text-align: right; }
+table.members .member-actions form { display: inline-block; margin-left: .4rem; }
 
 ul.cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1rem; }
 a.card { display: grid; gap: .3rem; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 1.1rem 1.25rem; text-decoration: none; color: var(--text); box-shadow: var(--shadow); }

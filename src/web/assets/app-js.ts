@@ -3,7 +3,8 @@
  * clipboard; forms marked `data-confirm` ask before submitting; times read in the reader's
  * time zone (UTC stays on hover); the editor's preview follows the typing (a very long document's
  * on request), rendered by the server's sanitizing renderer; a form marked `data-autosubmit`
- * submits when a choice in it changes (its button does it without script).
+ * submits when a choice in it changes (its button does it without script); what scrolls on its
+ * own can be scrolled by keyboard.
  */
 export const APP_JS = `(() => {
   'use strict';
@@ -91,6 +92,19 @@ export const APP_JS = `(() => {
     const form = event.target.closest('form[data-autosubmit]');
     if (form) form.requestSubmit();
   });
+  // What scrolls on its own (code, wide tables, diffs) takes keyboard focus, so arrow keys can
+  // scroll it; a region is named after its caption, or by what it holds.
+  const reachable = () => document.querySelectorAll('main pre, main .diff-wrap, main .markdown table').forEach((el) => {
+    if (el.hasAttribute('tabindex') || (el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)) return;
+    el.setAttribute('tabindex', '0');
+    if (el.tagName === 'TABLE' || el.hasAttribute('aria-label')) return;
+    const caption = el.querySelector('caption');
+    el.setAttribute('role', 'region');
+    el.setAttribute('aria-label', caption ? caption.textContent.trim() : el.tagName === 'PRE' ? 'Code' : 'Changes');
+  });
+  reachable();
+  let resized;
+  window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(reachable, 200); });
   document.addEventListener('submit', (event) => {
     const form = event.target.closest('form[data-confirm]');
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();

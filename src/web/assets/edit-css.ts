@@ -4,6 +4,8 @@ export const EDIT_CSS = `
 .side-tree { display: none; }
 @media (min-width: 1100px) {
   .with-side-tree { grid-template-columns: 250px minmax(0, 1fr); }
+  .with-side-tree > .beside-tree { grid-column: 2; grid-row: 1; }
+  .with-side-tree > .side-tree { grid-column: 1; grid-row: 1; }
   .side-tree { display: block; position: sticky; top: 4.5rem; max-height: calc(100vh - 6rem); overflow: auto; font-size: .88rem; }
 }
 .side-tree-box { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: .6rem .7rem; }
@@ -12,10 +14,12 @@ export const EDIT_CSS = `
 ul.nav-tree, ul.nav-tree ul { list-style: none; margin: 0; padding: 0; }
 ul.nav-tree ul { padding-left: .85rem; border-left: 1px solid var(--border); margin-left: .35rem; }
 ul.nav-tree li { margin: .05rem 0; }
-ul.nav-tree summary { cursor: pointer; list-style: none; display: flex; align-items: baseline; gap: .15rem; }
+ul.nav-tree li.branch { position: relative; padding-left: 1rem; }
+ul.nav-tree li.branch > details > summary { position: absolute; left: 0; top: .05rem; width: 1rem; cursor: pointer; list-style: none; color: var(--muted); font-size: .8rem; line-height: 1.6; }
 ul.nav-tree summary::-webkit-details-marker { display: none; }
-ul.nav-tree summary::before { content: "▸"; flex: none; width: .85rem; color: var(--muted); font-size: .8rem; }
-ul.nav-tree details[open] > summary::before { content: "▾"; }
+ul.nav-tree li.branch > details > ul { margin-left: -.65rem; }
+ul.nav-tree li.branch > details > summary::before { content: "▸"; }
+ul.nav-tree li.branch > details[open] > summary::before { content: "▾"; }
 ul.nav-tree li.leaf { padding-left: 1rem; }
 ul.nav-tree a { color: var(--text); text-decoration: none; border-radius: 5px; padding: .05rem .3rem; min-width: 0; overflow-wrap: anywhere; }
 ul.nav-tree .folder-name { padding: 0 .3rem; }
@@ -39,7 +43,7 @@ form.editor { display: grid; gap: 1rem; }
 .editor-pane { display: grid; grid-template-rows: auto 1fr; gap: .35rem; min-width: 0; }
 .pane-label { margin: 0; font-weight: 600; font-size: .92rem; }
 form.editor textarea { width: 100%; min-height: 60vh; resize: vertical; font: .92rem/1.55 var(--mono); padding: .8rem .9rem; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); color: var(--text); tab-size: 4; }
-form.editor textarea:focus { border-color: var(--accent); outline: none; box-shadow: 0 0 0 3px var(--accent-soft); }
+form.editor textarea:focus { border-color: var(--accent); }
 .editor-preview { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: .9rem 1.2rem; min-height: 60vh; max-height: 75vh; overflow: auto; }
 @media (max-width: 900px) { form.editor textarea { min-height: 40vh; } .editor-preview { min-height: 0; max-height: none; } }
 .summary-field { display: grid; gap: .3rem; margin: 0; max-width: 640px; }

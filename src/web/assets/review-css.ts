@@ -40,7 +40,7 @@ table.blame td.code { white-space: pre-wrap; word-break: break-word; }
 @media (max-width: 700px) { table.blame td.who { width: 8rem; max-width: 8rem; } table.blame .who-extra { display: none; } }
 
 ol.results mark, .crumbs-line mark { background: #fde68a; color: inherit; border-radius: 3px; padding: 0 .1em; }
-@media (prefers-color-scheme: dark) { ol.results mark { background: #6b5313; } }
+@media (prefers-color-scheme: dark) { ol.results mark { background: #6b5313; color: var(--text); } }
 .crumbs-line { margin: .2rem 0 0; font-size: .82rem; color: var(--muted); }
 .search-large .row select { flex: 0 0 auto; }
 @media (max-width: 600px) { .search-large .row { flex-wrap: wrap; } .search-large .row input { flex-basis: 100%; } }

@@ -1,26 +1,15 @@
 import type { Request } from 'express';
-import { isOrganizationAdmin } from '../../access/index.js';
-import type { ControlPlane, Workspace } from '../../control/types.js';
+import type { ControlPlane } from '../../control/types.js';
 import { PermissionDeniedError } from '../../errors.js';
 import { orgContext, type OrgContext } from '../context.js';
 
-export interface AdminContext extends OrgContext {
-  readonly workspaces: readonly Workspace[];
-}
-
 /** The organization for one of its admins (owner, or admin of every workspace); anyone else is refused. */
-export async function adminContext(control: ControlPlane, req: Request): Promise<AdminContext> {
+export async function adminContext(control: ControlPlane, req: Request): Promise<OrgContext> {
   const ctx = await orgContext(control, req);
-  const workspaces = await control.workspaces.list(ctx.org.id);
-  if (
-    !isOrganizationAdmin(
-      ctx.principal,
-      workspaces.map((w) => w.id),
-    )
-  ) {
+  if (ctx.org.standing !== 'admin') {
     throw new PermissionDeniedError(
       'permission denied: only organization admins (owners, or admins of every workspace) see this page',
     );
   }
-  return { ...ctx, workspaces };
+  return ctx;
 }

@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import type { AuditQuery, AuditRecord, ControlPlane } from '../../control/types.js';
+import type { SpecService } from '../../domain/types.js';
 import { sendHtml } from '../context.js';
 import { AUDIT_FILTERS, auditPage, type AuditFilters } from '../views/audit.js';
 import { layout } from '../views/layout.js';
@@ -95,8 +96,8 @@ async function exportRows(
 }
 
 /** The audit log, for organization admins: a filtered page newest first, and the same filters exported. */
-export function auditRoutes(deps: { control: ControlPlane }): express.Router {
-  const { control } = deps;
+export function auditRoutes(deps: { control: ControlPlane; specs: SpecService }): express.Router {
+  const { control, specs } = deps;
   const router = express.Router();
 
   router.get('/o/:orgId/audit', async (req, res) => {
@@ -108,11 +109,12 @@ export function auditRoutes(deps: { control: ControlPlane }): express.Router {
       limit: PAGE,
       ...(cursor ? { cursor } : {}),
     });
-    const content = auditPage(ctx.org.id, page, filters, !cursor);
-    sendHtml(
-      res,
-      layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit', admin: true } }, content),
+    const titles = await specs.titlesAsOf(
+      ctx.actor,
+      page.entries.map((e) => ({ artifactId: e.artifactId ?? '', commit: e.commit, at: e.at })),
     );
+    const content = auditPage(ctx.org.id, page, titles, filters, !cursor);
+    sendHtml(res, layout({ title: 'Audit log', user: ctx.user, org: { ...ctx.org, section: 'audit' } }, content));
   });
 
   for (const format of ['csv', 'json'] as const) {

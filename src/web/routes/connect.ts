@@ -58,7 +58,7 @@ export function connectRoutes(deps: {
         {
           title: 'Connect an assistant',
           user: ctx.user,
-          org: { ...ctx.org, section: 'connect', admin: connected.members !== undefined },
+          org: { ...ctx.org, section: 'connect' },
         },
         page,
       ),

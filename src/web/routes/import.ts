@@ -44,7 +44,11 @@ export function importRoutes(deps: { specs: SpecService; control: ControlPlane; 
   async function renderForm(req: Request, res: Response, ctx: OrgContext, problem?: string) {
     const folders = await specs.listFolders(ctx.actor);
     const page = importFormPage(ctx.org.id, folders, csrfToken(req, res, config.baseUrl), problem);
-    sendHtml(res, layout({ title: 'Import', user: ctx.user, org: ctx.org }, page), problem ? 400 : 200);
+    sendHtml(
+      res,
+      layout({ title: 'Import', user: ctx.user, org: { ...ctx.org, section: 'import' } }, page),
+      problem ? 400 : 200,
+    );
   }
 
   router.get('/o/:orgId/import', async (req, res) => {
@@ -70,7 +74,7 @@ export function importRoutes(deps: { specs: SpecService; control: ControlPlane; 
     }
     const token = jobs.hold(ctx.user.id, ctx.org.id, { state: 'checked', sources, ...(folderId ? { folderId } : {}) });
     const page = importCheckPage(ctx.org.id, token, report, csrfToken(req, res, config.baseUrl));
-    sendHtml(res, layout({ title: 'Check the import', user: ctx.user, org: ctx.org }, page));
+    sendHtml(res, layout({ title: 'Check the import', user: ctx.user, org: { ...ctx.org, section: 'import' } }, page));
   });
 
   router.post('/o/:orgId/import/:token', smallForm, async (req, res) => {
@@ -113,7 +117,14 @@ export function importRoutes(deps: { specs: SpecService; control: ControlPlane; 
         : importResultPage(ctx.org.id, job.report);
     sendHtml(
       res,
-      layout({ title: job.state === 'running' ? 'Importing' : 'Import done', user: ctx.user, org: ctx.org }, page),
+      layout(
+        {
+          title: job.state === 'running' ? 'Importing' : 'Import done',
+          user: ctx.user,
+          org: { ...ctx.org, section: 'import' },
+        },
+        page,
+      ),
     );
   });
 

@@ -4,11 +4,11 @@ import type { ControlPlane } from '../../control/types.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { WebhookActions } from '../../webhooks/index.js';
 import { audited } from '../audit-trail.js';
-import { sendHtml } from '../context.js';
+import { sendHtml, type OrgContext } from '../context.js';
 import { csrfToken } from '../security.js';
 import { layout } from '../views/layout.js';
 import { webhooksPage, type WebhooksModel } from '../views/webhooks.js';
-import { adminContext, type AdminContext } from './admin-context.js';
+import { adminContext } from './admin-context.js';
 import { field, refusedForgery, smallForm } from './form.js';
 
 const ATTEMPTS_SHOWN = 10;
@@ -31,7 +31,7 @@ export function webhookRoutes(deps: {
   async function render(
     req: Request,
     res: Response,
-    ctx: AdminContext,
+    ctx: OrgContext,
     extra: Pick<WebhooksModel, 'created' | 'problem'> = {},
     status = 200,
   ) {
@@ -53,10 +53,7 @@ export function webhookRoutes(deps: {
     // The one page that shows a secret must not be kept by the browser or any cache.
     sendHtml(
       res,
-      layout(
-        { title: 'Webhooks', user: ctx.user, org: { ...ctx.org, section: 'webhooks', admin: true } },
-        webhooksPage(model),
-      ),
+      layout({ title: 'Webhooks', user: ctx.user, org: { ...ctx.org, section: 'webhooks' } }, webhooksPage(model)),
       status,
     );
   }
@@ -91,10 +88,7 @@ export function webhookRoutes(deps: {
     }
   });
 
-  const endpointAction = (
-    verb: 'test' | 'enable' | 'remove',
-    act: (ctx: AdminContext, id: string) => Promise<unknown>,
-  ) =>
+  const endpointAction = (verb: 'test' | 'enable' | 'remove', act: (ctx: OrgContext, id: string) => Promise<unknown>) =>
     router.post(`/o/:orgId/webhooks/:id/${verb}`, smallForm, async (req, res) => {
       if (refusedForgery(req, res, config.baseUrl)) return;
       const ctx = await adminContext(control, req);

@@ -86,8 +86,8 @@ export function artifactPage(orgId: string, input: ArtifactPageInput): SafeHtml 
   const { artifact, canWrite } = input;
   const base = `/o/${orgId}/a/${artifact.id}`;
   const editable = canWrite && artifactType(artifact.type).editable;
+  // The tree comes after the document in reading and Tab order; the stylesheet shows it on the left.
   return html`<div class="with-side-tree">
-${sideTree(orgId, input.tree, artifact.id)}
 <div class="beside-tree">
 ${breadcrumb(orgId, input.crumbs)}
 <article class="artifact">
@@ -111,5 +111,6 @@ ${breadcrumb(orgId, input.crumbs)}
   <footer class="artifact-foot"><p class="small mono">id ${artifact.id} · version ${artifact.version.slice(0, 7)}</p></footer>
 </article>
 </div>
+${sideTree(orgId, input.tree, artifact.id)}
 </div>`;
 }

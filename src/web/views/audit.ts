@@ -1,6 +1,7 @@
 import type { AuditPage, AuditRecord } from '../../control/types.js';
+import type { TitleAsOf } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { shortCommit, when } from './format.js';
+import { scrollBox, shortCommit, when } from './format.js';
 
 /** The audit log's filters as the page's GET form carries them. */
 export interface AuditFilters {
@@ -50,20 +51,35 @@ function result(entry: AuditRecord): SafeHtml {
   return html`<span class="badge blocked" title="${entry.detail ?? ''}">${errorClass}</span>`;
 }
 
-function row(orgId: string, entry: AuditRecord): SafeHtml {
+/** The artifact by the title it had then, linking to it (a deleted one, to the Deleted page); its id where unknown. */
+function artifactCell(orgId: string, entry: AuditRecord, title: TitleAsOf | undefined): SafeHtml {
+  if (!entry.artifactId) return html`—`;
+  if (!title) return html`<span class="mono">${entry.artifactId.slice(0, 8)}</span>`;
+  return title.deleted
+    ? html`<a href="/o/${orgId}/deleted" title="${entry.artifactId}">${title.title}</a> <span class="small muted">(deleted)</span>`
+    : html`<a href="/o/${orgId}/a/${entry.artifactId}" title="${entry.artifactId}">${title.title}</a>`;
+}
+
+function row(orgId: string, entry: AuditRecord, title: TitleAsOf | undefined): SafeHtml {
   return html`<tr data-audit="${entry.id}">
 <td>${when(entry.at)}</td>
 <td>${who(entry)}</td>
 <td class="audit-client">${entry.client ?? '—'}</td>
 <td class="audit-action mono">${entry.action}</td>
-<td>${entry.artifactId ? html`<a class="mono" href="/o/${orgId}/a/${entry.artifactId}">${entry.artifactId.slice(0, 8)}</a>` : '—'}${entry.commit ? html`<br><span class="mono summary">${shortCommit(entry.commit)}</span>` : ''}</td>
+<td class="audit-artifact">${artifactCell(orgId, entry, title)}${entry.commit ? html`<br><span class="mono summary">${shortCommit(entry.commit)}</span>` : ''}</td>
 <td class="audit-result">${result(entry)}</td>
 <td class="audit-detail">${entry.detail ?? ''}</td>
 </tr>`;
 }
 
 /** The organization's audit log for its admins: filters, a page of entries newest first, export links. */
-export function auditPage(orgId: string, page: AuditPage, filters: AuditFilters, onFirstPage: boolean): SafeHtml {
+export function auditPage(
+  orgId: string,
+  page: AuditPage,
+  titles: readonly (TitleAsOf | undefined)[],
+  filters: AuditFilters,
+  onFirstPage: boolean,
+): SafeHtml {
   const action = `/o/${orgId}/audit`;
   const params = auditParams(filters);
   const filtered = Object.keys(params).length > 0;
@@ -73,8 +89,11 @@ ${filterForm(action, filters)}
 ${
   page.entries.length === 0
     ? html`<p class="empty">${filtered ? 'No entries match these filters.' : 'Nothing recorded yet.'}</p>`
-    : html`<table class="tokens audit"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Client</th><th scope="col">Tool or action</th><th scope="col">Artifact</th><th scope="col">Result</th><th scope="col">Detail</th></tr></thead>
-<tbody>${page.entries.map((entry) => row(orgId, entry))}</tbody></table>`
+    : html`${scrollBox(
+        'Audit entries',
+        html`<table class="tokens audit"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Client</th><th scope="col">Tool or action</th><th scope="col">Artifact</th><th scope="col">Result</th><th scope="col">Detail</th></tr></thead>
+<tbody>${page.entries.map((entry, i) => row(orgId, entry, titles[i]))}</tbody></table>`,
+      )}`
 }
 ${
   onFirstPage && !page.next

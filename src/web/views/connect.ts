@@ -2,7 +2,7 @@ import { PERSONAL_ACCESS_TOKEN_DAYS } from '../../control/index.js';
 import type { Organization, PersonalAccessToken } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { blockedNote, connectionsSections, type ConnectionsModel } from './connections.js';
-import { when } from './format.js';
+import { scrollBox, when } from './format.js';
 
 export interface ConnectModel {
   readonly org: Organization;
@@ -19,10 +19,11 @@ export interface ConnectModel {
 /** Lifetimes (days) the form offers; the default is the control plane's, and "never" must be chosen. */
 export const TOKEN_LIFETIMES: readonly number[] = [7, 30, PERSONAL_ACCESS_TOKEN_DAYS, 365];
 
-function snippet(id: string, label: string, text: string): SafeHtml {
+/** `name` tells the block's region from the others when its label (Terminal) does not. */
+function snippet(id: string, label: string, text: string, name = label): SafeHtml {
   return html`<div class="snippet">
   <div class="snippet-head"><span>${label}</span><button type="button" class="copy" data-copy-target="${id}">Copy</button></div>
-  <pre id="${id}"><code>${text}</code></pre>
+  <pre id="${id}" role="region" aria-label="${name}" tabindex="0"><code>${text}</code></pre>
 </div>`;
 }
 
@@ -64,14 +65,17 @@ export function clientConfigs(baseUrl: string, orgId: string, manage = false) {
 function tokenRows(model: ConnectModel): SafeHtml {
   const active = model.tokens.filter((t) => !t.revokedAt);
   if (active.length === 0) return html`<p class="empty">You have no active personal access tokens.</p>`;
-  return html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  return html`${scrollBox(
+    'Your personal access tokens',
+    html`<table class="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${active.map(
-    (
-      t,
-    ) => html`<tr><td>${t.name}${t.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
+      (
+        t,
+      ) => html`<tr><td>${t.name}${t.readOnly ? html` <span class="badge">read-only</span>` : ''}${blockedNote(model.connections.blockedHere.has(`token:${t.id}`))}</td><td>${when(t.createdAt)}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td><td>${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
 <td><form method="post" action="/o/${model.org.id}/tokens/${t.id}/revoke" data-confirm="Revoke the token “${t.name}”? Clients using it stop working in every organization.">
 <input type="hidden" name="csrf" value="${model.csrf}"><button type="submit" class="danger small">Revoke</button></form></td></tr>`,
-  )}</tbody></table>`;
+    )}</tbody></table>`,
+  )}`;
 }
 
 export function connectPage(model: ConnectModel): SafeHtml {
@@ -117,7 +121,7 @@ export function connectPage(model: ConnectModel): SafeHtml {
   <p>Add to <code>claude_desktop_config.json</code> (Settings → Developer → Edit Config). It runs <code>mcp-remote</code>, which opens your browser to sign in.</p>
   ${snippet('cfg-claude-desktop', 'claude_desktop_config.json', c.claudeDesktop)}
   <h3>Claude Code</h3>
-  ${snippet('cfg-claude-code', 'Terminal', c.claudeCode)}
+  ${snippet('cfg-claude-code', 'Terminal', c.claudeCode, 'Claude Code command')}
   <h3>Cursor</h3>
   <p>Add to <code>~/.cursor/mcp.json</code> or <code>.cursor/mcp.json</code> in a project.</p>
   ${snippet('cfg-cursor', 'mcp.json', c.cursor)}
@@ -157,6 +161,6 @@ ${connectionsSections(model.connections)}
 <section class="panel" aria-labelledby="h-git">
   <h2 id="h-git">Clone with Git</h2>
   <p>The whole organization as markdown files with full history. Git asks for a user name (any, for example your email) and a password: use a personal access token. Read-only.</p>
-  ${snippet('cfg-git', 'Terminal', c.gitClone)}
+  ${snippet('cfg-git', 'Terminal', c.gitClone, 'Git clone command')}
 </section>`;
 }

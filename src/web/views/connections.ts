@@ -1,7 +1,7 @@
 import type { ConnectedClient } from '../../auth/types.js';
 import type { User } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { when } from './format.js';
+import { scrollBox, when } from './format.js';
 
 /** A member's token or assistant as this organization knows it: its name, and its use and block here. */
 export interface MemberConnection {
@@ -49,8 +49,11 @@ function grantRow(model: ConnectionsModel, grant: ConnectedClient): SafeHtml {
 
 function grantTable(model: ConnectionsModel): SafeHtml {
   if (model.grants.length === 0) return html`<p class="empty">You have not connected an assistant through OAuth.</p>`;
-  return html`<table class="tokens grants"><thead><tr><th scope="col">Assistant</th><th scope="col">Redirect host</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${model.grants.map((grant) => grantRow(model, grant))}</tbody></table>`;
+  return html`${scrollBox(
+    'Connected assistants',
+    html`<table class="tokens grants"><thead><tr><th scope="col">Assistant</th><th scope="col">Redirect host</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${model.grants.map((grant) => grantRow(model, grant))}</tbody></table>`,
+  )}`;
 }
 
 function memberRow(model: ConnectionsModel, member: MemberConnections, c: MemberConnection): SafeHtml {
@@ -78,8 +81,11 @@ function memberRow(model: ConnectionsModel, member: MemberConnections, c: Member
 function memberSection(model: ConnectionsModel, member: MemberConnections): SafeHtml {
   return html`<div class="member-connections" data-member="${member.user.email}">
 <h3>${member.user.name} <span class="summary">${member.user.email}</span></h3>
-<table class="tokens member-credentials"><thead><tr><th scope="col">Connection</th><th scope="col">Kind</th><th scope="col">Last used here</th><th scope="col">In this organization</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${member.connections.map((c) => memberRow(model, member, c))}</tbody></table>
+${scrollBox(
+  `Connections of ${member.user.name}`,
+  html`<table class="tokens member-credentials"><thead><tr><th scope="col">Connection</th><th scope="col">Kind</th><th scope="col">Last used here</th><th scope="col">In this organization</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${member.connections.map((c) => memberRow(model, member, c))}</tbody></table>`,
+)}
 </div>`;
 }
 

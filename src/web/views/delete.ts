@@ -2,7 +2,7 @@ import { artifactType } from '../../artifacts/index.js';
 import type { ArtifactRef, Crumb, DeletedView, DeletePreview } from '../../domain/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { breadcrumb } from './artifact.js';
-import { clientLabel, shortCommit, typeBadge, when } from './format.js';
+import { clientLabel, scrollBox, shortCommit, typeBadge, when } from './format.js';
 
 const refItem = (orgId: string, ref: ArtifactRef): SafeHtml =>
   html`<li>${typeBadge(ref.type)} <a href="/o/${orgId}/a/${ref.id}">${ref.title}</a></li>`;
@@ -48,10 +48,12 @@ ${problem ? html`<div class="notice error" role="alert"><strong>Nothing was rest
 ${
   deleted.length === 0
     ? html`<p class="empty">Nothing has been deleted.</p>`
-    : html`<table class="listing deleted">
+    : html`${scrollBox(
+        'Deleted artifacts',
+        html`<table class="listing deleted">
 <thead><tr><th scope="col">What</th><th scope="col">Deleted by</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Restore</span></th></tr></thead>
 <tbody>${deleted.map(
-        (d) => html`<tr>
+          (d) => html`<tr>
   <td>${typeBadge(d.type)} <strong>${d.title}</strong>${d.descendants ? html` <span class="small muted">with ${d.descendants} under it</span>` : ''}</td>
   <td>${d.deletedBy.name} · ${clientLabel(d.client)}</td>
   <td>${when(d.deletedAt)} · <span class="mono">${shortCommit(d.commit)}</span></td>
@@ -61,6 +63,7 @@ ${
       : ''
   }</td>
 </tr>`,
-      )}</tbody></table>`
+        )}</tbody></table>`,
+      )}`
 }`;
 }

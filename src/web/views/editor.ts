@@ -55,7 +55,7 @@ ${state.problem && !state.conflict ? html`<div class="notice error" role="alert"
     </div>
     <div class="editor-pane">
       <p class="pane-label" id="preview-label">Preview</p>
-      <div id="preview" class="doc markdown editor-preview" aria-labelledby="preview-label" aria-live="polite">${preview}</div>
+      <div id="preview" class="doc markdown editor-preview" role="region" aria-labelledby="preview-label" aria-live="polite" tabindex="0">${preview}</div>
     </div>
   </div>
   <p class="summary-field"><label for="summary">Describe your change <span class="optional">(optional)</span></label>

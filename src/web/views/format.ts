@@ -57,3 +57,11 @@ export const shortCommit = (commit: string): string => commit.slice(0, 7);
 export function messageSubject(message: string): string {
   return message.split('\n')[0] ?? '';
 }
+
+/**
+ * A wide table in a box that scrolls sideways on its own, so that the page never does on a
+ * phone; focusable and named, so a keyboard can scroll it too.
+ */
+export function scrollBox(label: string, inner: SafeHtml): SafeHtml {
+  return html`<div class="scroll-box" role="region" aria-label="${label}" tabindex="0">${inner}</div>`;
+}

@@ -1,24 +1,49 @@
 import type { WebUser } from '../../auth/types.js';
+import type { MemberOrganization } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
+import { menuFor, type Section } from './menu.js';
 
 export interface PageChrome {
   readonly title: string;
   readonly user?: WebUser;
-  /** Organization navigation, when the page belongs to one. */
-  readonly org?: {
-    readonly id: string;
-    readonly name: string;
-    readonly section?: 'home' | 'activity' | 'deleted' | 'connect' | 'search' | 'audit' | 'webhooks';
+  /** Organization navigation, when the page belongs to one: the menu its member's standing allows. */
+  readonly org?: MemberOrganization & {
+    readonly section?: Section;
     readonly query?: string;
-    /** An organization admin: the navigation links the audit log and webhooks. */
-    readonly admin?: boolean;
   };
 }
 
-/** The one page shell: header with organization navigation and search, main content, footer. */
+function orgMenu(org: NonNullable<PageChrome['org']>): SafeHtml {
+  return html`<nav aria-label="Organization"><ul class="menu-links">${menuFor(org.standing).map(
+    (entry) =>
+      html`<li><a href="/o/${org.id}${entry.path}"${org.section === entry.section ? html` aria-current="page"` : ''}>${entry.label}</a></li>`,
+  )}</ul></nav>
+${
+  // The search page has its own, larger search form: one search landmark per page.
+  org.section === 'search'
+    ? ''
+    : html`<form class="search" role="search" aria-label="Search" action="/o/${org.id}/search" method="get">
+      <label class="visually-hidden" for="site-search">Search this organization</label>
+      <input id="site-search" type="search" name="q" placeholder="Search specs…" value="${org.query ?? ''}">
+    </form>`
+}`;
+}
+
+function signOut(user: WebUser): SafeHtml {
+  return html`<form class="signout" action="/signout" method="post">
+      <input type="hidden" name="csrf" value="${user.csrf}">
+      <span class="who" title="${user.email}">${user.name}</span>
+      <button type="submit" class="link">Sign out</button>
+    </form>`;
+}
+
+/**
+ * The one page shell: header, main content, footer. The header's menu, search and sign-out sit
+ * in one disclosure: open in a row on wide screens (the stylesheet shows a closed one's content
+ * there), folded behind "Menu" on narrow ones, with no script either way.
+ */
 export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
   const { org, user } = chrome;
-  const current = (section: string) => (org?.section === section ? html` aria-current="page"` : '');
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -35,27 +60,14 @@ export function layout(chrome: PageChrome, content: SafeHtml): SafeHtml {
   <div class="bar">
     <a class="brand" href="${org ? `/o/${org.id}` : '/'}"><span class="logo" aria-hidden="true">◆</span> Specbase${org ? html`<span class="org-name">${org.name}</span>` : ''}</a>
     ${
-      org
-        ? html`<nav aria-label="Organization">
-      <a href="/o/${org.id}"${current('home')}>Product</a>
-      <a href="/o/${org.id}/activity"${current('activity')}>Activity</a>
-      <a href="/o/${org.id}/deleted"${current('deleted')}>Deleted</a>
-      <a href="/o/${org.id}/connect"${current('connect')}>Connect</a>
-      ${org.admin ? html`<a href="/o/${org.id}/audit"${current('audit')}>Audit</a><a href="/o/${org.id}/webhooks"${current('webhooks')}>Webhooks</a>` : ''}
-    </nav>
-    <form class="search" role="search" action="/o/${org.id}/search" method="get">
-      <label class="visually-hidden" for="site-search">Search this organization</label>
-      <input id="site-search" type="search" name="q" placeholder="Search specs…" value="${org.query ?? ''}">
-    </form>`
-        : ''
-    }
-    ${
-      user
-        ? html`<form class="signout" action="/signout" method="post">
-      <input type="hidden" name="csrf" value="${user.csrf}">
-      <span class="who" title="${user.email}">${user.name}</span>
-      <button type="submit" class="link">Sign out</button>
-    </form>`
+      org || user
+        ? html`<details class="site-menu">
+    <summary><span class="menu-icon" aria-hidden="true"></span>Menu</summary>
+    <div class="menu-panel">
+    ${org ? orgMenu(org) : ''}
+    ${user ? signOut(user) : ''}
+    </div>
+  </details>`
         : ''
     }
   </div>

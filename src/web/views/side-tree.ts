@@ -16,21 +16,38 @@ function item(orgId: string, node: { id: string; title: string }, currentId: str
   return html`<a href="${link(orgId, node.id)}"${current ? html` aria-current="page"` : ''}>${node.title}</a>`;
 }
 
+/**
+ * A node with children: its link, then a disclosure holding only the toggle and the children.
+ * The link stays outside the `<summary>`: a link inside a button is neither one nor the other.
+ */
+function branch(link: SafeHtml, label: string, open: boolean, inside: SafeHtml): SafeHtml {
+  return html`<li class="branch">${link}<details${open ? html` open` : ''}><summary><span class="visually-hidden">What ${label} holds</span></summary>
+<ul>${inside}</ul></details></li>`;
+}
+
 function productBranch(orgId: string, node: TreeNode, currentId: string): SafeHtml {
   if (node.closed) {
-    return html`<li><details><summary>${item(orgId, node, currentId)}</summary>
-<ul><li class="leaf"><a href="${link(orgId, node.id)}">Open ${node.title} to see its children</a></li></ul></details></li>`;
+    return branch(
+      item(orgId, node, currentId),
+      node.title,
+      false,
+      html`<li class="leaf"><a href="${link(orgId, node.id)}">Open ${node.title} to see its children</a></li>`,
+    );
   }
   if (node.children.length === 0) return html`<li class="leaf">${item(orgId, node, currentId)}</li>`;
-  return html`<li><details${contains(node, currentId) ? html` open` : ''}><summary>${item(orgId, node, currentId)}</summary>
-<ul>${node.children.map((c) => productBranch(orgId, c, currentId))}</ul></details></li>`;
+  return branch(
+    item(orgId, node, currentId),
+    node.title,
+    contains(node, currentId),
+    html`${node.children.map((c) => productBranch(orgId, c, currentId))}`,
+  );
 }
 
 function folderBranch(orgId: string, folder: FolderTreeNode, currentId: string): SafeHtml {
-  if (folder.pages.length === 0 && folder.folders.length === 0)
-    return html`<li class="leaf"><span class="folder-name">${folder.name}</span></li>`;
+  const name = html`<span class="folder-name">${folder.name}</span>`;
+  if (folder.pages.length === 0 && folder.folders.length === 0) return html`<li class="leaf">${name}</li>`;
   const inside = html`${folder.folders.map((f) => folderBranch(orgId, f, currentId))}${folder.pages.map((p) => html`<li class="leaf">${item(orgId, p, currentId)}</li>`)}`;
-  return html`<li><details${folderContains(folder, currentId) ? html` open` : ''}><summary><span class="folder-name">${folder.name}</span></summary><ul>${inside}</ul></details></li>`;
+  return branch(name, folder.name, folderContains(folder, currentId), inside);
 }
 
 /** The readable tree beside an artifact on wide screens, open down to the artifact shown (other branches closed). */

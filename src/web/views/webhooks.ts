@@ -6,7 +6,7 @@ import {
   type Workspace,
 } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
-import { when } from './format.js';
+import { scrollBox, when } from './format.js';
 
 export interface WebhooksModel {
   readonly orgId: string;
@@ -85,8 +85,11 @@ ${metrics ? figures(metrics) : ''}
 ${
   attempts.length === 0
     ? html`<p class="empty">No delivery attempted yet.</p>`
-    : html`<table class="tokens attempts"><caption>Latest delivery attempts</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Response</th><th scope="col">Error</th><th scope="col">Then</th><th scope="col">webhook-id</th></tr></thead>
-<tbody>${attempts.map(attemptRow)}</tbody></table>`
+    : html`${scrollBox(
+        'Latest delivery attempts',
+        html`<table class="tokens attempts"><caption>Latest delivery attempts</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Response</th><th scope="col">Error</th><th scope="col">Then</th><th scope="col">webhook-id</th></tr></thead>
+<tbody>${attempts.map(attemptRow)}</tbody></table>`,
+      )}`
 }
 </div>`;
 }

@@ -108,6 +108,31 @@ describe('specbase CLI', () => {
     expect(orgs.map((o) => o.id)).toEqual([orgId]);
   });
 
+  it('adds and removes members and renames workspaces as the Members page does, never the last owner', async () => {
+    const orgId = ((await json('org', 'list')).organizations as { id: string }[])[0]!.id;
+    const added = await json(
+      'member',
+      'add',
+      '--org',
+      orgId,
+      '--email',
+      'cy@example.com',
+      '--workspace',
+      'Default',
+      '--role',
+      'editor',
+    );
+    expect(added).toMatchObject({ email: 'cy@example.com', role: 'editor', awaitingSignIn: false });
+    expect(added.invitationUrl).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+    expect(await json('member', 'remove', '--org', orgId, '--user', 'cy@example.com')).toMatchObject({ removed: true });
+    const lastOwner = await specbase('member', 'remove', '--org', orgId, '--user', 'ana@example.com');
+    expect(lastOwner.code).not.toBe(0);
+    expect(lastOwner.stderr).toContain('the last owner of an organization cannot be removed');
+    expect(
+      await json('workspace', 'rename', '--org', orgId, '--workspace', 'leadership', '--name', 'Board'),
+    ).toMatchObject({ orgId, name: 'Board' });
+  }, 120_000);
+
   it('creates the demo organization once and prints what a client needs', async () => {
     const first = await json('demo');
     expect(first).toMatchObject({ created: true, userEmail: 'demo@example.com' });

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkspaceRole } from '../../../src/access/principal.js';
 import type { Organization, User, Workspace } from '../../../src/control/index.js';
-import { InvalidInputError, NotFoundError } from '../../../src/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
 import { BACKENDS, controlBackend, type ControlFixture } from './fixture.js';
 
@@ -86,10 +86,40 @@ describe.each(BACKENDS)('members and roles (%s)', (backend) => {
 
   it('an owner is a member without any role, until the flag is cleared', async () => {
     await f.control.members.setOwner(org.id, bob.id, true);
+    await f.control.members.setOwner(org.id, ann.id, true);
     expect(await f.control.members.principal(org.id, bob.id)).toMatchObject({ isOwner: true, roles: new Map() });
     expect(await f.control.orgs.forUser(bob.id)).toEqual([org]);
     await f.control.members.setOwner(org.id, bob.id, false);
     expect(await f.control.members.principal(org.id, bob.id)).toBeUndefined();
+  });
+
+  it('never lets the last owner go, by clearing the flag or by removal', async () => {
+    await f.control.members.setOwner(org.id, bob.id, true);
+    await expect(f.control.members.setOwner(org.id, bob.id, false)).rejects.toThrow(ConflictError);
+    await expect(f.control.members.remove({ orgId: org.id, userId: bob.id })).rejects.toThrow(ConflictError);
+    expect(await f.control.members.principal(org.id, bob.id)).toMatchObject({ isOwner: true });
+    await f.control.members.setOwner(org.id, ann.id, true);
+    await f.control.members.remove({ orgId: org.id, userId: bob.id });
+    expect(await f.control.members.principal(org.id, bob.id)).toBeUndefined();
+  });
+
+  it('removes a member from every workspace of the organization at once', async () => {
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: main.id, role: 'editor' });
+    await f.control.members.grant({ orgId: org.id, userId: ann.id, workspaceId: secret.id, role: 'admin' });
+    await f.control.members.remove({ orgId: org.id, userId: ann.id });
+    expect(await f.control.members.principal(org.id, ann.id)).toBeUndefined();
+    expect((await f.control.members.list(org.id)).map((m) => m.user.id)).not.toContain(ann.id);
+  });
+
+  it('renames a workspace under a name no other workspace of the organization has', async () => {
+    const renamed = await f.control.workspaces.rename({ orgId: org.id, workspaceId: secret.id, name: 'Board' });
+    expect(renamed).toMatchObject({ id: secret.id, name: 'Board' });
+    await expect(
+      f.control.workspaces.rename({ orgId: org.id, workspaceId: secret.id, name: main.name.toUpperCase() }),
+    ).rejects.toThrow(InvalidInputError);
+    await expect(f.control.workspaces.rename({ orgId: newId(), workspaceId: secret.id, name: 'X' })).rejects.toThrow(
+      NotFoundError,
+    );
   });
 
   it('roles in one organization say nothing about another', async () => {

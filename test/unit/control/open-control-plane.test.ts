@@ -27,6 +27,7 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
       { version: 4 },
       { version: 5 },
       { version: 6 },
+      { version: 7 },
     ]);
   });
 
