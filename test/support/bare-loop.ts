@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startReportingChild } from './reporting-child.js';
 import type { LoopWatch } from './watch-loop.js';
 
 export type BareLoopSeen = ReturnType<LoopWatch['stop']> & { writes: number };
@@ -11,22 +11,6 @@ export type BareLoopSeen = ReturnType<LoopWatch['stop']> & { writes: number };
  * disk while it holds a lock the loop needs) is the machine's doing, not the server's code.
  */
 export function startBareLoop(dir: string): { stop(): Promise<BareLoopSeen> } {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./bare-loop.child.ts', import.meta.url)), dir],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve, reject) => child.once('exit', resolve).once('error', reject));
-  // Its failure is reported by stop(), not as unhandled in between.
-  exited.catch(() => undefined);
-  return {
-    async stop() {
-      child.stdin.end();
-      const code = await exited;
-      if (code !== 0) throw new Error(`the bare loop process exited with ${code}`);
-      return JSON.parse(output) as BareLoopSeen;
-    },
-  };
+  const child = fileURLToPath(new URL('./bare-loop.child.ts', import.meta.url));
+  return startReportingChild<BareLoopSeen>('the bare loop process', ['--import', 'tsx', child, dir]);
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startReportingChild } from './reporting-child.js';
 import { rm } from 'node:fs/promises';
 
 export interface DiskFlood {
@@ -34,22 +35,8 @@ process.stdout.write(JSON.stringify({ slowest }));
 `;
 
 function startProbe(file: string): { stop(): Promise<number> } {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, file], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve, reject) => child.once('exit', resolve).once('error', reject));
-  // Its failure is reported by stop(), not as unhandled in between.
-  exited.catch(() => undefined);
-  return {
-    async stop() {
-      child.stdin.end();
-      const code = await exited;
-      if (code !== 0) throw new Error(`the disk probe exited with ${code}`);
-      return (JSON.parse(output) as { slowest: number }).slowest;
-    },
-  };
+  const probe = startReportingChild<{ slowest: number }>('the disk probe', ['--input-type=module', '-e', PROBE, file]);
+  return { stop: async () => (await probe.stop()).slowest };
 }
 
 /**
