@@ -80,6 +80,8 @@ describe('HTTPS with SPECBASE_TLS_CERT and SPECBASE_TLS_KEY', () => {
       droppedAuditRows: 0,
       heldAuditRows: 0,
       openOrganizations: expect.any(Number),
+      queuedWebhookEvents: 0,
+      droppedWebhookEvents: 0,
     });
   });
 

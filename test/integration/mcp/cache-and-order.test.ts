@@ -19,7 +19,7 @@ it('tools/list carries the cache hints on the 2026-07-28 era, stays under 25 KB,
   expect(answer.json.result.cacheScope).toBe('private');
   expect(answer.bytes).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
   const names = (answer.json.result.tools as { name: string }[]).map((tool) => tool.name);
-  expect(names).toEqual(buildCatalog().tools.map((tool) => tool.name));
+  expect(names).toEqual(buildCatalog().listed.map((tool) => tool.name));
   expect((await modernRaw(h, 'tools/list')).json.result.tools).toEqual(answer.json.result.tools);
 });
 
