@@ -135,9 +135,10 @@ export class SqliteDatabase implements SqlDatabase {
     await this.get('SELECT 1');
   }
 
+  /** The read connection first, so that the writer's thread, closing last, is the one that checkpoints and flushes. */
   async close(): Promise<void> {
-    await this.writer.close();
     if (this.handle.isOpen) this.handle.close();
+    await this.writer.close();
   }
 }
 

@@ -162,9 +162,14 @@ export class SavedState {
     this.replaceAll = true;
   }
 
+  /**
+   * This thread's connection first: the last connection to close checkpoints the WAL into the
+   * file, flushes it and removes the WAL, which on a busy disk takes hundreds of milliseconds
+   * and must happen in the writer's thread, not on the event loop.
+   */
   async close(): Promise<void> {
-    await this.writer.close();
     this.db.close();
+    await this.writer.close();
   }
 
   /**
