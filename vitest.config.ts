@@ -1,11 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The event-loop stall test measures how long this process's loop is held. On a 2-core machine
- * another test file running beside it takes CPU from the loop whatever our code does, so it
- * runs alone, after the rest of the suite.
+ * Tests that bound how long this process's loop is held, or how long a first answer takes, run
+ * alone, after the rest of the suite: on a 2-core machine another test file running beside them
+ * takes CPU from the server whatever our code does.
  */
-const RUNS_ALONE = ['test/integration/app/event-loop.test.ts'];
+const RUNS_ALONE = [
+  'test/integration/app/event-loop.test.ts',
+  'test/integration/app/first-search-after-restart.test.ts',
+  'test/integration/app/search-after-import.test.ts',
+];
 
 /**
  * Three test files at a time on a 2-core machine: most files spend their time waiting on
@@ -39,6 +43,8 @@ export default defineConfig({
           name: 'alone',
           include: RUNS_ALONE,
           sequence: { groupOrder: 1 },
+          // One file at a time: each is the only work on the machine while it measures.
+          maxWorkers: 1,
           execArgv: ['--max-semi-space-size=64'],
         },
       },

@@ -66,7 +66,9 @@ it(`answers the first search after a ${FILES}-file import by another process wit
 
   const start = performance.now();
   await search('quokka ledger');
-  expect(performance.now() - start).toBeLessThan(FIRST_SEARCH_MS);
+  const firstMs = performance.now() - start;
+  console.info(`first search after a ${FILES}-file import: ${Math.round(firstMs)} ms`);
+  expect(firstMs).toBeLessThan(FIRST_SEARCH_MS);
 
   // Indexed in the background, commit by commit: every page is found in the end.
   const deadline = Date.now() + 120_000;
