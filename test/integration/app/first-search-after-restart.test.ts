@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USER } from '../../../src/demo/seed.js';
 import { runCli } from '../../support/cli.js';
 import { copyDataDir, seededDataDir, type SeedManifest } from '../../support/seed.js';
-import { ensureBuilt, freePort, startMain, type Started } from '../startup/process.js';
+import { ensureBuilt, loopbackServer, startMain, type Started } from '../startup/process.js';
 import { launchBrowser } from '../web/support.js';
 
 /**
@@ -85,16 +85,7 @@ beforeAll(async () => {
     ],
     { ...process.env, SPECBASE_LOG_LEVEL: 'silent' },
   );
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  env = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SPECBASE_DATA_DIR: dataDir,
-    SPECBASE_BASE_URL: baseUrl,
-    SPECBASE_LOG_LEVEL: 'warn',
-    SPECBASE_FSYNC: 'off',
-  };
+  ({ baseUrl, env } = await loopbackServer(dataDir));
   await start();
   browser = await launchBrowser();
   session = await browser.newContext();

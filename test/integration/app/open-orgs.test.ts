@@ -10,7 +10,7 @@ import { openServices } from '../../../src/app/services.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { ensureDemo, type DemoInfo } from '../../../src/demo/seed.js';
 import { call } from '../mcp/clients.js';
-import { ensureBuilt, freePort, startMain, type Started } from '../startup/process.js';
+import { ensureBuilt, loopbackServer, startMain, type Started } from '../startup/process.js';
 
 /**
  * The built service with SPECBASE_MAX_OPEN_ORGS=20, touched by a search in each of 120
@@ -49,17 +49,9 @@ beforeAll(async () => {
   } finally {
     await services.close();
   }
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  server = startMain({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SPECBASE_DATA_DIR: dataDir,
-    SPECBASE_BASE_URL: baseUrl,
-    SPECBASE_LOG_LEVEL: 'warn',
-    SPECBASE_FSYNC: 'off',
-    SPECBASE_MAX_OPEN_ORGS: String(MAX_OPEN),
-  });
+  const served = await loopbackServer(dataDir, { SPECBASE_MAX_OPEN_ORGS: String(MAX_OPEN) });
+  baseUrl = served.baseUrl;
+  server = startMain(served.env);
   await server.waitFor('Specbase is running at', 'stdout', 60_000);
 }, 240_000);
 

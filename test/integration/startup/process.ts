@@ -77,3 +77,28 @@ export function startMain(env: Record<string, string>, stdio: { stdout?: number;
 }
 
 export { freePort };
+
+/**
+ * Where a server of its own is reached on this machine (a free loopback port), and the
+ * environment that starts it there over `dataDir`: quiet logs, no flushes (its disk is not what
+ * such a test measures), plus `extra`.
+ */
+export async function loopbackServer(
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Promise<{ baseUrl: string; env: Record<string, string> }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SPECBASE_DATA_DIR: dataDir,
+      SPECBASE_BASE_URL: baseUrl,
+      SPECBASE_LOG_LEVEL: 'warn',
+      SPECBASE_FSYNC: 'off',
+      ...extra,
+    },
+  };
+}
