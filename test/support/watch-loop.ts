@@ -28,7 +28,7 @@ export interface HeldStall {
 
 export interface LoopWatch {
   /** The longest stall, and the longest part of one that waiting for a CPU does not explain. */
-  stop(): { longestStallMs: number; longestHeldMs: number; cpuWaitKnown: boolean; longestHeld: HeldStall };
+  stop(): { longestStallMs: number; cpuWaitKnown: boolean; longestHeld: HeldStall };
 }
 
 /**
@@ -70,7 +70,6 @@ export function watchLoop(intervalMs = 10): LoopWatch {
       clearInterval(timer);
       return {
         longestStallMs: Math.round(longestStallMs),
-        longestHeldMs: Math.round(longestHeld.heldMs),
         cpuWaitKnown,
         longestHeld: round(longestHeld),
       };
