@@ -14,7 +14,7 @@ export function everyReadFromDatabase(db: SqlDatabase): SqlDatabase {
     transaction: (work) => db.transaction(work),
     migrate: (namespace, migrations) => db.migrate(namespace, migrations),
     exclusive: (name, work) => db.exclusive(name, work),
-    changeStamp: () => undefined,
+    changeStamp: () => Promise.resolve(undefined),
     ping: () => db.ping(),
     close: () => db.close(),
   };

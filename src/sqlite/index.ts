@@ -2,7 +2,7 @@ import { loadBetterSqlite3 } from './better-sqlite3.js';
 import { loadNodeSqlite } from './node-sqlite.js';
 import type { SqliteConnection, SqliteDriver, SqliteDriverName, SqliteOpenOptions } from './types.js';
 
-export { ThreadConnection } from './sqlite-thread.js';
+export { ThreadConnection, sqliteReadThread } from './sqlite-thread.js';
 export { statementCache } from './statement-cache.js';
 export type { Statement } from './thread-protocol.js';
 export { transaction } from './transaction.js';

@@ -103,7 +103,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   /** Other replicas write too, and asking would cost the round trip a memo saves. */
-  changeStamp(): undefined {
+  async changeStamp(): Promise<undefined> {
     return undefined;
   }
 

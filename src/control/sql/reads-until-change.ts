@@ -22,7 +22,7 @@ export function readsUntilChange(db: SqlDatabase): Pick<SqlQueries, 'all' | 'get
   };
 
   const read = async <T>(sql: string, params: readonly SqlValue[], load: () => Promise<T>): Promise<T> => {
-    const stamp = db.changeStamp();
+    const stamp = await db.changeStamp();
     if (stamp === undefined) return load();
     if (stamp !== rememberedAt) forget(stamp);
     const key = params.join('\u0000');

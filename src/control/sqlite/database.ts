@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
-  statementCache,
   ThreadConnection,
   sqliteDriver,
+  sqliteReadThread,
   type SqliteConnection,
   type SqliteDriver,
-  type SqliteStatement,
 } from '../../sqlite/index.js';
 import type { DialectMigrations, SqlDatabase, SqlQueries, SqlValue } from '../sql/types.js';
 import { applyMigrations } from './migrations.js';
@@ -15,49 +14,37 @@ import { applyMigrations } from './migrations.js';
 const BUSY_TIMEOUT_MS = 5_000;
 /** Settings each connection needs (journal mode is the file's, set once). */
 const CONNECTION_SETTINGS = 'PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
-
-/** The store's queries on a connection in this thread, each SQL text compiled once. */
-function queriesOn(db: SqliteConnection): SqlQueries {
-  const statement = statementCache(db);
-  return {
-    async all<T>(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).all<T>(...params);
-    },
-    async get<T>(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).get<T>(...params);
-    },
-    async run(sql: string, params: readonly SqlValue[] = []) {
-      return statement(sql).run(...params);
-    },
-  };
-}
+/** The read connection's: a write sent to it by mistake fails instead of bypassing the writers' gate. */
+const READER_SETTINGS = `${CONNECTION_SETTINGS} PRAGMA query_only = ON;`;
 
 /**
- * The embedded backend: `specbase.db` through the driver seam (src/sqlite). Reads run on a
- * connection in this thread: they are short and, in WAL mode, never wait for a writer. Writes
- * and transactions run on a second connection in a worker thread: a commit can block on a busy
- * disk (or wait for another process's lock) for hundreds of milliseconds, which on the event
- * loop would stall every request. A transaction's work is async, so other writes wait at the
- * gate while one is open instead of slipping their statements into it; reads meanwhile see the
- * database as it was before the transaction.
+ * The embedded backend: `specbase.db` through the driver seam (src/sqlite), on no connection of
+ * the event loop's own. Reads run on a connection in the SQLite read thread: in WAL mode they
+ * never wait for a writer, and on the event loop they waited on SQLite's per-file mutexes while
+ * the writers' thread held them through a slow disk. Writes and transactions run on a connection
+ * in the writers' thread: a commit can block on a busy disk (or wait for another process's lock)
+ * for hundreds of milliseconds. A transaction's work is async, so other writes wait at the gate
+ * while one is open instead of slipping their statements into it; reads meanwhile see the
+ * database as it was before the transaction. Migrations, run once at start, are the one thing
+ * done on the event loop's connection (`handle`), which is otherwise idle.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
-  readonly #reads: SqlQueries;
+  readonly #reads: Pick<SqlQueries, 'all' | 'get'>;
   readonly #writes: SqlQueries;
-  readonly #dataVersion: SqliteStatement;
-  /** Migrations write on the read connection itself, whose own commits data_version does not count. */
-  #migrations = 0;
   /** changeStamp's answer for the rest of this turn of the event loop, until a write of ours lands. */
-  #stamp: number | undefined;
+  #stamp: Promise<number> | undefined;
   #gate: Promise<void> = Promise.resolve();
 
   constructor(
     readonly handle: SqliteConnection,
+    private readonly reader: ThreadConnection,
     private readonly writer: ThreadConnection,
   ) {
-    this.#reads = queriesOn(handle);
-    this.#dataVersion = handle.prepare('PRAGMA data_version');
+    this.#reads = {
+      all: (sql, params) => reader.all(sql, params),
+      get: (sql, params) => reader.get(sql, params),
+    };
     this.#writes = {
       all: (sql, params) => this.#landed(writer.all(sql, params)),
       get: (sql, params) => this.#landed(writer.get(sql, params)),
@@ -101,7 +88,6 @@ export class SqliteDatabase implements SqlDatabase {
   async migrate(namespace: string, migrations: DialectMigrations): Promise<number[]> {
     await this.#gate;
     const applied = applyMigrations(this.handle, namespace, migrations.sqlite);
-    this.#migrations += 1;
     this.#stamp = undefined;
     return applied;
   }
@@ -112,15 +98,14 @@ export class SqliteDatabase implements SqlDatabase {
 
   /**
    * SQLite's data_version on the read connection, which changes when another connection commits
-   * (every write but a migration goes through the writer thread's connection), with the
-   * migrations run on this one counted above it, so no commit goes unseen.
+   * (every write goes through the writers' thread or, for migrations, the event loop's own).
    */
-  changeStamp(): number {
+  changeStamp(): Promise<number> {
     if (this.#stamp === undefined) {
-      this.#stamp = this.#migrations * 2 ** 32 + this.#dataVersion.get<{ data_version: number }>()!.data_version;
-      // Read once a turn: a request checks its token, principal and workspaces one after another
-      // (about 10 µs a read), and requests handled in one turn overlap anyway. A commit of
-      // another process is seen from the next turn on; one of ours as soon as it lands.
+      this.#stamp = this.reader.get<{ data_version: number }>('PRAGMA data_version').then((row) => row!.data_version);
+      // Read once a turn: a request checks its token, principal and workspaces one after another,
+      // and requests handled in one turn overlap anyway. A commit of another process is seen
+      // from the next turn on; one of ours as soon as it lands.
       setImmediate(() => (this.#stamp = undefined)).unref();
     }
     return this.#stamp;
@@ -135,9 +120,10 @@ export class SqliteDatabase implements SqlDatabase {
     await this.get('SELECT 1');
   }
 
-  /** The read connection first, so that the writer's thread, closing last, is the one that checkpoints and flushes. */
+  /** The readers first, so that the writers' thread, closing last, is the one that checkpoints and flushes. */
   async close(): Promise<void> {
     if (this.handle.isOpen) this.handle.close();
+    await this.reader.close();
     await this.writer.close();
   }
 }
@@ -151,13 +137,15 @@ export async function openSqliteDatabase(file: string, driver?: SqliteDriver): P
   const handle = (driver ?? (await sqliteDriver())).open(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     handle.exec(`PRAGMA journal_mode = WAL; ${CONNECTION_SETTINGS}`);
-    const writer = await ThreadConnection.open({
-      driver: handle.driver,
-      file: path.resolve(file),
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-      setup: CONNECTION_SETTINGS,
-    });
-    return new SqliteDatabase(handle, writer);
+    const spec = { driver: handle.driver, file: path.resolve(file), busyTimeoutMs: BUSY_TIMEOUT_MS };
+    const reader = await ThreadConnection.open({ ...spec, setup: READER_SETTINGS }, sqliteReadThread);
+    const writer = await ThreadConnection.open({ ...spec, setup: CONNECTION_SETTINGS }).catch(
+      async (error: unknown) => {
+        await reader.close();
+        throw error;
+      },
+    );
+    return new SqliteDatabase(handle, reader, writer);
   } catch (error) {
     handle.close();
     throw error;

@@ -135,7 +135,10 @@ export class SavedState {
    */
   async save(state: OrgState): Promise<boolean> {
     if (!state.head || !state.rootTree) return true;
-    const fileHead = this.db.prepare('SELECT commit_id FROM head').get()?.commit_id ?? null;
+    // Asked of the writer's thread, as the writes are: on the event loop this read shared SQLite's
+    // per-file mutexes with that thread, which holds them through its flushes on a slow disk.
+    const fileHead =
+      (await this.writer.get<{ commit_id: string | null }>('SELECT commit_id FROM head'))?.commit_id ?? null;
     if (!this.replaceAll && fileHead !== this.savedHead) return false;
     const writes = this.pendingWrites(state);
     const first = nextChunk(writes);
