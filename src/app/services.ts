@@ -1,16 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { openControlPlane, type AuditEvent, type SqlControlPlane } from '../control/index.js';
 import { createSpecService, type SpecService } from '../domain/index.js';
-import { storageFailureOf } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
 import type { ArtifactRecord } from '../store/types.js';
 import { keepAuditRetention } from './audit-retention.js';
 import { replicate, type Replication } from './replication.js';
+import { storageProblem } from './storage-probe.js';
 import { webhookService, type WebhookService } from './webhooks.js';
 
 /** Everything below the transports, opened once per process and shared by MCP, web, Git and CLI. */
@@ -34,24 +33,6 @@ const indexed = (record: ArtifactRecord) => ({
   body: record.body,
   updatedAt: record.updatedAt,
 });
-
-/**
- * Why the organizations' repositories cannot be written now, or undefined: a small file made
- * and removed where they live, as every commit must. Asked by /healthz, so that a replica whose
- * disk turned read-only or full leaves the load balancer's rotation instead of failing edits.
- */
-async function storageProblem(orgsDir: string): Promise<string | undefined> {
-  const probe = path.join(orgsDir, `.healthz-${randomBytes(6).toString('hex')}`);
-  try {
-    // A few blocks' worth, so that a full disk refuses it too (an empty file needs none).
-    await writeFile(probe, Buffer.alloc(4096));
-  } catch (error) {
-    const failure = storageFailureOf(error);
-    return failure ? failure.message.split(';')[0] : `the repositories cannot be written: ${(error as Error).message}`;
-  }
-  await rm(probe, { force: true });
-  return undefined;
-}
 
 /** The audit log's reports (see AuditBatches): one line when rows start failing, one when that ends. */
 function logAudit(log: Logger, event: AuditEvent): void {
