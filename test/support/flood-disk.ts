@@ -14,11 +14,19 @@ const PROBE_EVERY_MS = 50;
  * `dd` would be spawned on the event loop under measurement (a spawn waits for the child's exec),
  * and the probe's flushes, waiting hundreds of milliseconds on the disk, would hold threads of
  * the pool the server under test uses, which no server in production shares with a test.
+ * It runs at the lowest CPU priority, as does its dd (which inherits it): what it presses is the
+ * disk, and the copying into the page cache would otherwise take CPU time from the server's
+ * threads. That matters beyond the CPU share: on glibc before 2.41, the event loop's
+ * pthread_cond_signal, handing work to the thread pool, waits until the pool threads woken
+ * before have run (seen with perf: the loop asleep in pthread_cond_signal for 30-60 ms, woken
+ * by a pool thread's __condvar_dec_grefs), so every CPU-starved pool thread stalls the loop.
  * Arguments: the file, MiB per round, rounds at most. Reports when its standard input closes.
  */
 const FLOOD = `
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
+import { setPriority } from 'node:os';
+setPriority(19);
 const [file, mib, rounds] = process.argv.slice(1);
 let stopped = false;
 let done = 0;

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type http from 'node:http';
 import { addLocalUser, closeServer, listenLoopback, startAuthApp, type AuthApp } from './fixture.js';
 import { auth, discoverFrom401, MemoryClientProvider } from './sdk-client.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_LAUNCHER } from '../../support/chromium.js';
 
 describe.skipIf(!existsSync(CHROMIUM))('sign-in and consent in headless Chromium', () => {
   let app: AuthApp;
@@ -27,7 +26,7 @@ describe.skipIf(!existsSync(CHROMIUM))('sign-in and consent in headless Chromium
       res.end('done');
     });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_LAUNCHER,
       args: [
         '--headless',
         '--no-sandbox',

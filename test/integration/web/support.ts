@@ -4,13 +4,14 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { CHROMIUM_LAUNCHER } from '../../support/chromium.js';
 import type { Harness, Persona } from '../../support/harness.js';
 
 export const SCREENSHOTS = path.resolve('test-output/screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_LAUNCHER,
     args: [
       '--no-sandbox',
       '--disable-gpu',
