@@ -11,6 +11,7 @@ import {
 import { ARTIFACT_TYPES, type ArtifactType, type ArtifactTypeDef } from './types.js';
 
 export * from './types.js';
+export { aliasesLine, statedAliases } from './aliases-line.js';
 export { headingTitle } from './heading-title.js';
 export { slugify } from './slug.js';
 export { requirementTypeLine, statedRequirementType, type StatedRequirementType } from './requirement-type-line.js';

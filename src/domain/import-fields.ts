@@ -1,4 +1,4 @@
-import { headingTitle } from '../artifacts/index.js';
+import { aliasesLine, headingTitle } from '../artifacts/index.js';
 
 /** Frontmatter the import acts on: where the file goes and what it is called. */
 const USED = new Set(['title', 'type', 'parent', 'requirementType']);
@@ -25,13 +25,13 @@ export const droppedFields = (fields: Readonly<Record<string, unknown>>): string
   Object.keys(fields).filter((key) => !USED.has(key) && !KEPT.has(key));
 
 /**
- * The body with its aliases and tags as lines under the heading. Search indexes the document's
- * text, so an alias finds the artifact as its title does, without a field the index does not
- * know; the lines stay visible and editable like the `**Requirement type:**` line.
+ * The body with its aliases and tags as lines under the heading. Search reads the aliases line
+ * back (statedAliases) and finds the artifact by each alias as by its title; the lines stay
+ * visible and editable like the `**Requirement type:**` line, so editing them is how the names change.
  */
 export function withNames(body: string, aliases: readonly string[], tags: readonly string[]): string {
   const lines = [
-    ...(aliases.length ? [`**Aliases:** ${aliases.join(', ')}`] : []),
+    ...(aliases.length ? [aliasesLine(aliases)] : []),
     ...(tags.length ? [`**Tags:** ${tags.join(', ')}`] : []),
   ];
   if (!lines.length) return body;

@@ -1,4 +1,4 @@
-import { eachTerm, termsOf } from './analyzer.js';
+import { eachTerm, termCounts, termsOf } from './analyzer.js';
 import { stripMarkdown } from './strip-markdown.js';
 import type { DocumentFacts } from './types.js';
 
@@ -13,19 +13,27 @@ export interface AnalyzedDocument {
   readonly offsets: Int32Array;
   /** How many of the positions are the title's (they come first). */
   readonly titleTerms: number;
+  /** How often each term occurs in the aliases, which count in the title field as the title's terms do. */
+  readonly aliasTerms: ReadonlyMap<string, number>;
 }
+
+const NO_ALIAS_TERMS: ReadonlyMap<string, number> = new Map();
 
 const TITLE_HEADING = /^\s*#[ \t][^\n]*(?:\n|$)/;
 
 /** The body as plain text without its `# Title` line: link targets and markdown markers are neither found nor ranked. */
 export const plainBodyOf = (body: string): string => stripMarkdown(body.replace(TITLE_HEADING, ''));
 
-/** What the index counts of a document: its title's terms and its body's, in order. */
-export function documentTerms(title: string, plainBody: string): { title: string[]; body: string[] } {
-  return { title: termsOf(title), body: termsOf(plainBody) };
+/** What the index counts of a document: its title's terms, each alias's and its body's, in order. */
+export function documentTerms(
+  title: string,
+  aliases: readonly string[],
+  plainBody: string,
+): { title: string[]; aliases: string[][]; body: string[] } {
+  return { title: termsOf(title), aliases: aliases.map(termsOf), body: termsOf(plainBody) };
 }
 
-export function analyzeDocument(doc: DocumentFacts, plainBody: string): AnalyzedDocument {
+export function analyzeDocument(doc: DocumentFacts, plainBody: string, aliases: readonly string[]): AnalyzedDocument {
   const positions = new Map<string, number[]>();
   const offsets: number[] = [];
   const visit = (term: string, offset: number) => {
@@ -37,5 +45,6 @@ export function analyzeDocument(doc: DocumentFacts, plainBody: string): Analyzed
   eachTerm(doc.title, (term) => visit(term, -1));
   const titleTerms = offsets.length;
   eachTerm(plainBody, visit);
-  return { doc, plainBody, positions, offsets: Int32Array.from(offsets), titleTerms };
+  const aliasTerms = aliases.length > 0 ? termCounts(aliases.flatMap(termsOf)) : NO_ALIAS_TERMS;
+  return { doc, plainBody, positions, offsets: Int32Array.from(offsets), titleTerms, aliasTerms };
 }

@@ -1,9 +1,9 @@
 /**
  * BM25F (Robertson, Zaragoza and Taylor, "Simple BM25 extension to multiple weighted fields",
- * 2004) over two fields: the title, and the whole document (title and body). A term's
- * frequency in each field is normalized by that field's length against its average, weighted,
- * summed, and only then saturated, so a title match is worth more without a term counting
- * twice as often.
+ * 2004) over two fields: the title (with the aliases, see org-search-index.ts), and the whole
+ * document (title and body). A term's frequency in each field is normalized by that field's
+ * length against its average, weighted, summed, and only then saturated, so a title match is
+ * worth more without a term counting twice as often.
  *
  * Parameters were chosen on the CISI collection and checked on CACM (`npm run bench -- relevance`).
  */

@@ -1,3 +1,4 @@
+import { statedAliases } from '../artifacts/index.js';
 import { analyzeDocument, documentTerms, plainBodyOf, type AnalyzedDocument } from './analyze-document.js';
 import { termCounts, termsOf } from './analyzer.js';
 import { idf, termImpact } from './bm25f.js';
@@ -23,7 +24,7 @@ const PROXIMITY_WEIGHT = 0.5;
 /**
  * What a whole-title match adds, as a share of the query's rarity: the query's words once more,
  * at full weight. BM25F alone stays below that share and proximity adds at most a quarter of it,
- * so the document whose title the query is ranks first, and equal titles by BM25F among them.
+ * so the document whose title (or alias) the query is ranks first, and equal names by BM25F among them.
  */
 const TITLE_MATCH_WEIGHT = 1;
 /**
@@ -38,16 +39,23 @@ const MAX_ANALYZED = 20_000;
 /** Below this a found document would score 0, which the contract forbids. */
 const MIN_SCORE = 0.001;
 
-/** A document as indexed: its facts and the plain text previews are cut from. */
+/** A document as indexed: its facts, the plain text previews are cut from, and its aliases. */
 interface Entry {
   readonly doc: DocumentFacts;
   readonly plainBody: string;
+  /** What the body's `**Aliases:**` line says; kept because the line cannot be found in the plain text again. */
+  readonly aliases: readonly string[];
 }
+
+/** Shared by the many documents without aliases. */
+const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 /** An index as saved: what it knows of each document (with its slot and field lengths), and FlexSearch's export. */
 export interface IndexSnapshot {
   readonly docs: readonly (DocumentFacts & {
     readonly plainBody: string;
+    /** Left out when there are none. */
+    readonly aliases?: readonly string[];
     readonly slot: number;
     readonly titleLength: number;
     readonly documentLength: number;
@@ -59,8 +67,8 @@ export interface IndexSnapshot {
  * The search index of one organization. FlexSearch finds the documents holding each query term,
  * best first: its postings are filed by each term's BM25F impact (impact-index.ts). Candidates
  * are read best impact first until no unread document could rank or a postings budget is spent
- * (score-at-a-time.ts); the best of them, and any document whose whole title the query is
- * (title-index.ts), are then scored exactly by BM25F (bm25f.ts) with how close the query's terms
+ * (score-at-a-time.ts); the best of them, and any document whose whole title or an alias the
+ * query is (title-index.ts), are then scored exactly by BM25F (bm25f.ts) with how close the query's terms
  * stand (proximity.ts) and a whole-title match.
  */
 export interface OrgSearchIndexOptions {
@@ -92,22 +100,26 @@ export class OrgSearchIndex {
 
   upsert(doc: IndexedDocument): void {
     const plainBody = plainBodyOf(doc.body);
+    const aliases = statedAliases(doc.body);
     const known = this.#slots.get(doc.id);
     const slot = known ?? this.#entries.length;
     if (known !== undefined) this.#unindex(slot);
-    const terms = documentTerms(doc.title, plainBody);
+    const terms = documentTerms(doc.title, aliases, plainBody);
     const wholeDocument = [...terms.title, ...terms.body];
     const counts = termCounts(wholeDocument);
     for (const term of counts.keys()) this.#vocabulary.add(term);
+    // An alias is another title: its terms count in the title field too (the body holds them
+    // already, on the aliases line, so the whole document counts them once).
+    const titleField = aliases.length > 0 ? [...terms.title, ...terms.aliases.flat()] : terms.title;
     this.#index.add(slot, {
-      title: termCounts(terms.title),
+      title: termCounts(titleField),
       document: counts,
-      length: { title: terms.title.length, document: wholeDocument.length },
+      length: { title: titleField.length, document: wholeDocument.length },
     });
     const { body: _body, ...facts } = doc;
     this.#slots.set(doc.id, slot);
-    this.#entries[slot] = { doc: facts, plainBody };
-    this.#label(slot, facts, terms.title);
+    this.#entries[slot] = { doc: facts, plainBody, aliases: aliases.length > 0 ? aliases : NO_ALIASES };
+    this.#label(slot, facts, [terms.title, ...terms.aliases]);
   }
 
   remove(id: string): void {
@@ -131,10 +143,11 @@ export class OrgSearchIndex {
     this.#analyzed.delete(slot);
   }
 
-  #label(slot: number, doc: DocumentFacts, titleTerms: readonly string[]): void {
+  /** `names`: the title's terms, then each alias's. */
+  #label(slot: number, doc: DocumentFacts, names: readonly (readonly string[])[]): void {
     this.#workspaces.set(slot, doc.workspaceId);
     this.#types.set(slot, doc.type);
-    this.#titles.set(slot, titleTerms);
+    this.#titles.set(slot, names);
   }
 
   async snapshot(): Promise<IndexSnapshot> {
@@ -145,9 +158,16 @@ export class OrgSearchIndex {
       return new Promise<void>((resolve) => setImmediate(resolve));
     });
     const docs = [...this.#slots.values()].map((slot) => {
-      const { doc, plainBody } = this.#entries[slot]!;
+      const { doc, plainBody, aliases } = this.#entries[slot]!;
       const length = this.#index.lengthsOf(slot);
-      return { ...doc, plainBody, slot, titleLength: length.title, documentLength: length.document };
+      return {
+        ...doc,
+        plainBody,
+        ...(aliases.length > 0 ? { aliases } : {}),
+        slot,
+        titleLength: length.title,
+        documentLength: length.document,
+      };
     });
     return { docs, flex };
   }
@@ -160,10 +180,17 @@ export class OrgSearchIndex {
       new Map(snapshot.docs.map((doc) => [doc.slot, { title: doc.titleLength, document: doc.documentLength }])),
     );
     for (const term of index.#index.terms()) index.#vocabulary.add(term);
-    for (const { plainBody, slot, titleLength: _title, documentLength: _document, ...doc } of snapshot.docs) {
+    for (const {
+      plainBody,
+      aliases = NO_ALIASES,
+      slot,
+      titleLength: _title,
+      documentLength: _document,
+      ...doc
+    } of snapshot.docs) {
       index.#slots.set(doc.id, slot);
-      index.#entries[slot] = { doc, plainBody };
-      index.#label(slot, doc, termsOf(doc.title));
+      index.#entries[slot] = { doc, plainBody, aliases };
+      index.#label(slot, doc, [termsOf(doc.title), ...aliases.map(termsOf)]);
     }
     return index;
   }
@@ -187,7 +214,7 @@ export class OrgSearchIndex {
       scratch: this.#accumulators.reserve(this.#entries.length),
       postingsBudget: this.#postingsBudget,
     }).map(({ slot }) => slot);
-    // The documents the query names by their whole title are candidates whatever their impact.
+    // The documents the query names by their whole title or an alias are candidates whatever their impact.
     const named = this.#titles.holding(parsed.titleKey).filter(admits);
     for (const slot of named) if (!pool.includes(slot)) pool.push(slot);
     const idfs = terms.map((term) => term.idf);
@@ -256,7 +283,7 @@ export class OrgSearchIndex {
 
   /** BM25F with the index's current averages: each term's words' frequencies, weighted, in each field, then its impact. */
   #exactScore(slot: number, terms: readonly QueryTerm[]): number {
-    const { positions, titleTerms } = this.#analysis(slot);
+    const { positions, titleTerms, aliasTerms } = this.#analysis(slot);
     const length = this.#index.lengthsOf(slot);
     const average = this.#index.averages();
     let total = 0;
@@ -268,6 +295,7 @@ export class OrgSearchIndex {
         if (!at) continue;
         document += weight * at.length;
         for (const position of at) if (position < titleTerms) title += weight;
+        title += weight * (aliasTerms.get(word) ?? 0);
       }
       if (document > 0) total += term.idf * termImpact({ title, document }, length, average);
     }
@@ -288,7 +316,7 @@ export class OrgSearchIndex {
     let analyzed = this.#analyzed.get(slot);
     if (!analyzed) {
       const entry = this.#entries[slot]!;
-      analyzed = analyzeDocument(entry.doc, entry.plainBody);
+      analyzed = analyzeDocument(entry.doc, entry.plainBody, entry.aliases);
       if (this.#analyzed.size >= MAX_ANALYZED) this.#analyzed.clear();
       this.#analyzed.set(slot, analyzed);
     }

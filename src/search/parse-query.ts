@@ -12,7 +12,7 @@ const MIN_PREFIX_CHARS = 3;
 export interface ParsedQuery {
   /** Distinct terms (folded, stemmed, stopwords left out) in query order, each with how often the query holds it. */
   readonly terms: ReadonlyMap<string, number>;
-  /** Every term in order, repeats kept: what a title the query names would be (see title-index.ts). */
+  /** Every term in order, repeats kept: what a title or alias the query names would be (see title-index.ts). */
   readonly titleKey: string;
   /**
    * The last word, folded, when the query ends inside it: someone may still be typing it, so

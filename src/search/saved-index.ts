@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IndexSnapshot } from './org-search-index.js';
 
 /** Bumped whenever the saved form (ours or FlexSearch's export) or the text indexed changes: an older one is rebuilt. */
-const FORMAT = 6;
+const FORMAT = 7;
 const MANIFEST = 'current.json';
 
 interface Manifest {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aliasesLine } from '../../../src/artifacts/index.js';
 import { OrgSearchIndex, type IndexedDocument, type SearchHit } from '../../../src/search/index.js';
 
 const WORKSPACE = 'ws';
@@ -105,6 +106,47 @@ describe('known-item queries: a query that is a title ranks that document first'
     const restored = OrgSearchIndex.fromSnapshot(await changing.snapshot());
     expect(first(restored, 'dispatcher api')).toBe('dispatcher');
     expect(first(restored, 'File system')).toBe('fs');
+  });
+});
+
+describe('known-item queries by an alias: an alias names its document as its title does', () => {
+  /** A page as the import writes one whose frontmatter has aliases: the line under the heading. */
+  const aliased = (id: string, title: string, aliases: string[], body: string): IndexedDocument =>
+    page(id, title, `${aliasesLine(aliases)}\n\n${body}`);
+  const intro = aliased('intro', 'Getting started', ['Foo Bar', 'Onboarding'], 'Read this first.');
+  const mentions = Array.from({ length: 5 }, (_, n) =>
+    page(`mention-${n}`, `Mention ${n}`, repeat('The foo bar holds a foo and a bar for onboarding.', 10)),
+  );
+  const index = build([...DISTRACTORS, ...mentions, intro]);
+
+  it.each(['Foo Bar', 'foo bar', 'Foo-Bar', 'FOO BARS', 'onboarding'])('"%s"', (query) => {
+    expect(first(index, query)).toBe('intro');
+  });
+
+  it('ranks by BM25F when the query only contains an alias', () => {
+    expect(first(index, 'foo bar holds')).not.toBe('intro');
+  });
+
+  it('forgets an alias the body no longer states, and keeps aliases through a snapshot', async () => {
+    const changing = build([...DISTRACTORS, ...mentions, intro]);
+    changing.upsert(page('intro', 'Getting started', 'Read this first.'));
+    expect(first(changing, 'foo bar')).not.toBe('intro');
+    expect(first(changing, 'getting started')).toBe('intro');
+    changing.upsert(aliased('intro', 'Getting started', ['Foo Bar'], 'Read this first.'));
+    const restored = OrgSearchIndex.fromSnapshot(await changing.snapshot());
+    expect(first(restored, 'foo bar')).toBe('intro');
+    expect(first(restored, 'onboarding')).not.toBe('intro');
+    restored.upsert(page('intro', 'Getting started', 'Read this first.'));
+    expect(first(restored, 'foo bar')).not.toBe('intro');
+  });
+
+  it('weighs an alias word as a title word: above a shorter page that says it once in its body', () => {
+    const pair = build([
+      ...DISTRACTORS,
+      aliased('z-aliased', 'Engine notes', ['Zorblax engine'], 'Startup, shutdown and tuning of the service.'),
+      page('a-once', 'Engine pages', 'Zorblax startup, shutdown and tuning of the service.'),
+    ]);
+    expect(ranked(pair, 'zorblax').map((hit) => hit.id)).toEqual(['z-aliased', 'a-once']);
   });
 });
 
