@@ -34,7 +34,7 @@ export interface TenantsResult {
   readonly largeFirstSearchMs: number;
 }
 
-const input = JSON.parse(process.env.BENCH_TENANTS!) as TenantsInput;
+const input = JSON.parse(fs.readFileSync(process.env.BENCH_TENANTS_FILE!, 'utf8')) as TenantsInput;
 const services = await openServices(loadConfig({ ...process.env, SPECBASE_LOG_LEVEL: 'silent' }));
 services.search.prepare();
 const workspaceIds = new Set([input.workspaceId]);
