@@ -5,7 +5,8 @@
 # its own V8 helper threads (perf: the event loop in pthread_cond_signal, the woken helper
 # behind Chromium's threads on the run queue). Without CAP_SYS_NICE its requests to do so fail
 # and it runs as any other process. Playwright's pipes (file descriptors 3 and 4) pass through.
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+# Where setpriv cannot drop the capability (no CAP_SETPCAP), Chromium starts as it would have.
+if [ "$(id -u)" = 0 ] && setpriv --bounding-set=-sys_nice true >/dev/null 2>&1; then
   exec setpriv --bounding-set=-sys_nice /usr/bin/chromium "$@"
 fi
 exec /usr/bin/chromium "$@"
