@@ -88,5 +88,6 @@ const result: TenantsResult = {
   ...(largeReopenSearchMs !== undefined ? { largeReopenSearchMs } : {}),
 };
 await services.close();
-process.send!({ kind: 'answer', value: result });
-process.disconnect();
+// Disconnected once the answer is written: at 10,000 organizations it is large enough that a
+// disconnect right after send() lost it (the parent saw the child exit 0 with no answer).
+process.send!({ kind: 'answer', value: result }, () => process.disconnect());
