@@ -30,7 +30,6 @@ const READER_SETTINGS = `${CONNECTION_SETTINGS} PRAGMA query_only = ON;`;
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
-  readonly #reads: Pick<SqlQueries, 'all' | 'get'>;
   readonly #writes: SqlQueries;
   /** changeStamp's answer for the rest of this turn of the event loop, until a write of ours lands. */
   #stamp: Promise<number> | undefined;
@@ -41,10 +40,6 @@ export class SqliteDatabase implements SqlDatabase {
     private readonly reader: ThreadConnection,
     private readonly writer: ThreadConnection,
   ) {
-    this.#reads = {
-      all: (sql, params) => reader.all(sql, params),
-      get: (sql, params) => reader.get(sql, params),
-    };
     this.#writes = {
       all: (sql, params) => this.#landed(writer.all(sql, params)),
       get: (sql, params) => this.#landed(writer.get(sql, params)),
@@ -53,11 +48,11 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.#reads.all<T>(sql, params);
+    return this.reader.all<T>(sql, params);
   }
 
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.#reads.get<T>(sql, params);
+    return this.reader.get<T>(sql, params);
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
