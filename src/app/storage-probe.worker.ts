@@ -12,11 +12,11 @@ serveRequests(async ({ dir }: StorageProbeRequest): Promise<StorageProbeReply> =
   const probe = path.join(dir, `.healthz-${randomBytes(6).toString('hex')}`);
   try {
     writeFileSync(probe, PROBE);
+    return {};
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    rmSync(probe, { force: true });
     return { failure: { message, ...(code ? { code } : {}) } };
+  } finally {
+    rmSync(probe, { force: true });
   }
-  rmSync(probe, { force: true });
-  return {};
 });
