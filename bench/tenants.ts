@@ -91,19 +91,18 @@ export async function runTenantsBench(): Promise<void> {
   const { dataDir, input } = seededTenants();
   console.log(`${TENANTS} organizations of ${SMALL_ARTIFACTS} artifacts, touched in turn (listing + search), twice`);
   for (const cap of [CAP, 0]) {
+    const label = cap > 0 ? `SPECBASE_MAX_OPEN_ORGS=${cap}` : 'no limit';
     let r: TenantsResult;
     try {
       r = await run(dataDir, input, cap);
     } catch (error) {
       // Without a limit, enough organizations exhaust the descriptors (EMFILE): a result, not a crash of the bench.
-      console.log(
-        `${cap > 0 ? `SPECBASE_MAX_OPEN_ORGS=${cap}` : 'no limit'}: ${(error as Error).message}; its error is above`,
-      );
+      console.log(`${label}: ${(error as Error).message}; its error is above`);
       continue;
     }
     console.log(
       [
-        `${cap > 0 ? `SPECBASE_MAX_OPEN_ORGS=${cap}` : 'no limit'}: peak RSS ${fmt(r.peakRssMb, 0)} MB, peak fds ${r.peakFds}; at end ${fmt(r.endRssMb, 0)} MB, ${r.endFds} fds, ${r.openAtEnd} open`,
+        `${label}: peak RSS ${fmt(r.peakRssMb, 0)} MB, peak fds ${r.peakFds}; at end ${fmt(r.endRssMb, 0)} MB, ${r.endFds} fds, ${r.openAtEnd} open`,
         `  first touch, first open (built from Git): ${latency(r.firstMs)}`,
         `  first touch, second pass (${cap > 0 ? 'reopened from saved state' : 'still open'}): ${latency(r.againMs)}`,
         `  ${LARGE_ARTIFACTS}-artifact organization: first search ${fmt(r.largeFirstSearchMs)} ms (first open)` +
