@@ -1,11 +1,13 @@
 /**
- * The web application on a document at the size limit against a 10 KB page, in one run: the
- * time to view, open in the editor, blame and save each (request to last byte over loopback,
- * which is server time plus a local copy), p50 and p95 with the ratio to the 10 KB page, and
- * the longest task Chromium's main thread ran while loading and scrolling each page.
- * Targets (issue 47): 1 MiB view, editor, blame and save under 300 ms at p95; no long task
- * over 200 ms. The first view of a version, and so the view right after a save, waits for that
- * version's rendering: listed apart.
+ * The web application on a document at the size limit against a 10 KB page, in one run, as
+ * issue 47 names it: view, editor (open and save) and blame, each as server time (request to last
+ * byte over loopback), p50, p95 and the worst, over every request of the run: the first read of
+ * each version (after the create, after each save) counts with the reads of a version already
+ * shown. Then the longest task Chromium's main thread ran (its performance timeline) while
+ * loading and scrolling the view and the blame, and while opening the editor, typing in it and
+ * asking for its preview.
+ * Targets (issue 47): 1 MiB view, editor, save and blame under 300 ms at p95; no long task over
+ * 200 ms.
  */
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -18,11 +20,14 @@ import { fmt, median, percentile, QUICK } from './support/stats.js';
 const ROUNDS = QUICK ? 5 : 20;
 const SAVES = QUICK ? 3 : 8;
 const SMALL_CHARS = 10 * 1024;
+const TARGET_MS = 300;
+const LONG_TASK_TARGET_MS = 200;
 const OBSERVE_LONG_TASKS = `window.longTasks = [];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
   .observe({ type: 'longtask', buffered: true });`;
 
-type Step = 'first view' | 'view' | 'editor' | 'blame' | 'save' | 'view after save';
+type Step = 'view' | 'editor' | 'save' | 'blame';
+const STEPS: readonly Step[] = ['view', 'editor', 'save', 'blame'];
 
 async function timed(work: () => Promise<{ status(): number }>): Promise<number> {
   const started = performance.now();
@@ -31,11 +36,38 @@ async function timed(work: () => Promise<{ status(): number }>): Promise<number>
   return performance.now() - started;
 }
 
-async function longestTask(page: Page, url: string): Promise<number> {
+const longTasks = async (page: Page): Promise<number> =>
+  Math.max(0, ...((await page.evaluate('window.longTasks')) as number[]));
+
+async function scrolledThrough(page: Page, url: string): Promise<number> {
   await page.goto(url);
+  await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight / 2)');
+  await page.waitForTimeout(300);
   await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
   await page.waitForTimeout(500);
-  return Math.max(0, ...((await page.evaluate('window.longTasks')) as number[]));
+  return longTasks(page);
+}
+
+/** Opens the editor, types at the end of the text and in its middle, and asks for the preview. */
+async function editedIn(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  const area = page.getByLabel('Markdown');
+  await area.focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' typed at the end', { delay: 20 });
+  await page.evaluate(
+    '{ const el = document.getElementById("body"); el.setSelectionRange(el.value.length / 2, el.value.length / 2); }',
+  );
+  await page.keyboard.type(' typed in the middle', { delay: 20 });
+  await page.waitForTimeout(600);
+  const update = page.getByRole('button', { name: 'Update preview' });
+  if (await update.count()) {
+    const answered = page.waitForResponse((r) => r.url().endsWith('/preview'));
+    await update.click();
+    await answered;
+  }
+  await page.waitForTimeout(500);
+  return longTasks(page);
 }
 
 export async function runWebBench(): Promise<void> {
@@ -46,59 +78,68 @@ export async function runWebBench(): Promise<void> {
     const { specs, control } = harness.services;
     const principal = await control.members.principal(harness.orgId, harness.users.owner.user.id);
     const web: Actor = { principal: principal!, client: 'web' };
-    const docs = {
-      small: (await specs.create(web, 'page', { content: headOf(doc.text, SMALL_CHARS) })).id,
-      large: (await specs.create(web, 'page', { content: doc.text })).id,
-    };
     const owner = await signIn(browser, harness, 'owner');
     await owner.context.addInitScript({ content: OBSERVE_LONG_TASKS });
     const request = owner.page.request;
     const url = (id: string, tail = '') => `${harness.baseUrl}/o/${harness.orgId}/a/${id}${tail}`;
     const samples = new Map<string, number[]>();
-    const add = (size: string, step: Step, ms: number) =>
-      samples.set(`${size} ${step}`, [...(samples.get(`${size} ${step}`) ?? []), ms]);
+    const add = (size: string, step: Step, ms: number, first = false) => {
+      for (const key of [`${size} ${step}`, ...(first ? [`${size} ${step} first`] : [])])
+        samples.set(key, [...(samples.get(key) ?? []), ms]);
+    };
+    const reads = async (size: string, id: string, first: boolean) => {
+      add(size, 'view', await timed(() => request.get(url(id))), first);
+      add(size, 'editor', await timed(() => request.get(url(id, '/edit'))), first);
+      add(size, 'blame', await timed(() => request.get(url(id, '/blame'))), first);
+    };
 
-    // The first view of a version renders it (in the markdown thread); the views after are the cache's.
-    for (const [size, id] of Object.entries(docs)) add(size, 'first view', await timed(() => request.get(url(id))));
+    // Created as an import or an assistant would, then read at once: the first read of a version counts.
+    const docs = {
+      small: (await specs.create(web, 'page', { content: headOf(doc.text, SMALL_CHARS) })).id,
+      large: (await specs.create(web, 'page', { content: doc.text })).id,
+    };
+    for (const [size, id] of Object.entries(docs)) await reads(size, id, true);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [size, id] of Object.entries(docs)) {
-        add(size, 'view', await timed(() => request.get(url(id))));
-        add(size, 'editor', await timed(() => request.get(url(id, '/edit'))));
-        add(size, 'blame', await timed(() => request.get(url(id, '/blame'))));
-      }
+      for (const [size, id] of Object.entries(docs)) await reads(size, id, false);
     }
+    // A save is followed by the page it redirects to, then blame and the editor of the new version.
     for (let round = 0; round < SAVES; round++) {
       for (const [size, id] of Object.entries(docs)) {
         const editor = await (await request.get(url(id, '/edit'))).text();
         const baseVersion = /name="baseVersion" value="([0-9a-f]{40})"/.exec(editor)![1]!;
-        const body = `${(await (await request.get(url(id, '/raw'))).text()).trimEnd()}\n\nSaved in round ${round}.\n`;
-        const form = { csrf: mainFormCsrf(editor), baseVersion, body, summary: `Round ${round}` };
-        add(
-          size,
-          'save',
-          await timed(() =>
-            request.post(url(id, '/edit'), { form, maxRedirects: 0, headers: { Origin: harness.baseUrl } }),
-          ),
-        );
-        add(size, 'view after save', await timed(() => request.get(url(id))));
+        const text = (await (await request.get(url(id, '/raw'))).text()).trimEnd();
+        const form = { csrf: mainFormCsrf(editor), baseVersion, body: `${text}\n\nSaved in round ${round}.\n` };
+        const save = () =>
+          request.post(url(id, '/edit'), { form, maxRedirects: 0, headers: { Origin: harness.baseUrl } });
+        add(size, 'save', await timed(save));
+        await reads(size, id, true);
       }
     }
 
+    const row = (values: readonly number[]) =>
+      `p50 ${fmt(median(values)).padStart(7)}  p95 ${fmt(percentile(values, 0.95)).padStart(7)}  max ${fmt(Math.max(...values)).padStart(7)} ms`;
     const lines = [
-      `The web application: a ${fmt(doc.text.length / 1024, 0)} KB document (${doc.source}) against a ${SMALL_CHARS / 1024} KB page; ${ROUNDS} rounds of view, editor and blame, ${SAVES} saves, sizes alternating`,
+      `The web application: a ${fmt(doc.text.length / 1024, 0)} KB document (${doc.source}) against a ${SMALL_CHARS / 1024} KB page; server time (request to last byte) over ${ROUNDS} rounds of view, editor and blame and ${SAVES} saves each followed by view, editor and blame, sizes alternating`,
     ];
-    for (const step of ['first view', 'view', 'editor', 'blame', 'save', 'view after save'] as const) {
+    for (const step of STEPS) {
       const large = samples.get(`large ${step}`)!;
       const small = samples.get(`small ${step}`)!;
+      const met = percentile(large, 0.95) < TARGET_MS ? 'met' : 'NOT MET';
       lines.push(
-        `  ${step.padEnd(16)} 1 MiB p50 ${fmt(median(large)).padStart(7)} ms  p95 ${fmt(percentile(large, 0.95)).padStart(7)} ms   10 KB p50 ${fmt(median(small)).padStart(6)} ms  p95 ${fmt(percentile(small, 0.95)).padStart(6)} ms   p95 ratio ${(percentile(large, 0.95) / percentile(small, 0.95)).toFixed(1)}x${step.includes(' view') || step.includes('after') ? '' : ' (target: 1 MiB p95 < 300 ms)'}`,
+        `  ${step.padEnd(7)} 1 MiB ${row(large)}   10 KB ${row(small)}   target 1 MiB p95 < ${TARGET_MS} ms: ${met}`,
       );
+      const first = samples.get(`large ${step} first`);
+      if (first) lines.push(`          1 MiB, first read of a version (${first.length}): ${row(first)}`);
     }
     for (const [size, id] of Object.entries(docs)) {
-      const tasks = [];
-      for (const tail of ['', '/edit', '/blame']) tasks.push(await longestTask(owner.page, url(id, tail)));
+      const tasks = [
+        await scrolledThrough(owner.page, url(id)),
+        await editedIn(owner.page, url(id, '/edit')),
+        await scrolledThrough(owner.page, url(id, '/blame')),
+      ];
+      const met = Math.max(...tasks) < LONG_TASK_TARGET_MS ? 'met' : 'NOT MET';
       lines.push(
-        `  longest task, ${size.padEnd(5)} view ${fmt(tasks[0]!, 0)} ms, editor ${fmt(tasks[1]!, 0)} ms, blame ${fmt(tasks[2]!, 0)} ms (target < 200 ms)`,
+        `  longest task, ${size.padEnd(5)} view ${fmt(tasks[0]!, 0)} ms, editor (open, type, preview) ${fmt(tasks[1]!, 0)} ms, blame ${fmt(tasks[2]!, 0)} ms; target < ${LONG_TASK_TARGET_MS} ms: ${met}`,
       );
     }
     console.log(lines.join('\n'));
