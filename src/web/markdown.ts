@@ -1,4 +1,4 @@
-import { Marked } from 'marked';
+import { Marked, type Links } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import { trusted, type SafeHtml } from './html.js';
 
@@ -50,29 +50,50 @@ export function renderMarkdown(markdown: string): SafeHtml {
 
 /** Markdown source per part of a long document's rendering: the browser lays out a part only when it nears the screen. */
 const PART_CHARS = 16 * 1024;
+/** Past this much source a part ends at any block, heading or not. */
+const MAX_PART_CHARS = 4 * PART_CHARS;
+
+/** A long document cut for rendering: the source of each part, and the link definitions every part resolves against. */
+export interface MarkdownParts {
+  readonly sources: readonly string[];
+  readonly links: Links;
+}
 
 /**
- * As renderMarkdown, in parts of whole top-level blocks, each sanitized on its own. Reference
- * links resolve across parts (every part gets the document's definitions); raw HTML opened in one
- * part and closed in another is closed by the sanitizer at the part's end.
+ * Cuts a document between top-level blocks, as the whole rendering sees them, into parts of at
+ * least PART_CHARS of source, each starting at a heading when one comes before MAX_PART_CHARS:
+ * an edit then changes the parts around it and, from the next heading on, the cut is the same
+ * as before (a part rendered for the last version is the same part). Only the block structure is
+ * read here; the inline lexing, most of the lexer's time, is each part's own.
+ */
+export function splitMarkdown(markdown: string): MarkdownParts {
+  const lexer = new marked.Lexer(marked.defaults);
+  const tokens = lexer.blockTokens(markdown.replace(/\r\n?/g, '\n'), lexer.tokens);
+  const sources: string[] = [];
+  let part = '';
+  for (const token of tokens) {
+    const cut = part.length >= MAX_PART_CHARS || (part.length >= PART_CHARS && token.type === 'heading');
+    if (cut) sources.push(part);
+    part = cut ? token.raw : part + token.raw;
+  }
+  sources.push(part);
+  return { sources, links: lexer.tokens.links };
+}
+
+/** One part of a document, as renderMarkdown renders it, its reference links resolved against the whole document's. */
+export function renderPart(source: string, links: Links): string {
+  const lexer = new marked.Lexer(marked.defaults);
+  Object.assign(lexer.tokens.links, links);
+  return sanitizeHtml(marked.parser(lexer.lex(source)), POLICY);
+}
+
+/**
+ * As renderMarkdown, in parts (see splitMarkdown), each sanitized on its own: raw HTML opened
+ * in one part and closed in another is closed by the sanitizer at the part's end.
  */
 export function renderMarkdownParts(markdown: string): string[] {
-  const tokens = marked.lexer(markdown);
-  const parts: string[] = [];
-  let start = 0;
-  let chars = 0;
-  const flush = (end: number) => {
-    const part = Object.assign(tokens.slice(start, end), { links: tokens.links });
-    parts.push(sanitizeHtml(marked.parser(part), POLICY));
-    start = end;
-    chars = 0;
-  };
-  tokens.forEach((token, i) => {
-    chars += token.raw.length;
-    if (chars >= PART_CHARS) flush(i + 1);
-  });
-  if (start < tokens.length || parts.length === 0) flush(tokens.length);
-  return parts;
+  const { sources, links } = splitMarkdown(markdown);
+  return sources.map((source) => renderPart(source, links));
 }
 
 /** The title is shown in the page heading, so a body that opens with the same `# ` heading drops it. */
