@@ -5,7 +5,7 @@ import { createGitHttpRouter } from '../git-http/index.js';
 import { droppedLogLines, type Logger } from '../log.js';
 import { createMcpRouter, patVerifier } from '../mcp/index.js';
 import type { McpTuning } from '../mcp/types.js';
-import { createWebRouter } from '../web/index.js';
+import { createWebApp } from '../web/index.js';
 import { appRendering } from '../web/app-rendering.js';
 import type { Services } from './services.js';
 
@@ -70,7 +70,20 @@ export async function createHttpApp(
   });
   app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
   app.use(auth.router);
-  app.use(createWebRouter({ specs, control, config, auth, webhooks: services.webhooks }));
+  const web = createWebApp({
+    specs,
+    control,
+    config,
+    auth,
+    webhooks: services.webhooks,
+    commits: (listener) =>
+      store.onCommit((orgId, result) => {
+        if (result.deleted) return;
+        const { id, version, title, body } = result.artifact;
+        listener({ orgId, artifactId: id, version, title, body });
+      }),
+  });
+  app.use(web.router);
 
   const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled request error');
@@ -83,6 +96,9 @@ export async function createHttpApp(
       if (!mcp.handle(req, res)) app(req, res);
     },
     drain: (limitMs) => mcp.drain(limitMs),
-    close: () => auth.close(),
+    close: () => {
+      web.close();
+      return auth.close();
+    },
   };
 }

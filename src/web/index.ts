@@ -21,7 +21,7 @@ import { importRoutes } from './routes/import.js';
 import { orgRoutes } from './routes/org.js';
 import { rollbackRoutes } from './routes/rollback.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { RenderedDocuments } from './rendered-documents.js';
+import { RenderedDocuments, renderOnCommit, type WrittenDocument } from './rendered-documents.js';
 import { securityHeaders } from './security.js';
 
 export interface WebDeps {
@@ -34,12 +34,21 @@ export interface WebDeps {
     readonly grants: GrantAdmin;
   };
   readonly webhooks: WebhookActions;
+  /** Registers for every commit this process makes or notices; returns the unsubscribe. */
+  readonly commits: (listener: (written: WrittenDocument) => void) => () => void;
+}
+
+export interface WebApp {
+  readonly router: express.Router;
+  /** Stops following commits. */
+  close(): void;
 }
 
 /** The web application for people: browse, search, review every change, roll back, connect an assistant. */
-export function createWebRouter(deps: WebDeps): express.Router {
+export function createWebApp(deps: WebDeps): WebApp {
   const router = express.Router();
   const rendered = new RenderedDocuments();
+  const stopRendering = renderOnCommit(rendered, deps.commits);
   router.use(securityHeaders(deps.config.imgHosts));
   router.use(assetRoutes());
   router.use(deps.auth.webSession);
@@ -66,5 +75,5 @@ export function createWebRouter(deps: WebDeps): express.Router {
     sendHtml(res, errorPageFor(404, 'Not found', 'There is no page at this address.', req.user), 404),
   );
   router.use(webErrors);
-  return router;
+  return { router, close: stopRendering };
 }

@@ -19,9 +19,15 @@ const renderThread = new ThreadClient<RenderRequest, RenderReply>({
   name: 'the markdown thread',
 });
 
-/** renderMarkdownParts, off the event loop when the document is long. */
+/** Whether renderMarkdownOffLoop sends the document to the thread (a short one is rendered at once, where it is). */
+export const rendersOffLoop = (markdown: string): boolean => markdown.length >= INLINE_CHARS;
+
+/**
+ * renderMarkdownParts, off the event loop when the document is long. The thread keeps the parts
+ * it rendered (see PartRenderer): the next version of a long document renders only what changed.
+ */
 export async function renderMarkdownOffLoop(markdown: string): Promise<string[]> {
-  if (markdown.length < INLINE_CHARS) return renderMarkdownParts(markdown);
+  if (!rendersOffLoop(markdown)) return renderMarkdownParts(markdown);
   const packed = packText(markdown);
   const reply = await renderThread.send({ markdown: packed }, buffersOf(packed));
   if (!reply.ok) throw new Error(`the markdown thread failed: ${reply.message}`);

@@ -1,6 +1,7 @@
 import { html, trusted, type SafeHtml } from './html.js';
 import { Lru } from './lru.js';
-import { renderMarkdownOffLoop } from './markdown-thread.js';
+import { withoutTitleHeading } from './markdown.js';
+import { renderMarkdownOffLoop, rendersOffLoop } from './markdown-thread.js';
 
 /**
  * A version of a document never changes, and a long one is the costliest thing a page shows:
@@ -17,14 +18,15 @@ export class RenderedDocuments {
 
   /**
    * The document's rendering in parts, each laid out by the browser only as it nears the screen,
-   * and whether it came from the cache (a page says so in its Server-Timing header).
+   * and where it came from (a page says so in its Server-Timing header).
    */
-  async html(key: DocumentKey, markdown: string): Promise<{ markup: SafeHtml; cached: boolean }> {
-    const cached = this.#done.has(keyOf(key));
-    return { markup: partsMarkup(await this.parts(key, markdown)), cached };
+  async html(key: DocumentKey, markdown: string): Promise<{ markup: SafeHtml; from: RenderSource }> {
+    const id = keyOf(key);
+    const from = this.#done.has(id) ? 'cached' : this.#rendering.has(id) ? 'waited' : 'rendered';
+    return { markup: partsMarkup(await this.parts(key, markdown)), from };
   }
 
-  /** Starts rendering a version likely to be read next (one just saved), without waiting for it. */
+  /** Starts rendering a version likely to be read soon (one just committed), without waiting for it. */
   prepare(key: DocumentKey, markdown: string): void {
     this.parts(key, markdown).catch(() => undefined);
   }
@@ -60,8 +62,43 @@ export const pageKey = (ctx: { org: { id: string } }, artifactId: string, versio
   variant: 'page',
 });
 
+/** A version of an artifact just committed, by any client, as the store tells it. */
+export interface WrittenDocument {
+  readonly orgId: string;
+  readonly artifactId: string;
+  readonly version: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+/**
+ * Starts rendering each long version as it is committed (a web save, an assistant's edit, an
+ * import), so that its first reader finds it rendered or under way instead of starting a
+ * rendering that held a 1 MiB document's first view for a second. A short document renders in
+ * a few milliseconds when read: nothing is done for it here.
+ */
+export function renderOnCommit(
+  rendered: RenderedDocuments,
+  commits: (listener: (written: WrittenDocument) => void) => () => void,
+): () => void {
+  return commits((written) => {
+    const body = withoutTitleHeading(written.body, written.title);
+    if (!rendersOffLoop(body)) return;
+    rendered.prepare(
+      { orgId: written.orgId, artifactId: written.artifactId, version: written.version, variant: 'page' },
+      body,
+    );
+  });
+}
+
+/**
+ * Where a page's document came from: rendered before, rendering already under way (started when
+ * the version was committed, or by another reader), or rendered for this request.
+ */
+export type RenderSource = 'cached' | 'waited' | 'rendered';
+
 /** The Server-Timing entry naming where a page's document came from. */
-export const renderTiming = (cached: boolean): string => `render;desc=${cached ? 'cached' : 'rendered'}`;
+export const renderTiming = (from: RenderSource): string => `render;desc=${from}`;
 
 /** One version of one artifact's document; `variant` tells apart renderings of different text of it (without its title heading). */
 export interface DocumentKey {

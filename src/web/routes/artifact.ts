@@ -48,7 +48,7 @@ export function artifactRoutes(deps: {
     const children = findNode(tree.product, ctx.id)?.children ?? [];
     const body = withoutTitleHeading(artifact.content, artifact.title);
     const document = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
-    res.set('Server-Timing', renderTiming(document.cached));
+    res.set('Server-Timing', renderTiming(document.from));
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;
     sendHtml(
@@ -149,7 +149,7 @@ export function artifactRoutes(deps: {
     ]);
     const key = { orgId: ctx.org.id, artifactId: artifact.id, version: commit, variant: 'version' };
     const document = await rendered.html(key, body);
-    res.set('Server-Timing', renderTiming(document.cached));
+    res.set('Server-Timing', renderTiming(document.from));
     const view = versionPage(ctx.org.id, artifact, ctx.crumbs, change, document.markup, canWrite);
     sendHtml(
       res,

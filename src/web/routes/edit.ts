@@ -40,7 +40,7 @@ export function editRoutes(deps: {
     const artifact = await specs.read(ctx.actor, ctx.type, ctx.id, 'full');
     const full: EditorState = { text: artifact.content, baseVersion: artifact.version, summary: '', ...state };
     const preview = state.text === undefined ? await storedPreview(ctx, artifact) : await typedPreview(full.text);
-    res.set('Server-Timing', renderTiming(preview.cached));
+    res.set('Server-Timing', renderTiming(preview.from));
     const page = editorPage(
       ctx.org.id,
       artifact,
@@ -60,25 +60,14 @@ export function editRoutes(deps: {
     const body = withoutTitleHeading(artifact.content, artifact.title);
     const page = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
     const heading = renderMarkdown(artifact.content.slice(0, artifact.content.length - body.length));
-    return { markup: html`${heading}${page.markup}`, cached: page.cached };
+    return { markup: html`${heading}${page.markup}`, from: page.from };
   }
 
   /** Text typed and sent back (a refused save) is no version: rendered once, off the event loop. */
   const typedPreview = async (text: string) => ({
     markup: partsMarkup(await renderMarkdownOffLoop(text)),
-    cached: false,
+    from: 'rendered' as const,
   });
-
-  /** The page the save redirects to is asked for at once: its rendering starts now, from the stored text. */
-  function prepareSavedPage(ctx: ArtifactContext, version: string): void {
-    specs
-      .read(ctx.actor, ctx.type, ctx.id, 'full')
-      .then((artifact) => {
-        if (artifact.version !== version) return;
-        rendered.prepare(pageKey(ctx, artifact.id, version), withoutTitleHeading(artifact.content, artifact.title));
-      })
-      .catch(() => undefined);
-  }
 
   router.get('/o/:orgId/a/:id/edit', async (req, res) => {
     await render(req, res, await writableContext(req), {});
@@ -91,7 +80,8 @@ export function editRoutes(deps: {
     const summary = field(req, 'summary');
     const baseVersion = commitParam(field(req, 'baseVersion'));
     try {
-      const saved = await audited(
+      // The page this redirects to started rendering when the version was committed (renderOnCommit).
+      await audited(
         control,
         ctx,
         'web.edit',
@@ -99,7 +89,6 @@ export function editRoutes(deps: {
         () => specs.save(ctx.actor, ctx.type, ctx.id, { body, baseVersion, summary }),
         (saved) => ({ commit: saved.version }),
       );
-      prepareSavedPage(ctx, saved.version);
     } catch (error) {
       const conflict = editConflictOf(error);
       if (conflict)
