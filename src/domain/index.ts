@@ -52,7 +52,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     bodyAt: (actor, id, commit) => bodyAt(deps, scope(actor), id, commit),
     revert: (actor, id, commit) => revertChange(deps, scope(actor), id, commit),
     restore: (actor, id, commit) => restoreVersion(deps, scope(actor), id, commit),
-    blame: (actor, id) => blameArtifact(deps, scope(actor), id),
+    blame: (actor, id, earlier) => blameArtifact(deps, scope(actor), id, earlier),
     historyPage: (actor, id, query) => artifactHistoryPage(deps, scope(actor), id, query),
     activityPage: (actor, query) => activityPage(deps, scope(actor), query),
     deletePreview: (actor, id) => deletePreview(deps, scope(actor), id),

@@ -378,7 +378,8 @@ export interface SpecService {
   revert(actor: Actor, id: string, commit: string): Promise<EditView>;
   restore(actor: Actor, id: string, commit: string): Promise<EditView>;
   historyPage(actor: Actor, id: string, query: HistoryQuery): Promise<HistoryPage>;
-  blame(actor: Actor, id: string): Promise<BlameView>;
+  /** `earlier`: blames the caller kept, by version; the previous version's spares walking the history (see blameArtifact). */
+  blame(actor: Actor, id: string, earlier?: (version: string) => BlameView | undefined): Promise<BlameView>;
   activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
 

@@ -2,6 +2,7 @@ import { buffersOf, packText, unpackText } from '../threads/packed-text.js';
 import { ThreadClient } from '../threads/thread-client.js';
 import { applyPatch } from './apply-patch.js';
 import { countLineChanges } from './count-line-changes.js';
+import { lineOrigins } from './line-origins.js';
 import { refusalError, type DiffReply, type DiffRequest } from './diff-work.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -55,4 +56,12 @@ export async function applyPatchOffLoop(document: string, patch: string): Promis
   if ('refused' in reply) throw refusalError(reply.refused);
   if (!('text' in reply)) throw new Error('the diff thread answered a patch with something else');
   return unpackText(reply.text);
+}
+
+/** lineOrigins, worked out off the event loop when the texts are large. */
+export async function lineOriginsOffLoop(before: string, after: string): Promise<Int32Array | undefined> {
+  if (isShort(before, after)) return lineOrigins(before, after);
+  const reply = await answered({ op: 'origins', before: packText(before), after: packText(after) });
+  if (!('origins' in reply)) throw new Error('the diff thread answered line origins with something else');
+  return reply.origins ?? undefined;
 }

@@ -11,5 +11,12 @@ serveRequests(
       return { ok: false, message: (error as Error).message };
     }
   },
-  (reply) => ('diff' in reply ? buffersOf(reply.diff) : 'text' in reply ? buffersOf(reply.text) : []),
+  (reply) =>
+    'diff' in reply
+      ? buffersOf(reply.diff)
+      : 'text' in reply
+        ? buffersOf(reply.text)
+        : 'origins' in reply && reply.origins
+          ? [reply.origins.buffer as ArrayBuffer]
+          : [],
 );

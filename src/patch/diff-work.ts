@@ -2,6 +2,7 @@ import { InvalidInputError, PatchError } from '../errors.js';
 import { packText, unpackText } from '../threads/packed-text.js';
 import { applyPatch } from './apply-patch.js';
 import { countLineChanges } from './count-line-changes.js';
+import { lineOrigins } from './line-origins.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /**
@@ -11,7 +12,8 @@ import { unifiedDiff } from './unified-diff.js';
 export type DiffRequest =
   | { readonly op: 'unified'; readonly before: Uint8Array; readonly after: Uint8Array; readonly label: string }
   | { readonly op: 'count'; readonly before: Uint8Array; readonly after: Uint8Array; readonly stripTrailingCr: boolean }
-  | { readonly op: 'apply'; readonly before: Uint8Array; readonly after: Uint8Array };
+  | { readonly op: 'apply'; readonly before: Uint8Array; readonly after: Uint8Array }
+  | { readonly op: 'origins'; readonly before: Uint8Array; readonly after: Uint8Array };
 
 /** A patch refused in the thread, to be thrown again as the same typed error on the caller's side. */
 export type Refusal =
@@ -23,6 +25,7 @@ export type DiffReply =
   | { readonly ok: true; readonly added: number; readonly removed: number }
   | { readonly ok: true; readonly text: Uint8Array }
   | { readonly ok: true; readonly refused: Refusal }
+  | { readonly ok: true; readonly origins: Int32Array | null }
   | { readonly ok: false; readonly message: string };
 
 /** One answer, by the very functions the event loop runs on short texts. */
@@ -30,6 +33,7 @@ export function answerDiff(request: DiffRequest): DiffReply {
   const before = unpackText(request.before);
   const after = unpackText(request.after);
   if (request.op === 'apply') return applied(before, after);
+  if (request.op === 'origins') return { ok: true, origins: lineOrigins(before, after) ?? null };
   return request.op === 'unified'
     ? { ok: true, diff: packText(unifiedDiff(before, after, request.label)) }
     : { ok: true, ...countLineChanges(before, after, request.stripTrailingCr) };

@@ -80,7 +80,7 @@ export function artifactRoutes(deps: {
   /**
    * The blame of a version never changes, and of a long document it is the costliest read a page
    * makes (git blame, its history, 20,000 lines): each version's is kept, stored under the version
-   * it was taken at.
+   * it was taken at, and the next version's follows from it.
    */
   const blames = new Lru<BlameView>(BLAME_BUDGET_CHARS, (blame) =>
     blame.lines.reduce((sum, line) => sum + line.text.length + BLAME_LINE_OVERHEAD, 0),
@@ -89,11 +89,11 @@ export function artifactRoutes(deps: {
   router.get('/o/:orgId/a/:id/blame', async (req, res) => {
     const ctx = await artifactContext(specs, control, req);
     const artifact = await specs.read(ctx.actor, ctx.type, ctx.id);
-    const key = `${ctx.org.id}/${artifact.id}@${artifact.version}`;
-    let blame = blames.get(key);
+    const keyOf = (version: string) => `${ctx.org.id}/${artifact.id}@${version}`;
+    let blame = blames.get(keyOf(artifact.version));
     if (!blame) {
-      blame = await specs.blame(ctx.actor, ctx.id);
-      blames.set(`${ctx.org.id}/${artifact.id}@${blame.version}`, blame);
+      blame = await specs.blame(ctx.actor, ctx.id, (version) => blames.get(keyOf(version)));
+      blames.set(keyOf(blame.version), blame);
     }
     sendHtml(
       res,
