@@ -2,6 +2,7 @@
 // measures itself in the same run. Pass suite names to run some: `npm run bench -- store search`.
 import { runColdStartBench } from './coldstart.js';
 import { runEditBench } from './edit.js';
+import { runExportBench } from './export.js';
 import { runLayoutBench } from './layout.js';
 import { runFsyncBench } from './fsync.js';
 import { runHistoryBench } from './history.js';
@@ -33,6 +34,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   tenants: runTenantsBench,
   history: runHistoryBench,
   import: runImportBench,
+  export: runExportBench,
   'control-plane': async () => console.log(await runControlPlaneBench()),
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
   webhooks: runWebhooksBench,

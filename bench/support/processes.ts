@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoopDelay, ProbeRequest } from './child-ipc.js';
+import type { ExportMeasure, ExportRequest } from './export-child.js';
 import type { LoadRequest, RunStats, ToolCall } from './load-generator.js';
 import type { WireEra } from './mcp-wire.js';
 
@@ -175,6 +176,17 @@ export async function startRawGitLoop(): Promise<{
       (await proc.ask<{ perSecond: number }>({ kind: 'loop', gitdir, filepath, ms })).perSecond,
     stop: () => void proc.child.kill('SIGTERM'),
   };
+}
+
+/** One `specbase export` in a fresh process (export-child.ts), with `gc` exposed for its starting heap. */
+export async function exportInChild(request: Omit<ExportRequest, 'kind'>): Promise<ExportMeasure> {
+  ensureBuilt();
+  const proc = await startChild('export-child.ts', {}, ['--expose-gc']);
+  try {
+    return await proc.ask<ExportMeasure>({ kind: 'export', ...request } satisfies ExportRequest);
+  } finally {
+    proc.child.kill('SIGTERM');
+  }
 }
 
 /** A suite over organization sizes: one load generator serves every size; each size prints its lines. */
