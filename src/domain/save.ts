@@ -1,11 +1,12 @@
 import { artifactType, type ArtifactType } from '../artifacts/index.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
 import { conflictMarkers, mergeWithMarkers, threeWayMerge, unifiedDiff } from '../patch/index.js';
-import { editView, writeComputedBody } from './edit.js';
+import { writeComputedBody } from './edit.js';
 import { bodyOf } from './history.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
-import type { EditConflict, EditView, SaveInput } from './types.js';
+import type { EditConflict, SaveInput, SavedView } from './types.js';
+import { artifactUrl } from './urls.js';
 
 /** Labels of the two sides of a conflicted passage, as the editor shows them. */
 export const CONFLICT_LABELS = { ours: 'your edit', theirs: 'current version' } as const;
@@ -35,7 +36,7 @@ export async function saveBody(
   type: ArtifactType,
   id: string,
   input: SaveInput,
-): Promise<EditView> {
+): Promise<SavedView> {
   const meta = await scope.writable(id, type);
   if (!artifactType(type).editable)
     throw new InvalidInputError(`a ${artifactType(type).name.toLowerCase()} cannot be edited`);
@@ -44,7 +45,7 @@ export async function saveBody(
   const summary = input.summary?.trim();
   assertResolved(mine);
   const base = await bodyOf(deps, scope, meta, input.baseVersion);
-  const { before, result } = await writeComputedBody(
+  const { result } = await writeComputedBody(
     deps,
     scope,
     meta.id,
@@ -71,7 +72,9 @@ export async function saveBody(
     },
     { verb: 'edit', ...(summary ? { summary } : {}) },
   );
-  return editView(deps, scope.orgId, before, result);
+  const { artifact, added, removed } = result;
+  const url = artifactUrl(deps.baseUrl, scope.orgId, artifact.id);
+  return { id: artifact.id, version: artifact.version, title: artifact.title, url, added, removed };
 }
 
 /** The texts of a conflicting save, when `error` is one. */
