@@ -3,6 +3,9 @@ import { Lru } from './lru.js';
 import { withoutTitleHeading } from './markdown.js';
 import { renderMarkdownOffLoop, rendersOffLoop } from './markdown-thread.js';
 
+/** Versions rendered ahead of their readers at once, at most (see prepare). */
+const MAX_PREPARING = 2;
+
 /**
  * A version of a document never changes, and a long one is the costliest thing a page shows:
  * each is rendered once (off the event loop), kept within a budget of characters, least
@@ -11,6 +14,7 @@ import { renderMarkdownOffLoop, rendersOffLoop } from './markdown-thread.js';
 export class RenderedDocuments {
   readonly #done: Lru<readonly string[]>;
   readonly #rendering = new Map<string, Promise<readonly string[]>>();
+  #preparing = 0;
 
   constructor(budgetChars = 64 * 1024 * 1024) {
     this.#done = new Lru(budgetChars, (parts) => parts.reduce((sum, part) => sum + part.length, 0));
@@ -26,9 +30,17 @@ export class RenderedDocuments {
     return { markup: partsMarkup(await this.parts(key, markdown)), from };
   }
 
-  /** Starts rendering a version likely to be read soon (one just committed), without waiting for it. */
+  /**
+   * Starts rendering a version likely to be read soon (one just committed), without waiting for
+   * it; not while MAX_PREPARING are under way: an import of hundreds of long pages would queue a
+   * rendering, and its text, per page ahead of the pages people ask for.
+   */
   prepare(key: DocumentKey, markdown: string): void {
-    this.parts(key, markdown).catch(() => undefined);
+    if (this.#preparing >= MAX_PREPARING) return;
+    this.#preparing++;
+    this.parts(key, markdown)
+      .catch(() => undefined)
+      .finally(() => this.#preparing--);
   }
 
   parts(key: DocumentKey, markdown: string): Promise<readonly string[]> {
