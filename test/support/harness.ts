@@ -1,24 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { WorkspaceRole } from '../../src/access/principal.js';
 import { createHttpApp, type HttpApp } from '../../src/app/http.js';
 import { listen, shutdown, type NodeServer } from '../../src/app/server.js';
 import { openServices, type Services } from '../../src/app/services.js';
 import { loadConfig } from '../../src/config/index.js';
-import type { User } from '../../src/control/types.js';
 import { ensureDemo, type DemoInfo } from '../../src/demo/seed.js';
-import { newId } from '../../src/ids.js';
+import { copyDemoInto, seedPersonas, type Personas } from './demo-template.js';
 import { createLogger } from '../../src/log.js';
 import type { McpTuning } from '../../src/mcp/types.js';
 
-export type Persona = 'owner' | 'editor' | 'viewer' | 'partial' | 'outsider';
-
-export interface TestUser {
-  readonly user: User;
-  readonly token: string;
-  readonly password: string;
-}
+export type { Persona, TestUser } from './demo-template.js';
 
 export interface Harness {
   readonly baseUrl: string;
@@ -32,7 +24,7 @@ export interface Harness {
   readonly restrictedWorkspaceId: string;
   /** Bare repository of the demo organization, for the git CLI. */
   readonly gitdir: string;
-  readonly users: Readonly<Record<Persona, TestUser>>;
+  readonly users: Personas;
   close(): Promise<void>;
 }
 
@@ -46,15 +38,6 @@ export interface HarnessOptions {
   /** Runs on the fresh data directory before the services open it (e.g. to put specbase.db on another disk). */
   readonly prepareDataDir?: (dataDir: string) => void | Promise<void>;
 }
-
-const PERSONA_ROLES: Record<
-  Exclude<Persona, 'owner' | 'outsider'>,
-  { default: WorkspaceRole; restricted?: WorkspaceRole }
-> = {
-  editor: { default: 'editor', restricted: 'editor' },
-  viewer: { default: 'viewer', restricted: 'viewer' },
-  partial: { default: 'editor' },
-};
 
 /**
  * The whole service on an ephemeral loopback port in a fresh data directory, seeded with the
@@ -75,8 +58,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const log = createLogger(config.logLevel);
   let services: Services;
+  let seeded: Personas | undefined;
   try {
-    await options.prepareDataDir?.(dataDir);
+    if (startsFromTemplate(options)) seeded = await copyDemoInto(dataDir);
+    else await options.prepareDataDir?.(dataDir);
     services = await openServices(config, { log });
   } catch (error) {
     await shutdown(server, 200);
@@ -86,50 +71,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let app: HttpApp | undefined;
   try {
     const { demo } = await ensureDemo(services);
+    const users = seeded ?? (await seedPersonas(services, demo));
     app = await createHttpApp(services, log, options.mcp ? { mcp: options.mcp } : {});
     server.on('request', app.listener);
     const workspaces = await services.control.workspaces.list(demo.orgId);
     const defaultWorkspaceId = workspaces.find((w) => w.isDefault)!.id;
     const restrictedWorkspaceId = workspaces.find((w) => !w.isDefault)!.id;
-    const owner = (await services.control.users.byEmail(demo.userEmail))!;
-
-    const makeUser = async (persona: Persona): Promise<TestUser> => {
-      const user = await services.control.users.upsert({
-        issuer: 'local',
-        subject: newId(),
-        email: `${persona}@example.com`,
-        name: `${persona[0]!.toUpperCase()}${persona.slice(1)} Tester`,
-      });
-      const password = `${persona}-password-123`;
-      await services.control.users.setPassword(user.id, password);
-      const roles = persona === 'owner' || persona === 'outsider' ? undefined : PERSONA_ROLES[persona];
-      if (roles) {
-        await services.control.members.grant({
-          orgId: demo.orgId,
-          userId: user.id,
-          workspaceId: defaultWorkspaceId,
-          role: roles.default,
-        });
-        if (roles.restricted) {
-          await services.control.members.grant({
-            orgId: demo.orgId,
-            userId: user.id,
-            workspaceId: restrictedWorkspaceId,
-            role: roles.restricted,
-          });
-        }
-      }
-      const { secret } = await services.control.tokens.create({ userId: user.id, name: `${persona} test token` });
-      return { user, token: secret, password };
-    };
-
-    const users: Record<Persona, TestUser> = {
-      owner: { user: owner, token: demo.token, password: demo.password },
-      editor: await makeUser('editor'),
-      viewer: await makeUser('viewer'),
-      partial: await makeUser('partial'),
-      outsider: await makeUser('outsider'),
-    };
 
     return {
       baseUrl: config.baseUrl,
@@ -148,6 +95,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await closeAll(server, app, services, dataDir);
     throw error;
   }
+}
+
+/**
+ * A copy of the seeded demo serves every harness whose data does not depend on its options: not
+ * one with its control plane on PostgreSQL, an external identity provider, or a data directory
+ * prepared before it opens.
+ */
+function startsFromTemplate(options: HarnessOptions): boolean {
+  const env = options.env ?? {};
+  return !options.prepareDataDir && !env.SPECBASE_DATABASE_URL && !env.SPECBASE_OIDC_ISSUER;
 }
 
 async function closeAll(
