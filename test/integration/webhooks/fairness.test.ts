@@ -87,6 +87,12 @@ describe('webhook delivery is fair between organizations and bounded per endpoin
     expect(silent.mostOpenOnOnePath).toBe(1);
     expect(silent.mostOpen).toBeLessThanOrEqual(19);
     expect(receiver.rejected).toEqual([]);
+    // The receiver has the event before the sender has recorded its answer.
+    await waitUntil(
+      async () => (await h.services.control.webhooks.metrics(h.orgId))[0]?.delivered === 1,
+      5_000,
+      () => `A's delivery not recorded as delivered`,
+    );
     const [figures] = await h.services.control.webhooks.metrics(h.orgId);
     expect(figures).toMatchObject({ endpointId: endpoint.id, delivered: 1, failed: 0, queued: 0, lastError: null });
   });
