@@ -205,11 +205,16 @@ export class OrgState implements CatalogView {
     this.unsaved.entriesFrom = this.entries.length;
   }
 
-  /** Moves to a commit this process did not write: cached listings belong to the old tree. */
-  moveTo(head: string, rootTree: string, dirs?: Map<string, DirListing>): void {
+  /**
+   * Moves to a commit. One this process wrote comes with the listings it wrote (`written`),
+   * which replace theirs, the others being unchanged; after any other commit the cached listings
+   * belong to the old tree.
+   */
+  moveTo(head: string, rootTree: string, written?: ReadonlyMap<string, DirListing>): void {
     this.head = head;
     this.rootTree = rootTree;
-    this.dirs = dirs ?? new Map();
+    if (!written) this.dirs = new Map();
+    else for (const [dir, listing] of written) this.dirs.set(dir, listing);
   }
 
   private unindex(meta: ArtifactMeta): void {

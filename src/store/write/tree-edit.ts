@@ -31,14 +31,16 @@ const depth = (dir: string): number => (dir === '' ? 0 : dir.split('/').length);
 /**
  * Writes the trees of `state.head` with `edits` applied, deepest directories first, each
  * directory written once however many of its files change. Returns the new root tree with the
- * listings it wrote (for the state once the ref has moved).
+ * listings it wrote, and only those (for the state once the ref has moved): a copy of every
+ * listing the state holds, one per directory of the organization, cost each commit of an
+ * import time in proportion to the files already imported.
  */
 export async function treeWithFiles(
   repo: Repo,
   state: OrgState,
   edits: readonly FileEdit[],
 ): Promise<{ rootTree: string; dirs: Map<string, DirListing> }> {
-  const dirs = new Map(state.dirs);
+  const dirs = new Map<string, DirListing>();
   /** Directory -> its entries that change: name -> new entry, or null when it goes. */
   const pending = new Map<string, Map<string, TreeEntry | null>>();
   const change = (dir: string, name: string, entry: TreeEntry | null) => {
