@@ -82,10 +82,17 @@ export const APP_JS = `(() => {
       button.addEventListener('click', update);
       target.before(button);
     };
+    // Reading a typed-in textarea's value or length copies its whole text (a 1 MiB text: 50-100
+    // ms each keystroke): a text long from the start is measured once, as it loads unchanged.
+    let onRequest = area.textLength > LIVE_CHARS;
     area.addEventListener('input', () => {
       clearTimeout(timer);
-      if (area.value.length > LIVE_CHARS) return offerUpdate();
-      timer = setTimeout(update, 250);
+      if (onRequest) return offerUpdate();
+      timer = setTimeout(() => {
+        onRequest = area.textLength > LIVE_CHARS;
+        if (onRequest) offerUpdate();
+        else update();
+      }, 250);
     });
   });
   document.addEventListener('change', (event) => {
@@ -93,18 +100,33 @@ export const APP_JS = `(() => {
     if (form) form.requestSubmit();
   });
   // What scrolls on its own (code, wide tables, diffs) takes keyboard focus, so arrow keys can
-  // scroll it; a region is named after its caption, or by what it holds.
-  const reachable = () => document.querySelectorAll('main pre, main .diff-wrap, main .markdown table').forEach((el) => {
+  // scroll it; a region is named after its caption, or by what it holds. A long document's parts
+  // are laid out only near the screen (content-visibility: auto), and measuring what is in one
+  // lays it out at once: a 1 MiB document's every part, in one task of 60-150 ms. What is in a
+  // part is looked at when the part is laid out, and again on a resize only if it is.
+  const reachable = (el) => {
     if (el.hasAttribute('tabindex') || (el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)) return;
     el.setAttribute('tabindex', '0');
     if (el.tagName === 'TABLE' || el.hasAttribute('aria-label')) return;
     const caption = el.querySelector('caption');
     el.setAttribute('role', 'region');
     el.setAttribute('aria-label', caption ? caption.textContent.trim() : el.tagName === 'PRE' ? 'Code' : 'Changes');
+  };
+  const laidOut = new WeakSet();
+  const reachableNow = () => document.querySelectorAll('main pre, main .diff-wrap, main .markdown table').forEach((el) => {
+    const part = el.closest('.doc-part');
+    if (!part || laidOut.has(part)) reachable(el);
   });
-  reachable();
+  document.addEventListener('contentvisibilityautostatechange', (event) => {
+    const part = event.target;
+    if (!part.classList.contains('doc-part')) return;
+    if (event.skipped) return laidOut.delete(part);
+    laidOut.add(part);
+    part.querySelectorAll('pre, table').forEach(reachable);
+  }, true);
+  reachableNow();
   let resized;
-  window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(reachable, 200); });
+  window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(reachableNow, 200); });
   document.addEventListener('submit', (event) => {
     const form = event.target.closest('form[data-confirm]');
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();

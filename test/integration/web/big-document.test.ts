@@ -37,8 +37,9 @@ describe('web: a document at the size limit (a 956 KB changelog) reads, edits an
     const principal = await control.members.principal(harness.orgId, harness.users.owner.user.id);
     const web: Actor = { principal: principal!, client: 'web' };
     const created = await specs.create(web, 'page', { content: doc.text });
-    // A second author's change near the top: the blame has more than one change to name.
-    const edited = doc.text.replace(/\n/, '\nAn editor note added after the import.\n');
+    // A second author's change near the top: the blame has more than one change to name; and at
+    // the end a code block wider than the page, which scrolls and so must take keyboard focus.
+    const edited = `${doc.text.replace(/\n/, '\nAn editor note added after the import.\n')}\n\`\`\`\n${'wide '.repeat(200)}\n\`\`\`\n`;
     const saved = await specs.save(web, 'page', created.id, { body: edited, baseVersion: created.version });
     id = created.id;
     expect(saved.version).not.toBe(created.version);
@@ -64,7 +65,12 @@ describe('web: a document at the size limit (a 956 KB changelog) reads, edits an
     expect(await page.locator('.doc.markdown').textContent()).toContain('An editor note added after the import.');
     const again = await page.goto(base());
     expect(again?.headers()['server-timing']).toBe('render;desc=cached');
+    // The last part is not laid out (nor measured) until the reader nears it; then its wide code block is reachable.
+    const wide = page.locator('.doc-part').last().locator('pre');
+    expect(await wide.getAttribute('tabindex')).toBeNull();
     expect(await longestTask(page)).toBeLessThan(LONG_TASK_MS);
+    await expect.poll(() => wide.getAttribute('tabindex')).toBe('0');
+    expect(await wide.getAttribute('aria-label')).toBe('Code');
     await screenshot(page, 'big-document');
   });
 
