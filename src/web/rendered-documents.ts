@@ -67,8 +67,8 @@ export function partsMarkup(parts: readonly string[]): SafeHtml {
 }
 
 /** The key of an artifact page's document: its body without the title heading, at a version. */
-export const pageKey = (ctx: { org: { id: string } }, artifactId: string, version: string): DocumentKey => ({
-  orgId: ctx.org.id,
+export const pageKey = (orgId: string, artifactId: string, version: string): DocumentKey => ({
+  orgId,
   artifactId,
   version,
   variant: 'page',
@@ -96,10 +96,7 @@ export function renderOnCommit(
   return commits((written) => {
     const body = withoutTitleHeading(written.body, written.title);
     if (!rendersOffLoop(body)) return;
-    rendered.prepare(
-      { orgId: written.orgId, artifactId: written.artifactId, version: written.version, variant: 'page' },
-      body,
-    );
+    rendered.prepare(pageKey(written.orgId, written.artifactId, written.version), body);
   });
 }
 

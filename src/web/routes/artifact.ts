@@ -47,7 +47,7 @@ export function artifactRoutes(deps: {
     ]);
     const children = findNode(tree.product, ctx.id)?.children ?? [];
     const body = withoutTitleHeading(artifact.content, artifact.title);
-    const document = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
+    const document = await rendered.html(pageKey(ctx.org.id, artifact.id, artifact.version), body);
     res.set('Server-Timing', renderTiming(document.from));
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const notice = done ? html`<div class="notice success" role="status">${done}</div>` : html``;

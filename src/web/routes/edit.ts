@@ -58,7 +58,7 @@ export function editRoutes(deps: {
    */
   async function storedPreview(ctx: ArtifactContext, artifact: ArtifactView) {
     const body = withoutTitleHeading(artifact.content, artifact.title);
-    const page = await rendered.html(pageKey(ctx, artifact.id, artifact.version), body);
+    const page = await rendered.html(pageKey(ctx.org.id, artifact.id, artifact.version), body);
     const heading = renderMarkdown(artifact.content.slice(0, artifact.content.length - body.length));
     return { markup: html`${heading}${page.markup}`, from: page.from };
   }
