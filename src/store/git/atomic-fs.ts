@@ -62,18 +62,49 @@ export async function writeFileAtomically(
   await durability.syncDirectory(path.dirname(target));
 }
 
+/** A write whose directory may not exist yet: made (and its entry synced) as isomorphic-git would on ENOENT. */
+async function writeCreatingDirectory(
+  target: string,
+  data: string | Uint8Array,
+  durability: Durability,
+): Promise<void> {
+  try {
+    await writeFileAtomically(target, data, undefined, durability);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const dir = path.dirname(target);
+    await fsp.mkdir(dir, { recursive: true });
+    await durability.syncDirectory(path.dirname(dir));
+    await writeFileAtomically(target, data, undefined, durability);
+  }
+}
+
 /**
  * The fs handed to isomorphic-git. Its loose-object writes are plain `writeFile`s, so a crash
  * mid-write would leave a truncated object; here every write goes through temp file + rename,
  * synced as `durability` says (a new object directory's entry included).
  * A missing directory still fails with ENOENT, which isomorphic-git answers with mkdir + retry.
+ *
+ * Within `writingTogether(work)` a write returns at once and runs beside the ones after it, each
+ * still synced before its rename and its directory after; the call resolves once all of them
+ * are on disk and rejects if one failed. isomorphic-git awaits each object's write before it
+ * builds the next, which needs only the previous object's id: with fsync on, a commit's blob,
+ * trees and commit object were otherwise a dozen fsyncs one after the other. The caller moves
+ * no ref before the call resolves, so no ref ever names an object not yet durable.
  */
 export function repositoryFs(durability: Durability) {
+  let together: Promise<void>[] | undefined;
   return {
     promises: {
       readFile: fsp.readFile,
-      writeFile: (target: string, data: string | Uint8Array) =>
-        writeFileAtomically(target, data, undefined, durability),
+      writeFile(target: string, data: string | Uint8Array): Promise<void> {
+        if (!together) return writeFileAtomically(target, data, undefined, durability);
+        const write = writeCreatingDirectory(target, data, durability);
+        // Observed when the batch is awaited; without a handler now, an early failure would be an unhandled rejection.
+        write.catch(() => undefined);
+        together.push(write);
+        return Promise.resolve();
+      },
       async mkdir(dir: string, options?: MakeDirectoryOptions) {
         await fsp.mkdir(dir, options);
         await durability.syncDirectory(path.dirname(dir));
@@ -86,6 +117,21 @@ export function repositoryFs(durability: Durability) {
       readdir: fsp.readdir,
       readlink: fsp.readlink,
       symlink: fsp.symlink,
+    },
+    async writingTogether<T>(work: () => Promise<T>): Promise<T> {
+      const writes: Promise<void>[] = [];
+      together = writes;
+      let result: T;
+      try {
+        result = await work();
+      } catch (error) {
+        await Promise.allSettled(writes);
+        throw error;
+      } finally {
+        together = undefined;
+      }
+      await Promise.all(writes);
+      return result;
     },
   };
 }

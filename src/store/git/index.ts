@@ -21,6 +21,7 @@ export {
   writeBlobText,
   writeCommitObject,
   writeTreeEntries,
+  writingObjectsTogether,
   type CommitObject,
   type Repo,
   type TreeEntry,

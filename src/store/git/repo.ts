@@ -52,6 +52,11 @@ export async function writeCommitObject(repo: Repo, commit: CommitObject): Promi
   return git.writeCommit({ fs: repo.fs, gitdir: repo.gitdir, commit });
 }
 
+/** Runs `work`'s object writes side by side; resolves once every one is on disk (see repositoryFs). */
+export function writingObjectsTogether<T>(repo: Repo, work: () => Promise<T>): Promise<T> {
+  return repo.fs.writingTogether(work);
+}
+
 export async function initBareRepo(repo: Repo): Promise<void> {
   await git.init({ fs: repo.fs, gitdir: repo.gitdir, bare: true, defaultBranch: 'main' });
 }

@@ -1,7 +1,14 @@
 import { ConflictError } from '../../errors.js';
 import { headerSafe } from '../layout/index.js';
 import type { OrgState } from '../catalog/index.js';
-import { readMain, writeBlobText, writeCommitObject, writeMain, type Repo } from '../git/index.js';
+import {
+  readMain,
+  writeBlobText,
+  writeCommitObject,
+  writeMain,
+  writingObjectsTogether,
+  type Repo,
+} from '../git/index.js';
 import type { Author } from '../types.js';
 import { treeWithFiles } from './tree-edit.js';
 
@@ -39,10 +46,11 @@ export async function commitFile(
 
 /**
  * Writes files (or removes them) as one commit on top of `state.head` and moves `main` to it.
- * The caller holds the organization's lock. Objects are written first (each atomically, synced
- * as the repository's durability says); the ref rename is the commit point, done only if `main`
- * still is the parent, and the commit is acknowledged only once the ref is on disk too. Returns
- * the blob of each file written, in order (empty for a removed one).
+ * The caller holds the organization's lock. Objects are written first, side by side, each
+ * atomically and synced as the repository's durability says, and all on disk before the ref is
+ * touched; the ref rename is the commit point, done only if `main` still is the parent, and the
+ * commit is acknowledged only once the ref is on disk too. Returns the blob of each file
+ * written, in order (empty for a removed one).
  */
 export async function commitFiles(
   repo: Repo,
@@ -51,15 +59,18 @@ export async function commitFiles(
 ): Promise<{ commit: string; blobs: string[]; timestamp: number }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const blobs: string[] = [];
-  for (const file of change.files) blobs.push(file.content === null ? '' : await writeBlobText(repo, file.content));
-  const edits = change.files.map((file, i) => ({ path: file.path, blob: file.content === null ? null : blobs[i]! }));
-  const { rootTree, dirs } = await treeWithFiles(repo, state, edits);
-  const commit = await writeCommitObject(repo, {
-    message: change.message,
-    tree: rootTree,
-    parent: state.head ? [state.head] : [],
-    author: { ...headerSafe(change.author), timestamp, timezoneOffset: 0 },
-    committer: { ...headerSafe(change.committer), timestamp, timezoneOffset: 0 },
+  const { rootTree, dirs, commit } = await writingObjectsTogether(repo, async () => {
+    for (const file of change.files) blobs.push(file.content === null ? '' : await writeBlobText(repo, file.content));
+    const edits = change.files.map((file, i) => ({ path: file.path, blob: file.content === null ? null : blobs[i]! }));
+    const trees = await treeWithFiles(repo, state, edits);
+    const commit = await writeCommitObject(repo, {
+      message: change.message,
+      tree: trees.rootTree,
+      parent: state.head ? [state.head] : [],
+      author: { ...headerSafe(change.author), timestamp, timezoneOffset: 0 },
+      committer: { ...headerSafe(change.committer), timestamp, timezoneOffset: 0 },
+    });
+    return { ...trees, commit };
   });
   if ((await readMain(repo.gitdir)) !== state.head) {
     throw new ConflictError('the repository moved on during the write; nothing was written');
