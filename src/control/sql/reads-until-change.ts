@@ -6,7 +6,8 @@ const MAX_ENTRIES = 10_000;
 /**
  * Reads made on every request (the caller's token, principal and workspaces), answered from
  * memory until the database changes. The database says when (SqlDatabase.changeStamp): a
- * revoked token or a changed role is seen by the very next request. A backend that cannot
+ * revoked token or a changed role is seen by the very next request, or within milliseconds when
+ * another process made the change. A backend that cannot
  * tell reads every time. Rows are shared between callers, who map them and never change them.
  */
 export function readsUntilChange(db: SqlDatabase): Pick<SqlQueries, 'all' | 'get'> {

@@ -44,8 +44,8 @@ export interface SqlDatabase extends SqlQueries {
    * A number that moves whenever anything commits to the database, this process or another;
    * undefined when the backend cannot tell without a query of its own (PostgreSQL). It lets a read
    * that runs on every request be answered from memory (see readsUntilChange). It may be
-   * taken once per turn of the event loop: a commit of another process shows from the next
-   * turn, one of this process as soon as it lands.
+   * held for a few milliseconds: a commit of another process shows after at most that long,
+   * one of this process as soon as it lands.
    */
   changeStamp(): Promise<number | undefined>;
   /** Throws when the database cannot be reached. */

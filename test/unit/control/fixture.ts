@@ -1,13 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { openControlPlane, type SqlControlPlane } from '../../../src/control/index.js';
+import { STAMP_HELD_MS } from '../../../src/control/sqlite/database.js';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.js';
 
 /** Every contract test runs once per backend: the same behaviour is the contract. */
 export const BACKENDS = ['sqlite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
+
+/**
+ * Waits as long as a commit of another process (the CLI, a second connection) may take to show
+ * in reads kept in memory: SQLite's data_version is read at most every STAMP_HELD_MS.
+ */
+export const afterAnotherProcessCommits = () => sleep(STAMP_HELD_MS + 1);
 
 /** A control plane on a fresh database of one backend, with a clock the test can move. */
 export interface ControlFixture {
