@@ -198,15 +198,19 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         await Promise.all(
           clients.map(async (searcher, to) => {
             if (to === from) return;
+            // When the search that found it was asked: how long its answer then took is the
+            // search's latency on a busy machine, not the time the edit took to reach the replica.
+            let askedAt = edited;
             await waitUntil(
               async () => {
+                askedAt = Date.now();
                 const { data } = await call(searcher, 'specbase_search', { query: word });
                 return (data.results as { id: string }[]).some((hit) => hit.id === target!.id);
               },
               1_000,
               () => `replica ${to + 1} did not find the edit made on replica ${from + 1} within 1 s`,
             );
-            expect(Date.now() - edited).toBeLessThanOrEqual(1_000);
+            expect(askedAt - edited).toBeLessThanOrEqual(1_000);
           }),
         );
       }
