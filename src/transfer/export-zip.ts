@@ -1,6 +1,6 @@
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import type { ExportFile } from '../domain/index.js';
-import { centralDirectoryHeader, crc32, dosDateTime, endOfCentralDirectory, localFileHeader } from './zip-records.js';
+import { centralDirectoryHeader, dosDateTime, endOfCentralDirectory, localFileHeader } from './zip-records.js';
 
 /**
  * The central directory as it grows, copied into one buffer doubled when full. Kept as a Buffer

@@ -23,19 +23,6 @@ const VERSION_ZIP64 = 45;
 const MAX_16 = 0xffff;
 const MAX_32 = 0xffffffff;
 
-const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-/** CRC-32 (ISO 3309, the polynomial zip and gzip use), a byte at a time from the table. */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 /** MS-DOS date and time, the form zip records carry (two-second resolution, local time). */
 export function dosDateTime(at: Date): { date: number; time: number } {
   const year = Math.min(Math.max(at.getFullYear(), 1980), 2107);

@@ -1,13 +1,8 @@
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { zipChunks } from '../../../src/transfer/export-zip.js';
-import {
-  centralDirectoryHeader,
-  crc32,
-  endOfCentralDirectory,
-  localFileHeader,
-} from '../../../src/transfer/zip-records.js';
+import { centralDirectoryHeader, endOfCentralDirectory, localFileHeader } from '../../../src/transfer/zip-records.js';
 
 async function archive(count: number): Promise<Buffer> {
   async function* files() {
@@ -20,10 +15,6 @@ async function archive(count: number): Promise<Buffer> {
 }
 
 describe('the export zip', () => {
-  it('computes the standard CRC-32 (check value of "123456789")', () => {
-    expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
-  });
-
   it('reads back with UTF-8 names and bodies, as the import reads them', async () => {
     const zip = await archive(3);
     const files = unzipSync(zip);
