@@ -170,6 +170,32 @@ export class ConflictError extends SpecbaseError {
   readonly code = ConflictError.code;
 }
 
+/** A file both `main` and a change request changed, which the merge will not guess at. */
+export interface MergeConflict {
+  readonly path: string;
+  readonly artifactId?: string;
+  readonly title?: string;
+  /** The file where the branches parted, on `main` now, and on the change request; null where it is absent. */
+  readonly base: string | null;
+  readonly main: string | null;
+  readonly proposed: string | null;
+  /** Both sides with the passages they disagree on between Git-style markers, for a person to resolve. */
+  readonly withMarkers: string;
+}
+
+/** A merge that would overwrite a change made on `main` since the change request began. */
+export class MergeConflictError extends ConflictError {
+  constructor(readonly conflicts: readonly MergeConflict[]) {
+    super(
+      `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed on main and in the change request since they parted (${conflicts
+        .slice(0, 5)
+        .map((c) => c.title ?? c.path)
+        .join(', ')}); resolve ${conflicts.length === 1 ? 'it' : 'them'} before merging`,
+      { conflicts: conflicts.map((c) => ({ path: c.path, artifactId: c.artifactId, title: c.title })) },
+    );
+  }
+}
+
 export class UnauthorizedError extends SpecbaseError {
   static readonly code = 'unauthorized';
   readonly code = UnauthorizedError.code;

@@ -7,7 +7,17 @@ import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
 import { deletedArtifacts, importedPaths } from './catalog/index.js';
-import { FSYNC, prepareLooseBlobs, readMain, type Durability } from './git/index.js';
+import { changeRequestRef, FSYNC, prepareLooseBlobs, readMain, readRef, type Durability } from './git/index.js';
+import {
+  branchChanges,
+  forkBranch,
+  isMainKey,
+  mergeBranch,
+  parseStoreKey,
+  type BranchChanges,
+  type BranchMerge,
+  type MergeOutcome,
+} from './branches/index.js';
 import {
   createArtifact,
   createFolder,
@@ -34,6 +44,7 @@ import {
   VersionReaders,
   type OrgHandle,
   type OrgLinks,
+  type RepoPlace,
   type WriteEnv,
 } from './org/index.js';
 import type {
@@ -97,13 +108,15 @@ export class GitStore {
   private readonly dataDir: string;
   private readonly cacheRoot: string;
   private readonly env: WriteEnv;
+  private readonly durability: Durability;
   private readonly orgs: OrgKeeper;
   private readonly versions = new VersionReaders();
   private readonly linkIndexes = new LinkIndexes(async (orgId) => (await this.fresh(orgId)).state.metas.values());
-  /** Asked several times by every call: kept per id, not joined and normalized again each time. */
-  private readonly gitdirs = boundedMemo(MAX_KNOWN_GITDIRS, (orgId: string) => {
-    if (!isUuid(orgId)) throw new NotFoundError('organization');
-    return path.join(this.dataDir, 'orgs', `${orgId.toLowerCase()}.git`);
+  /** Asked several times by every call: kept per key, not joined and normalized again each time. */
+  private readonly places = boundedMemo(MAX_KNOWN_GITDIRS, (key: string): RepoPlace => {
+    const parsed = parseStoreKey(key);
+    if (!parsed) throw new NotFoundError('organization');
+    return { gitdir: path.join(this.dataDir, 'orgs', `${parsed.orgId}.git`), ref: parsed.ref };
   });
 
   constructor(options: GitStoreOptions) {
@@ -114,18 +127,19 @@ export class GitStore {
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
       bodies: new BodyCache(),
     };
+    this.durability = options.durability ?? FSYNC;
     this.orgs = new OrgKeeper({
-      gitdir: (orgId) => this.gitdir(orgId),
-      cacheDir: (orgId) => this.cacheDir(orgId),
-      durability: options.durability ?? FSYNC,
+      place: (key) => this.places(key),
+      cacheDir: (key) => this.stateDir(key),
+      durability: this.durability,
       env: this.env,
       ...(options.log ? { log: options.log } : {}),
       limits: { maxOpen: options.maxOpenOrgs ?? 0, idleMs: options.orgIdleMs ?? 0 },
     });
     // A closed organization's reader of older versions (a git process) and its link index go with it.
-    this.orgs.onClose((orgId) => {
-      this.versions.stop(this.gitdir(orgId));
-      this.linkIndexes.forget(orgId);
+    this.orgs.onClose((key) => {
+      if (isMainKey(key)) this.versions.stop(this.gitdir(key));
+      this.linkIndexes.forget(key);
     });
     this.orgs.onCommit((orgId, result) => this.linkIndexes.follow(orgId, result));
     // Git is started from the launcher; it is started now, while this process is small.
@@ -136,7 +150,7 @@ export class GitStore {
   }
 
   gitdir(orgId: string): string {
-    return this.gitdirs(orgId);
+    return this.places(orgId).gitdir;
   }
 
   /** The organization's directory among this process's caches: its saved state, and the service's other caches of it. */
@@ -145,8 +159,18 @@ export class GitStore {
     return path.join(this.cacheRoot, 'orgs', orgId.toLowerCase());
   }
 
+  /** Where the state of a key is saved: a change request's beside its organization's. */
+  private stateDir(key: string): string {
+    const parsed = parseStoreKey(key);
+    if (!parsed) throw new NotFoundError('organization');
+    const dir = this.cacheDir(parsed.orgId);
+    return parsed.changeRequest === undefined ? dir : path.join(dir, 'cr', String(parsed.changeRequest));
+  }
+
   async exists(orgId: string): Promise<boolean> {
-    return isUuid(orgId) && (await readMain(this.gitdir(orgId))) !== null;
+    if (!parseStoreKey(orgId)) return false;
+    const place = this.places(orgId);
+    return (await readRef(place.gitdir, place.ref)) !== null;
   }
 
   async initOrganization(orgId: string, input: NewOrganization, ctx: ChangeContext): Promise<CommitResult> {
@@ -370,19 +394,57 @@ export class GitStore {
     return (await this.orgs.handle(orgId)).layoutMigration;
   }
 
-  /** Called after `main` moved, for our commits and for commits of other processes once seen. */
+  /**
+   * Called after `main` moved, for our commits and for commits of other processes once seen.
+   * Commits on change requests' branches are not `main`'s: listeners never hear of them.
+   */
   onCommit(listener: CommitListener): () => void {
-    return this.orgs.onCommit(listener);
+    return this.orgs.onCommit((key, result) => {
+      if (isMainKey(key)) listener(key, result);
+    });
   }
 
   /** The organizations this store holds open (and so keeps state of and follows). */
   openOrganizations(): string[] {
-    return this.orgs.openOrganizations();
+    return this.orgs.openOrganizations().filter(isMainKey);
   }
 
-  /** Whether the organization is open now; asking does not open it. */
+  /** Whether the organization (or a change request's branch) is open now; asking does not open it. */
   isOpen(orgId: string): boolean {
-    return isUuid(orgId) && this.orgs.isOpen(orgId);
+    return parseStoreKey(orgId) !== undefined && this.orgs.isOpen(orgId);
+  }
+
+  /** Starts change request `number`'s branch at `main` now; the commit it starts from. */
+  forkChangeRequest(orgId: string, number: number): Promise<string> {
+    return forkBranch(this.gitdir(orgId), changeRequestRef(number), this.durability);
+  }
+
+  /** The commit change request `number`'s branch points at; null when it has none. */
+  changeRequestTip(orgId: string, number: number): Promise<string | null> {
+    return readRef(this.gitdir(orgId), changeRequestRef(number));
+  }
+
+  /** What change request `number` changed since its branch parted from `main`, file by file. */
+  async changeRequestChanges(orgId: string, number: number): Promise<BranchChanges> {
+    const handle = await this.fresh(orgId);
+    const tip = await this.changeRequestTip(orgId, number);
+    if (!tip) throw new NotFoundError('change request branch');
+    return branchChanges(handle.repo, handle.state.head as string, tip);
+  }
+
+  /** Brings change request `number` onto `main` (see mergeBranch); listeners hear of each artifact change. */
+  async mergeChangeRequest(
+    orgId: string,
+    number: number,
+    merge: Omit<BranchMerge, 'ref'>,
+    ctx: ChangeContext,
+  ): Promise<MergeOutcome> {
+    let outcome: MergeOutcome | undefined;
+    await this.orgs.writeMany(orgId, async (handle) => {
+      outcome = await mergeBranch(handle, { ...merge, ref: changeRequestRef(number) }, ctx, this.env);
+      return outcome.results;
+    });
+    return outcome as MergeOutcome;
   }
 
   /**
@@ -390,17 +452,19 @@ export class GitStore {
    * its index): it is opened if closed, and counts as recently used.
    */
   touch(orgId: string): void {
-    if (isUuid(orgId)) this.orgs.handle(orgId).catch(() => undefined);
+    if (parseStoreKey(orgId)) this.orgs.handle(orgId).catch(() => undefined);
   }
 
   /** Keeps the organization open until the returned function is called (a stream serving it). */
   hold(orgId: string): () => void {
-    return isUuid(orgId) ? this.orgs.hold(orgId) : () => undefined;
+    return parseStoreKey(orgId) ? this.orgs.hold(orgId) : () => undefined;
   }
 
   /** Called once the store closed an organization (idle, or least recently used past the limit). */
   onOrganizationClosed(listener: (orgId: string) => void): () => void {
-    return this.orgs.onClose(listener);
+    return this.orgs.onClose((key) => {
+      if (isMainKey(key)) listener(key);
+    });
   }
 
   /**

@@ -2,6 +2,13 @@ export { GitStore, type GitStoreOptions, type NewOrganization } from './git-stor
 export { parseRepositoryFile, parseSourceDocument, slugify } from './layout/index.js';
 export * from './types.js';
 export {
+  changeRequestKey,
+  isChangeRequestNumber,
+  type BranchChanges,
+  type BranchFile,
+  type MergeOutcome,
+} from './branches/index.js';
+export {
   blameFile,
   FSYNC,
   NO_FSYNC,

@@ -10,8 +10,8 @@ export { gitPlumbing } from './git-plumbing.js';
 export { prepareLooseBlobs } from './loose-blob-thread.js';
 export { KeyedMutex } from './mutex.js';
 export { deletedFiles, firstParentHistory, pathHistory, type HistoryStep } from './native-history.js';
-export { lockMain } from './ref-lock.js';
-export { mainStampThisTick, readMain, writeMain } from './refs.js';
+export { lockRef } from './ref-lock.js';
+export { changeRequestRef, MAIN_REF, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
 export {
   initBareRepo,
   openRepo,

@@ -65,13 +65,14 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
 }
 
 /**
- * Takes `refs/heads/main.lock` exactly like git does (O_EXCL create), so this service, the CLI
+ * Takes `refs/heads/main.lock` (or a branch's lock) exactly like git does (O_EXCL create), so this service, the CLI
  * and native git never move `main` at the same time. The lock holds our pid and host name so
  * that a lock left by a killed process of this machine is recognised and removed at once.
  * Returns the release function.
  */
-export async function lockMain(gitdir: string): Promise<() => Promise<void>> {
-  const lockPath = path.join(gitdir, `${MAIN_REF}.lock`);
+export async function lockRef(gitdir: string, ref = MAIN_REF): Promise<() => Promise<void>> {
+  const lockPath = path.join(gitdir, `${ref}.lock`);
+  if (ref !== MAIN_REF) await fsp.mkdir(path.dirname(lockPath), { recursive: true });
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
     try {

@@ -4,20 +4,25 @@ import { isObjectId } from '../../ids.js';
 import { writeFileAtomically, type Durability } from './atomic-fs.js';
 
 export const MAIN_REF = 'refs/heads/main';
+/** A change request's branch: its commits stay off `main` until merged. */
+export const changeRequestRef = (number: number): string => `refs/heads/cr/${number}`;
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** The commit `main` points at, loose ref first, then packed-refs (after a `git gc`); null if none. */
-export async function readMain(gitdir: string): Promise<string | null> {
+export const readMain = (gitdir: string): Promise<string | null> => readRef(gitdir, MAIN_REF);
+
+/** The commit a branch points at, as readMain reads `main`. */
+export async function readRef(gitdir: string, ref: string): Promise<string | null> {
   try {
-    const value = (await fsp.readFile(path.join(gitdir, MAIN_REF), 'utf8')).trim();
+    const value = (await fsp.readFile(path.join(gitdir, ref), 'utf8')).trim();
     if (isObjectId(value)) return value;
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
   try {
     const packed = await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8');
-    const line = packed.split('\n').find((l) => l.endsWith(` ${MAIN_REF}`));
+    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
     const value = line?.slice(0, 40);
     return isObjectId(value) ? value : null;
   } catch (error) {
@@ -32,28 +37,29 @@ export async function readMain(gitdir: string): Promise<string | null> {
  * ref need not be read. One synchronous stat is far cheaper than an async read (four trips
  * through the thread pool), and it sits on every read path. Null when there is no loose ref.
  */
-function mainStamp(gitdir: string): string | null {
+function refStamp(gitdir: string, ref: string): string | null {
   // Concatenated, not path.join-ed: gitdir is already normal, and this runs on every call.
-  const stat = statSync(`${gitdir}/${MAIN_REF}`, { throwIfNoEntry: false });
+  const stat = statSync(`${gitdir}/${ref}`, { throwIfNoEntry: false });
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}` : null;
 }
 
 const stampsThisTick = new Map<string, string | null>();
 
 /**
- * mainStamp, taken once per run of the event loop's callbacks and promise reactions, as
+ * refStamp, taken once per run of the event loop's callbacks and promise reactions, as
  * DataLoader batches the loads of one tick. A tool call asks several times whether `main`
  * moved (the artifact's catalog entry, then its body), and at 100,000 artifacts those stats
  * were a tenth of a read's time on the event loop. Within one run the answer cannot be one a
  * caller could tell from a fresh stat: no I/O is read in between, so every request being
  * served arrived before the first stat, and any commit it could know of was made before then.
  */
-export function mainStampThisTick(gitdir: string): string | null {
-  const known = stampsThisTick.get(gitdir);
+export function refStampThisTick(gitdir: string, ref: string): string | null {
+  const key = ref === MAIN_REF ? gitdir : `${gitdir}\0${ref}`;
+  const known = stampsThisTick.get(key);
   if (known !== undefined) return known;
   if (stampsThisTick.size === 0) process.nextTick(() => stampsThisTick.clear());
-  const stamp = mainStamp(gitdir);
-  stampsThisTick.set(gitdir, stamp);
+  const stamp = refStamp(gitdir, ref);
+  stampsThisTick.set(key, stamp);
   return stamp;
 }
 
@@ -62,9 +68,11 @@ export function mainStampThisTick(gitdir: string): string | null {
  * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's
  * upload-pack, `git for-each-ref`) would take a temp file for a branch.
  */
-export async function writeMain(gitdir: string, commit: string, durability: Durability): Promise<void> {
+export async function writeRef(gitdir: string, ref: string, commit: string, durability: Durability): Promise<void> {
+  // `refs/heads/` exists in every repository; a branch under `cr/` may be the first there.
+  if (ref !== MAIN_REF) await fsp.mkdir(path.dirname(path.join(gitdir, ref)), { recursive: true });
   await writeFileAtomically(
-    path.join(gitdir, MAIN_REF),
+    path.join(gitdir, ref),
     `${commit}\n`,
     path.join(gitdir, 'specbase', 'staging'),
     durability,

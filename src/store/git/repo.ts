@@ -1,10 +1,15 @@
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
 import { repositoryFs, type Durability } from './atomic-fs.js';
 import { readLooseBlobOffLoop } from './loose-blob-thread.js';
+import { MAIN_REF } from './refs.js';
 
-/** One organization's bare repository, with isomorphic-git's pack cache and how writes reach the disk. */
+/**
+ * One organization's bare repository, with isomorphic-git's pack cache and how writes reach the
+ * disk, seen through one branch: `main`, or a change request's.
+ */
 export interface Repo {
   readonly gitdir: string;
+  readonly ref: string;
   readonly cache: object;
   readonly durability: Durability;
   readonly fs: ReturnType<typeof repositoryFs>;
@@ -12,8 +17,9 @@ export interface Repo {
 
 export type { CommitObject, TreeEntry };
 
-export const openRepo = (gitdir: string, durability: Durability): Repo => ({
+export const openRepo = (gitdir: string, durability: Durability, ref = MAIN_REF): Repo => ({
   gitdir,
+  ref,
   cache: {},
   durability,
   fs: repositoryFs(durability),

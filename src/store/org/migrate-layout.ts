@@ -1,6 +1,6 @@
 import { artifactType } from '../../artifacts/index.js';
 import { ConflictError } from '../../errors.js';
-import { gitPlumbing, NO_FSYNC, readMain, writeMain, type Repo } from '../git/index.js';
+import { gitPlumbing, NO_FSYNC, readRef, writeRef, type Repo } from '../git/index.js';
 import { headerSafe, shardedArtifactPath, shardedFolderPath } from '../layout/index.js';
 import { recordMove, type OrgState } from '../catalog/index.js';
 import type { LayoutMigration } from '../types.js';
@@ -107,10 +107,10 @@ export async function migrateLayout(handle: OrgHandle, env: WriteEnv): Promise<L
   const head = state.head;
   const commit = await writeMigrationCommit(repo, head, moves, env.committer);
   const tree = (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${commit}^{tree}`])).toString('utf8').trim();
-  if ((await readMain(repo.gitdir)) !== head) {
+  if ((await readRef(repo.gitdir, repo.ref)) !== head) {
     throw new ConflictError('the repository moved on during the layout migration; nothing was written');
   }
-  await writeMain(repo.gitdir, commit, repo.durability);
+  await writeRef(repo.gitdir, repo.ref, commit, repo.durability);
   // Only tidiness: the ref is never published, and the next migration would overwrite it.
   await gitPlumbing(repo.gitdir, ['update-ref', '-d', MIGRATION_REF]).catch(() => undefined);
   for (const move of moves) recordMove(state, move.id, move.from, move.to);

@@ -6,6 +6,12 @@ import { MissingObjectError, readBlobText, type Repo } from '../git/index.js';
 import type { ArtifactMeta, ArtifactRecord, Author, LayoutMigration } from '../types.js';
 import type { ObjectReader } from './version-readers.js';
 
+/** Where a handle's state comes from: the organization's repository, and the branch it follows. */
+export interface RepoPlace {
+  readonly gitdir: string;
+  readonly ref: string;
+}
+
 /** One organization as the store holds it: its repository and the state as of `state.head`. */
 export interface OrgHandle {
   readonly orgId: string;

@@ -1,12 +1,12 @@
 import { ColdFeed } from './cold-feed.js';
-import type { OrgHandle } from './org-handle.js';
+import type { OrgHandle, RepoPlace } from './org-handle.js';
 import { DirectReader, type DirectRecord } from './read-direct.js';
 
 /** Direct reads under way at once (each runs git three times); more wait for a turn, not for the catalog. */
 const MAX_DIRECT_READS = 8;
 
 /** Opens an organization; `feed` takes the artifacts a build from the root parses. */
-export type OpenOrg = (key: string, gitdir: string, feed: ColdFeed) => Promise<OrgHandle>;
+export type OpenOrg = (key: string, place: RepoPlace, feed: ColdFeed) => Promise<OrgHandle>;
 /** Releases what an open organization holds (its saved state, its search index); it is not used any more. */
 export type CloseOrg = (handle: OrgHandle) => Promise<void>;
 
@@ -60,8 +60,8 @@ export class OrgHandles {
   }
 
   /** The organization, opened on first use; a failed open is tried again next time. */
-  get(key: string, gitdir: string): Promise<OrgHandle> {
-    const lease = this.lease(key, gitdir);
+  get(key: string, place: RepoPlace): Promise<OrgHandle> {
+    const lease = this.lease(key, place);
     lease.release();
     return lease.handle;
   }
@@ -70,8 +70,8 @@ export class OrgHandles {
    * The organization, kept open until `release` (called once). `touch: false` is a use that
    * does not count as one for closing idle organizations (following `main` in the background).
    */
-  lease(key: string, gitdir: string, touch = true): Lease {
-    const entry = this.#entries.get(key) ?? this.#start(key, gitdir);
+  lease(key: string, place: RepoPlace, touch = true): Lease {
+    const entry = this.#entries.get(key) ?? this.#start(key, place);
     entry.leases++;
     if (touch) {
       entry.lastUsed = Date.now();
@@ -93,7 +93,8 @@ export class OrgHandles {
   /** A lease on the organization if it is open (or opening) now, without opening it. */
   leaseIfOpen(key: string): Lease | undefined {
     const entry = this.#entries.get(key);
-    return entry ? this.lease(key, '', false) : undefined;
+    // An entry exists, so the place is never used to open it.
+    return entry ? this.lease(key, { gitdir: '', ref: '' }, false) : undefined;
   }
 
   isOpen(key: string): boolean {
@@ -126,13 +127,13 @@ export class OrgHandles {
   }
 
   /** Opens once a close of the same organization under way ended; the open holds a lease until it settles. */
-  #start(key: string, gitdir: string): Entry {
-    const opening = { reader: new DirectReader(gitdir), feed: new ColdFeed() };
+  #start(key: string, place: RepoPlace): Entry {
+    const opening = { reader: new DirectReader(place), feed: new ColdFeed() };
     this.#opening.set(key, opening);
     const closing = this.#closing.get(key);
     const handle = closing
-      ? closing.then(() => this.open(key, gitdir, opening.feed))
-      : this.open(key, gitdir, opening.feed);
+      ? closing.then(() => this.open(key, place, opening.feed))
+      : this.open(key, place, opening.feed);
     const entry: Entry = { handle, leases: 1, lastUsed: Date.now() };
     this.#entries.set(key, entry);
     const opened = () => {
@@ -192,9 +193,9 @@ export class OrgHandles {
    * While the organization opens, an artifact read from Git without waiting for the catalog
    * (starting the open if nobody has); undefined once it is open, or when Git alone cannot answer.
    */
-  async readDirect(key: string, gitdir: string, id: string): Promise<DirectRecord | undefined> {
+  async readDirect(key: string, place: RepoPlace, id: string): Promise<DirectRecord | undefined> {
     if (this.#entries.has(key) && !this.#opening.has(key)) return undefined;
-    const lease = this.lease(key, gitdir);
+    const lease = this.lease(key, place);
     lease.handle.catch(() => undefined);
     try {
       if (!this.#opening.has(key)) return undefined;

@@ -4,10 +4,11 @@ import {
   CommitGraphs,
   initBareRepo,
   KeyedMutex,
-  lockMain,
-  mainStampThisTick,
+  MAIN_REF,
+  lockRef,
   openRepo,
-  readMain,
+  readRef,
+  refStampThisTick,
   type Durability,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
@@ -16,7 +17,7 @@ import type { CommitListener, CommitResult, StoreLog } from '../types.js';
 import { advanceTo } from './advance.js';
 import type { ColdFeed } from './cold-feed.js';
 import { layoutMoves, migrateLayout } from './migrate-layout.js';
-import type { OrgHandle, WriteEnv } from './org-handle.js';
+import type { OrgHandle, RepoPlace, WriteEnv } from './org-handle.js';
 import { OrgHandles, type OpenLimits } from './org-handles.js';
 import type { DirectRecord } from './read-direct.js';
 
@@ -28,7 +29,8 @@ import type { DirectRecord } from './read-direct.js';
 const FIRST_SAVE_DELAY_MS = 3_000;
 
 export interface OrgKeeperOptions {
-  gitdir(orgId: string): string;
+  /** The repository and branch a key names: an organization's `main`, or a change request's branch. */
+  place(key: string): RepoPlace;
   /** The organization's directory among this process's caches (its saved state). */
   cacheDir(orgId: string): string;
   readonly durability: Durability;
@@ -59,7 +61,7 @@ export class OrgKeeper {
   constructor(options: OrgKeeperOptions) {
     this.#options = options;
     this.#handles = new OrgHandles(
-      (key, gitdir, feed) => this.#open(key, gitdir, feed),
+      (key, place, feed) => this.#open(key, place, feed),
       (handle) => this.#closeOne(handle),
       options.limits,
     );
@@ -67,7 +69,7 @@ export class OrgKeeper {
 
   /** The organization, opened on first use (its state may lag behind `main`). */
   handle(orgId: string): Promise<OrgHandle> {
-    return this.#handles.get(orgId.toLowerCase(), this.#options.gitdir(orgId));
+    return this.#handles.get(orgId.toLowerCase(), this.#options.place(orgId));
   }
 
   /** The organization with its state at the current `main`; a cheap ref read when nothing moved. */
@@ -81,9 +83,9 @@ export class OrgKeeper {
   }
 
   async #atMain(handle: OrgHandle): Promise<OrgHandle> {
-    const stamp = mainStampThisTick(handle.repo.gitdir);
+    const stamp = refStampThisTick(handle.repo.gitdir, handle.repo.ref);
     if (stamp !== null && stamp === handle.refStamp) return handle;
-    if ((await readMain(handle.repo.gitdir)) !== handle.state.head) {
+    if ((await readRef(handle.repo.gitdir, handle.repo.ref)) !== handle.state.head) {
       await this.#exclusive(handle, () => this.#catchUp(handle, true));
     }
     // The stamp was taken before the ref was read: if main moved in between, the next call
@@ -101,7 +103,7 @@ export class OrgKeeper {
     const lease = this.#lease(orgId);
     try {
       const handle = await lease.handle;
-      const stamp = mainStampThisTick(handle.repo.gitdir);
+      const stamp = refStampThisTick(handle.repo.gitdir, handle.repo.ref);
       if ((stamp === null || stamp !== handle.refStamp) && !this.#catchingUp.has(handle)) {
         this.#catchingUp.add(handle);
         void this.fresh(orgId)
@@ -116,7 +118,7 @@ export class OrgKeeper {
 
   /** See OrgHandles.readDirect: an artifact read from Git while the organization opens. */
   readDirect(orgId: string, id: string): Promise<DirectRecord | undefined> {
-    return this.#handles.readDirect(orgId.toLowerCase(), this.#options.gitdir(orgId), id);
+    return this.#handles.readDirect(orgId.toLowerCase(), this.#options.place(orgId), id);
   }
 
   /** See OrgHandles.takeFeed. */
@@ -147,8 +149,7 @@ export class OrgKeeper {
 
   /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
   async create(orgId: string, work: (handle: OrgHandle) => Promise<CommitResult>): Promise<CommitResult> {
-    const gitdir = this.#options.gitdir(orgId);
-    const repo = openRepo(gitdir, this.#options.durability);
+    const repo = openRepo(this.#options.place(orgId).gitdir, this.#options.durability);
     await initBareRepo(repo);
     const saved = await this.#openSaved(this.#options.cacheDir(orgId));
     const handle: OrgHandle = { orgId: orgId.toLowerCase(), repo, state: new OrgState(), saved };
@@ -224,7 +225,7 @@ export class OrgKeeper {
   }
 
   #lease(orgId: string): ReturnType<OrgHandles['lease']> {
-    return this.#handles.lease(orgId.toLowerCase(), this.#options.gitdir(orgId));
+    return this.#handles.lease(orgId.toLowerCase(), this.#options.place(orgId));
   }
 
   /**
@@ -258,8 +259,10 @@ export class OrgKeeper {
   }
 
   /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
-  async #open(key: string, gitdir: string, feed: ColdFeed): Promise<OrgHandle> {
-    if ((await readMain(gitdir)) === null) throw new NotFoundError('organization');
+  async #open(key: string, place: RepoPlace, feed: ColdFeed): Promise<OrgHandle> {
+    const { gitdir, ref } = place;
+    if ((await readRef(gitdir, ref)) === null)
+      throw new NotFoundError(ref === MAIN_REF ? 'organization' : 'change request');
     await removeFormerCaches(gitdir);
     // Creating the file costs a synchronous moment (and a sync to disk): without one, the
     // state is built from Git first and the file made once the organization is open.
@@ -270,7 +273,7 @@ export class OrgKeeper {
     if (!state) await saved?.close();
     const loaded: OrgHandle = {
       orgId: key,
-      repo: openRepo(gitdir, this.#options.durability),
+      repo: openRepo(gitdir, this.#options.durability, ref),
       state: state ?? new OrgState(),
       saved: state && saved,
     };
@@ -317,7 +320,7 @@ export class OrgKeeper {
 
   /** Follows commits written by another process; emits them when asked to. */
   async #catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
-    const main = await readMain(handle.repo.gitdir);
+    const main = await readRef(handle.repo.gitdir, handle.repo.ref);
     if (!main || main === handle.state.head) return;
     const bodies = this.#options.env.bodies;
     // Listeners hear of each commit as it is applied: a long catch-up feeds the search index as it goes.
@@ -330,7 +333,7 @@ export class OrgKeeper {
   }
 
   async #locked<T>(handle: OrgHandle, work: () => Promise<T>): Promise<T> {
-    const release = await lockMain(handle.repo.gitdir);
+    const release = await lockRef(handle.repo.gitdir, handle.repo.ref);
     try {
       await this.#catchUp(handle, true);
       return await work();

@@ -8,7 +8,8 @@ import {
   shortId,
   type ArtifactFrontmatter,
 } from '../layout/index.js';
-import { deletedFiles, gitPlumbing, pathHistory, readMain, type FileChange, type HistoryStep } from '../git/index.js';
+import { deletedFiles, gitPlumbing, pathHistory, readRef, type FileChange, type HistoryStep } from '../git/index.js';
+import type { RepoPlace } from './org-handle.js';
 import { artifactMeta, isoSeconds } from '../catalog/index.js';
 import type { ArtifactMeta } from '../types.js';
 
@@ -51,10 +52,14 @@ export class DirectReader {
   readonly #records = new Map<string, Promise<DirectRecord | undefined>>();
   readonly #deletions = new Map<string, Promise<FileChange[]>>();
 
-  constructor(private readonly gitdir: string) {}
+  private readonly gitdir: string;
+
+  constructor(private readonly place: RepoPlace) {
+    this.gitdir = place.gitdir;
+  }
 
   async read(id: string): Promise<DirectRecord | undefined> {
-    const main = await readMain(this.gitdir);
+    const main = await readRef(this.gitdir, this.place.ref);
     if (!main) return undefined;
     const key = `${main}:${id}`;
     let record = this.#records.get(key);

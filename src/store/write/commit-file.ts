@@ -2,10 +2,10 @@ import { ConflictError } from '../../errors.js';
 import { headerSafe } from '../layout/index.js';
 import type { OrgState } from '../catalog/index.js';
 import {
-  readMain,
+  readRef,
   writeBlobText,
   writeCommitObject,
-  writeMain,
+  writeRef,
   writingObjectsTogether,
   type Repo,
 } from '../git/index.js';
@@ -72,10 +72,10 @@ export async function commitFiles(
     });
     return { ...trees, commit };
   });
-  if ((await readMain(repo.gitdir)) !== state.head) {
+  if ((await readRef(repo.gitdir, repo.ref)) !== state.head) {
     throw new ConflictError('the repository moved on during the write; nothing was written');
   }
-  await writeMain(repo.gitdir, commit, repo.durability);
+  await writeRef(repo.gitdir, repo.ref, commit, repo.durability);
   state.moveTo(commit, rootTree, dirs);
   return { commit, blobs, timestamp };
 }

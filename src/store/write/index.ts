@@ -12,3 +12,4 @@ export {
   renameFolder,
   type Destination,
 } from './move-artifact.js';
+export { treeWithFiles } from './tree-edit.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../src/errors.js';
-import { lockMain } from '../../../src/store/git/index.js';
+import { lockRef } from '../../../src/store/git/index.js';
 import { alice, git, openStoreFixture, ORG, type StoreFixture } from './fixture.js';
 
 /** A pid no process of this machine has: the kernel's limit is far below it. */
@@ -26,7 +26,7 @@ describe('main.lock shared by replicas on several machines', () => {
   };
 
   it('names our pid and host while held, so other machines do not judge it by a pid of theirs', async () => {
-    const release = await lockMain(fx.gitdir);
+    const release = await lockRef(fx.gitdir);
     try {
       expect(await readFile(lock(), 'utf8')).toBe(`${process.pid} ${os.hostname()}\n`);
     } finally {
