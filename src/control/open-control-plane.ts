@@ -1,5 +1,6 @@
 import type { AuditBatchOptions } from './audit-batch.js';
 import { sqlAudit } from './audit.js';
+import { sqlChangeRequests } from './change-requests.js';
 import { systemClock, type Clock } from './clock.js';
 import { sqlCredentialOrgs } from './credential-orgs.js';
 import { sqlInvitations } from './invitations.js';
@@ -40,6 +41,7 @@ export class SqlControlPlane implements ControlPlane {
   readonly tokens: ControlPlane['tokens'];
   readonly credentialOrgs: ControlPlane['credentialOrgs'];
   readonly webhooks: ControlPlane['webhooks'];
+  readonly changeRequests: ControlPlane['changeRequests'];
   readonly audit: ReturnType<typeof sqlAudit>;
 
   constructor(
@@ -56,6 +58,7 @@ export class SqlControlPlane implements ControlPlane {
     this.tokens = sqlPersonalAccessTokens(db, clock, perRequest);
     this.credentialOrgs = sqlCredentialOrgs(db, clock, perRequest);
     this.webhooks = sqlWebhooks(db, clock);
+    this.changeRequests = sqlChangeRequests(db, clock);
     this.audit = sqlAudit(db, clock, audit);
   }
 

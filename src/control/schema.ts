@@ -36,6 +36,49 @@ const READ_ONLY_TOKENS = `
 `;
 
 /**
+ * Change requests (ChangeRequestStore): a row per branch `cr/{number}`, numbered per
+ * organization, with its comment thread; and the review rules an admin sets per workspace.
+ */
+const CHANGE_REQUESTS = `
+        CREATE TABLE change_requests (
+          org_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+          number INTEGER NOT NULL,
+          title TEXT NOT NULL,
+          description TEXT NOT NULL,
+          author_id TEXT,
+          client TEXT,
+          state TEXT NOT NULL CHECK (state IN ('open', 'merged', 'closed')),
+          base_commit TEXT NOT NULL,
+          submitted_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          merged_at TEXT,
+          merged_by TEXT,
+          merge_commit TEXT,
+          closed_at TEXT,
+          closed_by TEXT,
+          PRIMARY KEY (org_id, number));
+        CREATE INDEX change_requests_author ON change_requests (org_id, author_id, state);
+
+        CREATE TABLE change_request_comments (
+          id TEXT PRIMARY KEY,
+          org_id TEXT NOT NULL,
+          number INTEGER NOT NULL,
+          author_id TEXT,
+          body TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          FOREIGN KEY (org_id, number) REFERENCES change_requests (org_id, number) ON DELETE CASCADE);
+        CREATE INDEX change_request_comments_thread ON change_request_comments (org_id, number, created_at);
+
+        CREATE TABLE workspace_review_rules (
+          workspace_id TEXT PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
+          assistant_changes_need_review INTEGER NOT NULL CHECK (assistant_changes_need_review IN (0, 1)),
+          author_cannot_merge INTEGER NOT NULL CHECK (author_cannot_merge IN (0, 1)),
+          updated_at TEXT NOT NULL,
+          updated_by TEXT);
+`;
+
+/**
  * Webhooks (WebhookStore): endpoints with their signing secret (kept readable: every delivery
  * is signed with it), the outbox of events written when a commit is recorded, leased by one
  * replica's dispatcher at a time, and the log of every delivery attempt. Kinds and workspace
@@ -204,6 +247,7 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 5, sql: webhooks('INTEGER PRIMARY KEY AUTOINCREMENT', '') },
     { version: 6, sql: WEBHOOK_BOUNDS },
     { version: 7, sql: PASSWORD_INVITATIONS },
+    { version: 8, sql: CHANGE_REQUESTS },
   ],
   postgres: [
     {
@@ -294,5 +338,6 @@ export const CONTROL_MIGRATIONS: DialectMigrations = {
     { version: 5, sql: webhooks('BIGSERIAL PRIMARY KEY', '\n          rowid BIGSERIAL NOT NULL,') },
     { version: 6, sql: WEBHOOK_BOUNDS },
     { version: 7, sql: PASSWORD_INVITATIONS },
+    { version: 8, sql: CHANGE_REQUESTS },
   ],
 };

@@ -1,5 +1,8 @@
 import type { Principal, WorkspaceRole } from '../access/principal.js';
+import type { ChangeRequestStore } from './change-request-types.js';
 import type { WebhookStore } from './webhook-types.js';
+
+export type * from './change-request-types.js';
 
 export interface User {
   readonly id: string;
@@ -192,6 +195,7 @@ export interface ControlPlane {
     list(orgId: string): Promise<CredentialInOrg[]>;
   };
   readonly webhooks: WebhookStore;
+  readonly changeRequests: ChangeRequestStore;
   readonly audit: {
     record(entry: NewAuditEntry): Promise<void>;
     list(query: { orgId?: string; userId?: string; limit: number }): Promise<AuditEntry[]>;
