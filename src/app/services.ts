@@ -2,7 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import { openControlPlane, type AuditEvent, type SqlControlPlane } from '../control/index.js';
-import { createSpecService, type SpecService } from '../domain/index.js';
+import {
+  createChangeRequestServices,
+  createSpecService,
+  type ChangeRequestServices,
+  type SpecService,
+} from '../domain/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { SearchIndexes } from '../search/index.js';
 import { blameFile, FSYNC, GitStore, NO_FSYNC } from '../store/index.js';
@@ -19,6 +24,8 @@ export interface Services {
   readonly store: GitStore;
   readonly search: SearchIndexes;
   readonly specs: SpecService;
+  /** Change requests, the proposals of assistants' connections, and each branch's SpecService. */
+  readonly changeRequests: ChangeRequestServices;
   readonly webhooks: WebhookService;
   /** Undefined when serving traffic is safe; otherwise why not (database unreachable, commits unheard). */
   unready(): Promise<string | undefined>;
@@ -117,7 +124,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     blame: (orgId: string, filePath: string, commit: string) => blameFile(store.gitdir(orgId), commit, filePath),
   };
   const webhooks = webhookService(control.webhooks, config, log, options.deliverWebhooks ?? true);
-  const specs = createSpecService({
+  const ports = {
     store,
     search,
     blame,
@@ -125,7 +132,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     baseUrl: config.baseUrl,
     limits: config.limits,
     changes: webhooks,
-  });
+    changeRequestEvents: webhooks,
+    branches: store,
+  };
+  const specs = createSpecService(ports);
+  const changeRequests = createChangeRequestServices(ports, specs)!;
   let replication: Replication | undefined;
   if (config.databaseUrl) {
     try {
@@ -149,6 +160,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     store,
     search,
     specs,
+    changeRequests,
     webhooks,
     async unready() {
       try {

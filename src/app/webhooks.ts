@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Config } from '../config/index.js';
-import type { ArtifactChange, WebhookStore } from '../control/types.js';
+import type { ArtifactChange, ChangeRequestEvent, WebhookStore } from '../control/types.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import {
@@ -19,6 +19,8 @@ const TEST_WAIT_MS = 15_000;
 export interface WebhookService extends WebhookActions {
   /** Writes the change's events to the outbox and wakes the dispatcher; a failure is logged, never thrown. */
   committed(change: ArtifactChange): Promise<void>;
+  /** As committed, for a change request's own events. */
+  announced(event: ChangeRequestEvent): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,17 @@ export function webhookService(store: WebhookStore, config: Config, log: Logger,
         log.error(
           { err: error, orgId: change.orgId, commit: change.commit, kind: change.kind },
           'the change was committed but its webhook events could not be written',
+        );
+      }
+    },
+    async announced(event) {
+      try {
+        if ((await store.enqueueChangeRequest(event, { maxQueued: settings.maxQueuedPerEndpoint })) > 0)
+          dispatcher?.kick();
+      } catch (error) {
+        log.error(
+          { err: error, orgId: event.orgId, changeRequest: event.changeRequest.number, kind: event.kind },
+          'the change request changed but its webhook events could not be written',
         );
       }
     },

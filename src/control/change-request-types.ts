@@ -60,7 +60,7 @@ export interface ChangeRequestStore {
   update(
     orgId: string,
     number: number,
-    changes: { title?: string; description?: string; submitted?: boolean },
+    changes: { title?: string; description?: string; submitted?: boolean; baseCommit?: string },
   ): Promise<ChangeRequest>;
   /**
    * Moves it from `from` to `to`; ConflictError when it is not in `from` any more (two

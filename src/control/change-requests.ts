@@ -27,7 +27,8 @@ const LIST_IN_STATE = `SELECT ${COLUMNS} FROM change_requests WHERE org_id = ? A
 const DRAFT_OF = `SELECT ${COLUMNS} FROM change_requests WHERE org_id = ? AND author_id = ? AND state = 'open'
   AND submitted_at IS NULL AND COALESCE(client, '') = ? ORDER BY number DESC LIMIT 1`;
 const TOUCH = `UPDATE change_requests SET title = COALESCE(?, title), description = COALESCE(?, description),
-  submitted_at = COALESCE(?, submitted_at), updated_at = ? WHERE org_id = ? AND number = ?`;
+  submitted_at = COALESCE(?, submitted_at), base_commit = COALESCE(?, base_commit), updated_at = ?
+  WHERE org_id = ? AND number = ?`;
 const TRANSITION = `UPDATE change_requests SET state = ?, updated_at = ?,
   merged_at = ?, merged_by = ?, merge_commit = ?, closed_at = ?, closed_by = ?
   WHERE org_id = ? AND number = ? AND state = ?`;
@@ -160,6 +161,7 @@ export function sqlChangeRequests(db: SqlDatabase, clock: Clock): ChangeRequestS
         title,
         description(changes.description) ?? null,
         submitted,
+        changes.baseCommit ?? null,
         now,
         orgId,
         number,

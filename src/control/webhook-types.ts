@@ -1,13 +1,33 @@
 /** Webhooks in the control plane: endpoints, the outbox, attempts, queues and figures (WebhookStore). */
 
 /** The changes a webhook can be told of: one per kind of commit. */
-export const WEBHOOK_EVENT_KINDS = ['create', 'edit', 'delete', 'restore', 'move', 'revert'] as const;
+export const WEBHOOK_EVENT_KINDS = ['create', 'edit', 'delete', 'restore', 'move', 'revert', 'change_request'] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+/** What a commit does to an artifact; `change_request` covers a change request's own events. */
+export type ArtifactEventKind = Exclude<WebhookEventKind, 'change_request'>;
+
+/** What happened to a change request, as webhooks announce it (`change_request.<kind>`). */
+export interface ChangeRequestEvent {
+  readonly orgId: string;
+  readonly kind: 'opened' | 'updated' | 'merged' | 'closed';
+  readonly changeRequest: {
+    readonly number: number;
+    readonly title: string;
+    readonly state: string;
+    readonly branch: string;
+    readonly url: string;
+  };
+  /** The workspaces of the artifacts it changes: an endpoint hears of it when it covers any of them. */
+  readonly workspaceIds: readonly string[];
+  readonly actor: { readonly name: string; readonly email: string };
+  readonly client: string | null;
+  readonly at: string;
+}
 
 /** One commit to one artifact, as webhooks announce it. */
 export interface ArtifactChange {
   readonly orgId: string;
-  readonly kind: WebhookEventKind;
+  readonly kind: ArtifactEventKind;
   readonly artifact: {
     readonly id: string;
     readonly type: string;
@@ -135,6 +155,8 @@ export interface WebhookStore {
    * messages loses its oldest ones not in flight, counted on the endpoint (`dropped`).
    */
   enqueue(change: ArtifactChange, bounds?: { maxQueued: number }): Promise<number>;
+  /** As enqueue, for a change request's event: endpoints that asked for `change_request` and cover any workspace it changes. */
+  enqueueChangeRequest(event: ChangeRequestEvent, bounds?: { maxQueued: number }): Promise<number>;
   /** A `webhook.test` message for one endpoint, due now. */
   enqueueTest(orgId: string, endpointId: string): Promise<OutboxMessage>;
   /**

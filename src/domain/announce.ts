@@ -1,4 +1,4 @@
-import type { WebhookEventKind } from '../control/types.js';
+import type { ArtifactEventKind } from '../control/types.js';
 import type { CommitResult } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
@@ -12,7 +12,7 @@ import { artifactUrl } from './urls.js';
 export async function announceChange(
   deps: DomainDeps,
   scope: Scope,
-  kind: WebhookEventKind,
+  kind: ArtifactEventKind,
   result: CommitResult,
 ): Promise<void> {
   const { artifact } = result;
@@ -38,7 +38,7 @@ export async function announceChange(
 export async function announceChanges(
   deps: DomainDeps,
   scope: Scope,
-  kind: WebhookEventKind,
+  kind: ArtifactEventKind,
   results: readonly CommitResult[],
 ): Promise<void> {
   for (const result of results) await announceChange(deps, scope, kind, result);

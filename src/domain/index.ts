@@ -20,12 +20,41 @@ import { searchArtifacts, searchHighlighted } from './search.js';
 import { titlesAsOf } from './titles-as-of.js';
 import { locateArtifact, readableTree } from './tree.js';
 import type { Actor, SpecService } from './types.js';
+import { boundedMemo } from '../bounded-memo.js';
+import { branchPorts } from './change-requests/branch-ports.js';
+import { ChangeRequests } from './change-requests/change-requests.js';
+import { Proposals } from './change-requests/proposals.js';
 
 export type * from './types.js';
 export type { ArtifactSearch, ArtifactStore, BlameSource, DomainDeps } from './ports.js';
 export { artifactUrl, orgUrl } from './urls.js';
 export { CONFLICT_LABELS, editConflictOf } from './save.js';
 export { conciseContent, CONCISE_LENGTH } from './views.js';
+export { ChangeRequests, type ChangeRequestDeps } from './change-requests/change-requests.js';
+export { Proposals, type ProposalTarget } from './change-requests/proposals.js';
+export type * from './change-requests/views.js';
+
+/** Change requests' services kept at once (each a SpecService over one branch, with its diff cache). */
+const MAX_BRANCH_SERVICES = 64;
+
+export interface ChangeRequestServices {
+  readonly changeRequests: ChangeRequests;
+  readonly proposals: Proposals;
+  /** The SpecService of one change request's branch: reads and writes there. */
+  readonly specsOn: (number: number) => SpecService;
+}
+
+/** Change requests over the same ports as `main`'s service; undefined when the store has no branches. */
+export function createChangeRequestServices(ports: DomainDeps, main: SpecService): ChangeRequestServices | undefined {
+  const { branches } = ports;
+  if (!branches) return undefined;
+  const changeRequests = new ChangeRequests({ ...ports, branches });
+  // By number alone: each call brings its organization with its actor.
+  const onBranch = boundedMemo(MAX_BRANCH_SERVICES, (number: number) =>
+    createSpecService(branchPorts(ports, branches, number)),
+  );
+  return { changeRequests, proposals: new Proposals(main, ports.store, changeRequests, onBranch), specsOn: onBranch };
+}
 
 export function createSpecService(ports: DomainDeps): SpecService {
   const deps: DomainContext = { ...ports, diffs: new DiffCache() };

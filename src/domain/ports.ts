@@ -1,7 +1,8 @@
 import type { Limits } from '../config/index.js';
 import type { DiffCache } from './diff-cache.js';
-import type { ArtifactChange, ControlPlane } from '../control/types.js';
+import type { ArtifactChange, ChangeRequestEvent, ControlPlane } from '../control/types.js';
 import type { SearchAnswer, SearchQuery } from '../search/types.js';
+import type { BranchChanges, MergeOutcome } from '../store/index.js';
 import type {
   ArtifactMeta,
   Author,
@@ -68,6 +69,19 @@ export interface ArtifactStore {
   folders(orgId: string): Promise<FolderRecord[]>;
 }
 
+/** A change request's branch in the store (GitStore satisfies it); the branch itself is read through `ArtifactStore` by its key. */
+export interface BranchStore {
+  forkChangeRequest(orgId: string, number: number): Promise<string>;
+  changeRequestTip(orgId: string, number: number): Promise<string | null>;
+  changeRequestChanges(orgId: string, number: number): Promise<BranchChanges>;
+  mergeChangeRequest(
+    orgId: string,
+    number: number,
+    merge: { message: string; resolutions?: ReadonlyMap<string, string> },
+    ctx: ChangeContext,
+  ): Promise<MergeOutcome>;
+}
+
 /** `git blame` of one file at one commit: who last touched each line. */
 export interface BlameSource {
   blame(
@@ -89,7 +103,9 @@ export interface DomainDeps {
   readonly store: ArtifactStore;
   readonly search: ArtifactSearch;
   readonly blame: BlameSource;
-  readonly control: Pick<ControlPlane, 'workspaces'>;
+  readonly control: Pick<ControlPlane, 'workspaces' | 'changeRequests' | 'users'>;
+  /** Change requests' branches; without it, change requests are not offered. */
+  readonly branches?: BranchStore;
   /** Public base URL, for the `url` of every artifact. */
   readonly baseUrl: string;
   readonly limits: Limits;
@@ -98,6 +114,8 @@ export interface DomainDeps {
    * written there and never rejects: the commit it tells of is already made.
    */
   readonly changes?: { committed(change: ArtifactChange): Promise<void> };
+  /** Where change requests' own events are announced (opened, updated, merged, closed); never rejects. */
+  readonly changeRequestEvents?: { announced(event: ChangeRequestEvent): Promise<void> };
 }
 
 /** The ports, plus what the domain keeps for itself between calls. */

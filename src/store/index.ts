@@ -5,6 +5,7 @@ export {
   changeRequestKey,
   isChangeRequestNumber,
   type BranchChanges,
+  type BranchCommit,
   type BranchFile,
   type MergeOutcome,
 } from './branches/index.js';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { SqlDatabase, SqlValue } from '../sql/types.js';
-import type { DeliveryAttempt, OutboxMessage, WebhookStore } from '../types.js';
+import type { DeliveryAttempt, OutboxMessage, WebhookEventKind, WebhookStore } from '../types.js';
 import { dropOverflow } from './overflow.js';
-import { coversWorkspace } from './endpoints.js';
+import { ALL_WORKSPACES, coversWorkspace } from './endpoints.js';
 
 interface AttemptRow {
   id: number;
@@ -43,56 +43,104 @@ const words = (list: string) => list.split(' ').filter(Boolean);
 export function sqlWebhookOutbox(
   db: SqlDatabase,
   clock: Clock,
-): Pick<WebhookStore, 'enqueue' | 'enqueueTest' | 'settle' | 'attempts' | 'prune'> {
+): Pick<WebhookStore, 'enqueue' | 'enqueueChangeRequest' | 'enqueueTest' | 'settle' | 'attempts' | 'prune'> {
   const insert = (rows: readonly SqlValue[][], tx: Pick<SqlDatabase, 'run'> = db) =>
     tx.run(
       `INSERT INTO webhook_outbox (id, endpoint_id, org_id, kind, payload, created_at, next_attempt_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       rows.flat(),
     );
 
-  return {
-    async enqueue(change, bounds) {
-      // Most organizations have no webhook: one indexed read, and no transaction, for each commit of theirs.
-      const any = await db.get(
-        'SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1',
-        [change.orgId],
+  /**
+   * One message per enabled endpoint of the organization that asked for `kind` and covers the
+   * event's workspaces; returns how many.
+   */
+  const enqueueEvent = async (
+    event: {
+      orgId: string;
+      kind: WebhookEventKind;
+      covers: (storedWorkspaces: string) => boolean;
+      payload: (organization: { id: string; name: string | null }) => object;
+    },
+    bounds: { maxQueued: number } | undefined,
+  ): Promise<number> => {
+    // Most organizations have no webhook: one indexed read, and no transaction, for each commit of theirs.
+    const any = await db.get(
+      'SELECT 1 AS found FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL LIMIT 1',
+      [event.orgId],
+    );
+    if (!any) return 0;
+    return db.transaction(async (tx) => {
+      const endpoints = await tx.all<{ id: string; events: string; workspace_ids: string }>(
+        'SELECT id, events, workspace_ids FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL',
+        [event.orgId],
       );
-      if (!any) return 0;
-      return db.transaction(async (tx) => {
-        const endpoints = await tx.all<{ id: string; events: string; workspace_ids: string }>(
-          'SELECT id, events, workspace_ids FROM webhook_endpoints WHERE org_id = ? AND disabled_at IS NULL',
-          [change.orgId],
-        );
-        const matching = endpoints.filter(
-          (e) => words(e.events).includes(change.kind) && coversWorkspace(e.workspace_ids, change.artifact.workspaceId),
-        );
-        if (matching.length === 0) return 0;
-        const org = await tx.get<{ name: string }>('SELECT name FROM organizations WHERE id = ?', [change.orgId]);
-        const payload = JSON.stringify({
-          type: `artifact.${change.kind}`,
-          timestamp: change.at,
-          data: {
-            organization: { id: change.orgId, name: org?.name ?? null },
-            artifact: change.artifact,
-            commit: change.commit,
-            author: change.author,
-            client: change.client,
-          },
-        });
-        const now = clock().toISOString();
-        await insert(
-          matching.map((e) => [messageId(), e.id, change.orgId, change.kind, payload, now, now]),
+      const matching = endpoints.filter((e) => words(e.events).includes(event.kind) && event.covers(e.workspace_ids));
+      if (matching.length === 0) return 0;
+      const org = await tx.get<{ name: string }>('SELECT name FROM organizations WHERE id = ?', [event.orgId]);
+      const payload = JSON.stringify(event.payload({ id: event.orgId, name: org?.name ?? null }));
+      const now = clock().toISOString();
+      await insert(
+        matching.map((e) => [messageId(), e.id, event.orgId, event.kind, payload, now, now]),
+        tx,
+      );
+      if (bounds)
+        await dropOverflow(
           tx,
+          matching.map((e) => e.id),
+          bounds.maxQueued,
+          now,
         );
-        if (bounds)
-          await dropOverflow(
-            tx,
-            matching.map((e) => e.id),
-            bounds.maxQueued,
-            now,
-          );
-        return matching.length;
-      });
+      return matching.length;
+    });
+  };
+
+  return {
+    enqueue(change, bounds) {
+      return enqueueEvent(
+        {
+          orgId: change.orgId,
+          kind: change.kind,
+          covers: (stored) => coversWorkspace(stored, change.artifact.workspaceId),
+          payload: (organization) => ({
+            type: `artifact.${change.kind}`,
+            timestamp: change.at,
+            data: {
+              organization,
+              artifact: change.artifact,
+              commit: change.commit,
+              author: change.author,
+              client: change.client,
+            },
+          }),
+        },
+        bounds,
+      );
+    },
+
+    enqueueChangeRequest(event, bounds) {
+      return enqueueEvent(
+        {
+          orgId: event.orgId,
+          kind: 'change_request',
+          // One that changes nothing yet reaches the endpoints that cover every workspace.
+          covers: (stored) =>
+            event.workspaceIds.length === 0
+              ? stored === ALL_WORKSPACES
+              : event.workspaceIds.some((workspaceId) => coversWorkspace(stored, workspaceId)),
+          payload: (organization) => ({
+            type: `change_request.${event.kind}`,
+            timestamp: event.at,
+            data: {
+              organization,
+              changeRequest: event.changeRequest,
+              workspaceIds: event.workspaceIds,
+              actor: event.actor,
+              client: event.client,
+            },
+          }),
+        },
+        bounds,
+      );
     },
 
     async enqueueTest(orgId, endpointId) {

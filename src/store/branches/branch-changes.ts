@@ -18,6 +18,15 @@ export interface BranchFile {
   readonly artifactId?: string;
   readonly title?: string;
   readonly type?: string;
+  readonly workspaceId?: string;
+}
+
+/** A commit on the branch and not on `main`. */
+export interface BranchCommit {
+  readonly commit: string;
+  readonly author: { readonly name: string; readonly email: string };
+  readonly authoredAt: string;
+  readonly subject: string;
 }
 
 export interface BranchChanges {
@@ -26,6 +35,26 @@ export interface BranchChanges {
   readonly tip: string;
   readonly main: string;
   readonly files: readonly BranchFile[];
+  /** Newest first. */
+  readonly commits: readonly BranchCommit[];
+}
+
+const MAX_COMMITS_LISTED = 500;
+
+/** The commits after `base` up to `tip`, newest first, as `git log base..tip` lists them. */
+async function branchCommits(gitdir: string, base: string, tip: string): Promise<BranchCommit[]> {
+  if (base === tip) return [];
+  const format = '--format=%H%x00%an%x00%ae%x00%aI%x00%s%x1e';
+  const out = await gitPlumbing(gitdir, ['log', format, `--max-count=${MAX_COMMITS_LISTED}`, `${base}..${tip}`]);
+  return out
+    .toString('utf8')
+    .split('\x1e')
+    .map((record) => record.trim())
+    .filter(Boolean)
+    .map((record) => {
+      const [commit = '', name = '', email = '', authoredAt = '', subject = ''] = record.split('\0');
+      return { commit, author: { name, email }, authoredAt, subject };
+    });
 }
 
 /** The commit both lines descend from, as `git merge-base` finds it. */
@@ -44,13 +73,17 @@ export async function filesChangedBetween(repo: Repo, from: string, to: string):
   return changedFiles(repo, a.tree, b.tree, new TreeCache());
 }
 
-const facts = (text: string | null, path: string): Pick<BranchFile, 'artifactId' | 'title' | 'type'> => {
+const facts = (
+  text: string | null,
+  path: string,
+): Pick<BranchFile, 'artifactId' | 'title' | 'type' | 'workspaceId'> => {
   if (text === null || !path.endsWith('.md')) return {};
   try {
     const file = parseRepositoryFile(text, path);
+    const { id, workspace } = file.frontmatter;
     return file.kind === 'artifact'
-      ? { artifactId: file.frontmatter.id, title: file.frontmatter.title, type: file.frontmatter.type }
-      : { artifactId: file.frontmatter.id, title: file.frontmatter.name, type: 'folder' };
+      ? { artifactId: id, title: file.frontmatter.title, type: file.frontmatter.type, workspaceId: workspace }
+      : { artifactId: id, title: file.frontmatter.name, type: 'folder', workspaceId: workspace };
   } catch {
     return {};
   }
@@ -69,5 +102,5 @@ export async function branchChanges(repo: Repo, main: string, tip: string): Prom
     }),
   );
   files.sort((a, b) => a.path.localeCompare(b.path));
-  return { base, tip, main, files };
+  return { base, tip, main, files, commits: await branchCommits(repo.gitdir, base, tip) };
 }

@@ -28,6 +28,7 @@ describe.each(BACKENDS)('openControlPlane (%s)', (backend) => {
       { version: 5 },
       { version: 6 },
       { version: 7 },
+      { version: 8 },
     ]);
   });
 
