@@ -85,6 +85,7 @@ module.exports = {
     lower('domain', [
       'access/',
       'artifacts/',
+      'bounded-memo\\.ts',
       'config/',
       'control/types\\.ts',
       'errors\\.ts',

@@ -2,8 +2,9 @@ import type { Limits } from '../config/index.js';
 import type { DiffCache } from './diff-cache.js';
 import type { ArtifactChange, ChangeRequestEvent, ControlPlane } from '../control/types.js';
 import type { SearchAnswer, SearchQuery } from '../search/types.js';
-import type { BranchChanges, MergeOutcome } from '../store/index.js';
 import type {
+  BranchChanges,
+  MergeOutcome,
   ArtifactMeta,
   Author,
   ArtifactRecord,
@@ -71,6 +72,8 @@ export interface ArtifactStore {
 
 /** A change request's branch in the store (GitStore satisfies it); the branch itself is read through `ArtifactStore` by its key. */
 export interface BranchStore {
+  /** The key that names the branch to every ArtifactStore method in place of the organization. */
+  changeRequestKey(orgId: string, number: number): string;
   forkChangeRequest(orgId: string, number: number): Promise<string>;
   changeRequestTip(orgId: string, number: number): Promise<string | null>;
   changeRequestChanges(orgId: string, number: number): Promise<BranchChanges>;

@@ -10,13 +10,12 @@ import { deletedArtifacts, importedPaths } from './catalog/index.js';
 import { changeRequestRef, FSYNC, prepareLooseBlobs, readMain, readRef, type Durability } from './git/index.js';
 import {
   branchChanges,
+  changeRequestKey,
   forkBranch,
   isMainKey,
   mergeBranch,
   parseStoreKey,
-  type BranchChanges,
   type BranchMerge,
-  type MergeOutcome,
 } from './branches/index.js';
 import {
   createArtifact,
@@ -48,6 +47,8 @@ import {
   type WriteEnv,
 } from './org/index.js';
 import type {
+  BranchChanges,
+  MergeOutcome,
   ArtifactMeta,
   ArtifactRecord,
   Author,
@@ -412,6 +413,11 @@ export class GitStore {
   /** Whether the organization (or a change request's branch) is open now; asking does not open it. */
   isOpen(orgId: string): boolean {
     return parseStoreKey(orgId) !== undefined && this.orgs.isOpen(orgId);
+  }
+
+  /** The key under which every method here reads and writes change request `number`'s branch instead of `main`. */
+  changeRequestKey(orgId: string, number: number): string {
+    return changeRequestKey(orgId, number);
   }
 
   /** Starts change request `number`'s branch at `main` now; the commit it starts from. */

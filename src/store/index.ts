@@ -1,14 +1,7 @@
 export { GitStore, type GitStoreOptions, type NewOrganization } from './git-store.js';
 export { parseRepositoryFile, parseSourceDocument, slugify } from './layout/index.js';
 export * from './types.js';
-export {
-  changeRequestKey,
-  isChangeRequestNumber,
-  type BranchChanges,
-  type BranchCommit,
-  type BranchFile,
-  type MergeOutcome,
-} from './branches/index.js';
+export { changeRequestKey } from './branches/index.js';
 export {
   blameFile,
   FSYNC,

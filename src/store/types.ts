@@ -166,3 +166,44 @@ export interface DeletedArtifact {
   /** Descendants deleted with it (they come back with it). */
   readonly descendants: number;
 }
+
+/** One file a change request changed, as it was where it parted from `main` and as it is on the branch. */
+export interface BranchFile {
+  readonly path: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  /** From the file's frontmatter (after, else before); absent for a file that is not an artifact's. */
+  readonly artifactId?: string;
+  readonly title?: string;
+  readonly type?: string;
+  readonly workspaceId?: string;
+}
+
+/** A commit on the branch and not on `main`. */
+export interface BranchCommit {
+  readonly commit: string;
+  readonly author: { readonly name: string; readonly email: string };
+  readonly authoredAt: string;
+  readonly subject: string;
+}
+
+export interface BranchChanges {
+  /** Where the branch parted from `main` (their merge base), the branch's tip, and `main` now. */
+  readonly base: string;
+  readonly tip: string;
+  readonly main: string;
+  readonly files: readonly BranchFile[];
+  /** Newest first. */
+  readonly commits: readonly BranchCommit[];
+}
+
+/** What merging a change request did. */
+export interface MergeOutcome {
+  readonly kind: 'fast-forward' | 'merge';
+  /** `main` after the merge. */
+  readonly commit: string;
+  /** The merged branch's tip. */
+  readonly tip: string;
+  /** Each artifact change `main` took in, as listeners hear of them. */
+  readonly results: CommitResult[];
+}

@@ -1,4 +1,3 @@
-import { changeRequestKey } from '../../store/index.js';
 import type { SearchHit } from '../../search/types.js';
 import type { ArtifactSearch, ArtifactStore, BranchStore, DomainDeps } from '../ports.js';
 
@@ -31,10 +30,13 @@ const everyMethod: Exclude<keyof ArtifactStore, (typeof STORE_METHODS)[number]> 
 void everyMethod;
 
 /** The artifact store as change request `number`'s branch holds it: reads and writes alike. */
-function branchStore(store: ArtifactStore, number: number): ArtifactStore {
+function branchStore(store: ArtifactStore, branches: BranchStore, number: number): ArtifactStore {
   const methods = STORE_METHODS.map((name) => {
     const method = store[name] as (orgId: string, ...rest: unknown[]) => unknown;
-    return [name, (orgId: string, ...rest: unknown[]) => method.call(store, changeRequestKey(orgId, number), ...rest)];
+    return [
+      name,
+      (orgId: string, ...rest: unknown[]) => method.call(store, branches.changeRequestKey(orgId, number), ...rest),
+    ];
   });
   return Object.fromEntries(methods) as unknown as ArtifactStore;
 }
@@ -61,7 +63,7 @@ function branchSearch(deps: DomainDeps, branches: BranchStore, number: number): 
   return {
     async forOrg(orgId) {
       const index = await deps.search.forOrg(orgId);
-      const key = changeRequestKey(orgId, number);
+      const key = branches.changeRequestKey(orgId, number);
       return {
         matchRanges: (query, text) => index.matchRanges(query, text),
         async search(query) {
@@ -95,5 +97,5 @@ function branchSearch(deps: DomainDeps, branches: BranchStore, number: number): 
  */
 export function branchPorts(deps: DomainDeps, branches: BranchStore, number: number): DomainDeps {
   const { changes: _notAnnounced, ...rest } = deps;
-  return { ...rest, store: branchStore(deps.store, number), search: branchSearch(deps, branches, number) };
+  return { ...rest, store: branchStore(deps.store, branches, number), search: branchSearch(deps, branches, number) };
 }

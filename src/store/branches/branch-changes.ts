@@ -8,36 +8,7 @@ import {
   type FileChange,
   type Repo,
 } from '../git/index.js';
-
-/** One file a change request changed, as it was where it parted from `main` and as it is on the branch. */
-export interface BranchFile {
-  readonly path: string;
-  readonly before: string | null;
-  readonly after: string | null;
-  /** From the file's frontmatter (after, else before); absent for a file that is not an artifact's. */
-  readonly artifactId?: string;
-  readonly title?: string;
-  readonly type?: string;
-  readonly workspaceId?: string;
-}
-
-/** A commit on the branch and not on `main`. */
-export interface BranchCommit {
-  readonly commit: string;
-  readonly author: { readonly name: string; readonly email: string };
-  readonly authoredAt: string;
-  readonly subject: string;
-}
-
-export interface BranchChanges {
-  /** Where the branch parted from `main` (their merge base), the branch's tip, and `main` now. */
-  readonly base: string;
-  readonly tip: string;
-  readonly main: string;
-  readonly files: readonly BranchFile[];
-  /** Newest first. */
-  readonly commits: readonly BranchCommit[];
-}
+import type { BranchChanges, BranchCommit, BranchFile } from '../types.js';
 
 const MAX_COMMITS_LISTED = 500;
 

@@ -1,4 +1,4 @@
-import { isUuid } from '../../ids.js';
+import { isChangeRequestNumber, isUuid } from '../../ids.js';
 import { changeRequestRef, MAIN_REF } from '../git/index.js';
 
 /**
@@ -7,11 +7,6 @@ import { changeRequestRef, MAIN_REF } from '../git/index.js';
  * the same code, under the branch's own lock and in its own cache directory.
  */
 const SEPARATOR = '@cr/';
-const MAX_NUMBER = 999_999_999;
-
-/** A change request's number, as people type it after `cr/`: 1 to 999,999,999. */
-export const isChangeRequestNumber = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= MAX_NUMBER;
 
 export const changeRequestKey = (orgId: string, number: number): string =>
   `${orgId.toLowerCase()}${SEPARATOR}${number}`;

@@ -13,7 +13,7 @@ import {
 } from '../git/index.js';
 import { advanceTo, type OrgHandle, type WriteEnv } from '../org/index.js';
 import { treeWithFiles } from '../write/index.js';
-import type { ChangeContext, CommitResult } from '../types.js';
+import type { ChangeContext, CommitResult, MergeOutcome } from '../types.js';
 import { filesChangedBetween, isAncestor, mergeBase } from './branch-changes.js';
 
 export interface BranchMerge {
@@ -22,16 +22,6 @@ export interface BranchMerge {
   readonly message: string;
   /** A person's resolution of each conflicted file, by path (the whole file, frontmatter included). */
   readonly resolutions?: ReadonlyMap<string, string>;
-}
-
-export interface MergeOutcome {
-  readonly kind: 'fast-forward' | 'merge';
-  /** `main` after the merge. */
-  readonly commit: string;
-  /** The merged branch's tip. */
-  readonly tip: string;
-  /** Each artifact change `main` took in, as listeners hear of them. */
-  readonly results: CommitResult[];
 }
 
 /** How one file the branch changed comes onto `main`: a blob (null: the file goes), or a conflict. */
