@@ -59,6 +59,7 @@ export async function createHttpApp(
     config,
     log,
     render: appRendering,
+    changeRequests: services.changeRequests,
     commits: (listener) =>
       store.onCommit((orgId, result) =>
         listener({ orgId, id: result.artifact.id, workspaceId: result.artifact.workspaceId }),

@@ -75,6 +75,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpEndpoints {
     audit: control.audit,
     log: toolLog,
     ...(deps.render ? { render: deps.render } : {}),
+    ...(deps.changeRequests ? { changeRequests: deps.changeRequests } : {}),
   });
   const idleMs = deps.sessionIdleMs ?? DEFAULT_IDLE_MS;
   const onCloseError = (error: unknown) => toolLog('warn', 'closing an MCP session failed', { error: String(error) });

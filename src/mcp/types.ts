@@ -1,6 +1,7 @@
 import type { AuthenticatedUser } from '../auth/index.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
+import type { ChangeRequestServices } from '../domain/index.js';
 import type { SpecService } from '../domain/types.js';
 import type { Logger } from '../log.js';
 import type { AnyToolDef, AppRendering, Connection } from '../tools/index.js';
@@ -12,6 +13,8 @@ export type VerifyAccessToken = (token: string, resource: URL) => Promise<Authen
 
 export interface McpRouterDeps {
   readonly specs: SpecService;
+  /** Change requests: review tools and proposal connections (X-Specbase-Change-Request). */
+  readonly changeRequests?: ChangeRequestServices;
   readonly control: ControlPlane;
   readonly config: Config;
   /** OAuth access tokens and personal access tokens alike; undefined for anything not valid now. */

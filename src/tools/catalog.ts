@@ -5,6 +5,7 @@ import { APP_TOOLS } from './apps/tools.js';
 import { APP_URIS } from './apps/uris.js';
 import { FULL_CONNECTION, offers, type Connection } from './connection.js';
 import { MANAGE_TOOLS } from './manage/index.js';
+import { REVIEW_TOOLS } from './review/index.js';
 import { TOOLS } from './table.js';
 import { isReadOnly, type AnyToolDef, type ToolKind } from './types.js';
 
@@ -110,15 +111,15 @@ export function toolDefinition(tool: AnyToolDef, apps = false): Tool {
 }
 
 /**
- * The catalog of `tools` (the default connection's), the opt-in `manageTools` after them and the
+ * The catalog of `tools` (the default connection's), the opt-in ones (manage, review) after them and the
  * app-only tools last, in the order tools/list shows them.
  */
 export function buildCatalog(
   defaultTools: readonly AnyToolDef[] = TOOLS,
   appTools: readonly AnyToolDef[] = APP_TOOLS,
-  manageTools: readonly AnyToolDef[] = MANAGE_TOOLS,
+  optInTools: readonly AnyToolDef[] = [...MANAGE_TOOLS, ...REVIEW_TOOLS],
 ): ToolCatalog {
-  const tools = [...defaultTools, ...manageTools];
+  const tools = [...defaultTools, ...optInTools];
   const all = [...tools, ...appTools];
   const byName = new Map(all.map((tool) => [tool.name, tool]));
   if (byName.size !== all.length) throw new Error('tool names must be unique');

@@ -20,11 +20,17 @@ export interface Connection {
   readonly toolsAsked?: string;
   /** Opt-in kinds added to all the other tools (`+manage`, `all`, a /manage URL); a subset in `tools` names its own. */
   readonly optIn?: ReadonlySet<ToolKind>;
+  /**
+   * Where this connection's writes go instead of `main` (`X-Specbase-Change-Request`, or the
+   * `change_request` query parameter): a change request's number, or `new` (the user's draft
+   * through this client, opened by the first write). Its reads see that change request.
+   */
+  readonly changeRequest?: number | 'new';
 }
 
 export const FULL_CONNECTION: Connection = Object.freeze({ readOnly: false });
 
-const KINDS: readonly ToolKind[] = ['search', 'read', 'list', 'create', 'edit', 'manage'];
+const KINDS: readonly ToolKind[] = ['search', 'read', 'list', 'create', 'edit', 'manage', 'review'];
 
 /** What `X-Specbase-Tools` asks for: a subset of the tools, and/or opt-in kinds added to all of them. */
 export interface ToolSelection {
@@ -33,7 +39,7 @@ export interface ToolSelection {
 }
 
 const HOW_TO_NAME =
-  'tool kinds (search, read, list, create, edit, manage), tool names, `+manage` (all the tools and the manage ones) or `all`, comma separated';
+  'tool kinds (search, read, list, create, edit, manage, review), tool names, `+manage` or `+review` (all the tools and those) or `all`, comma separated';
 
 /**
  * The tools named by `X-Specbase-Tools`: kinds (`search,read,list`) and tool names, comma
@@ -55,10 +61,12 @@ export function parseToolSelection(
   let subset = false;
   const kindOf = (word: string) => KINDS.find((kind) => kind === word);
   for (const word of words) {
-    const added = word === 'all' ? 'manage' : word.startsWith('+') ? kindOf(word.slice(1)) : undefined;
-    if (added && OPT_IN_KINDS.includes(added)) {
-      optIn.add(added);
-      for (const tool of catalog.tools) if (tool.kind === added) chosen.add(tool.name);
+    const added = word === 'all' ? OPT_IN_KINDS : word.startsWith('+') ? [kindOf(word.slice(1))] : [];
+    if (added.length > 0 && added.every((kind) => kind !== undefined && OPT_IN_KINDS.includes(kind))) {
+      for (const kind of added as ToolKind[]) {
+        optIn.add(kind);
+        for (const tool of catalog.tools) if (tool.kind === kind) chosen.add(tool.name);
+      }
       continue;
     }
     subset = true;
@@ -89,6 +97,7 @@ export function narrowest(a: Connection, b: Connection): Connection {
     ...(tools ? { tools } : {}),
     ...(toolsAsked !== undefined ? { toolsAsked } : {}),
     ...(a.optIn ? { optIn: a.optIn } : {}),
+    ...(a.changeRequest !== undefined ? { changeRequest: a.changeRequest } : {}),
   };
 }
 
@@ -101,7 +110,8 @@ const READ_ONLY_BECAUSE: Record<ReadOnlyReason, string> = {
 /** Undefined when the connection may call `tool`; otherwise the sentence that says why not and what to do. */
 export function refusalOf(connection: Connection, tool: AnyToolDef): string | undefined {
   if (connection.readOnly && !isReadOnly(tool.kind)) {
-    const what = tool.kind === 'manage' ? 'is a manage tool' : 'changes the specification';
+    const what =
+      tool.kind === 'manage' || tool.kind === 'review' ? `is a ${tool.kind} tool` : 'changes the specification';
     return (
       `${tool.name} ${what}, and this connection is read-only: ${READ_ONLY_BECAUSE[connection.readOnly]}; ` +
       'tools/list names what it can do'
@@ -110,7 +120,9 @@ export function refusalOf(connection: Connection, tool: AnyToolDef): string | un
   if (OPT_IN_KINDS.includes(tool.kind) && !connection.tools && !connection.optIn?.has(tool.kind)) {
     return (
       `${tool.name} is a ${tool.kind} tool, which a connection gets only by asking: send X-Specbase-Tools: +${tool.kind}, ` +
-      `connect to the /${tool.kind}/mcp URL, or tick "Let the assistant delete, move, restore and revert" on the Connect page`
+      (tool.kind === 'manage'
+        ? 'connect to the /manage/mcp URL, or tick "Let the assistant delete, move, restore and revert" on the Connect page'
+        : 'or work on a change request (X-Specbase-Change-Request: new, or a number)')
     );
   }
   if (connection.tools && !selects(connection.tools, tool)) {

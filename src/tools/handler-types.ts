@@ -1,5 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import type { ControlPlane } from '../control/types.js';
+import type { ChangeRequestServices } from '../domain/index.js';
 import type { SpecService } from '../domain/types.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Connection } from './connection.js';
@@ -22,6 +23,8 @@ export interface ToolServerDeps {
   readonly pollAfterMs?: number;
   /** How the MCP Apps show documents and diffs; without it no app is offered. */
   readonly render?: AppRendering;
+  /** Change requests: the review tools, and connections whose writes are proposals. */
+  readonly changeRequests?: ChangeRequestServices;
 }
 
 /** Who a request acts for, whichever protocol era carried it. */

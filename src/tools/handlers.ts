@@ -12,6 +12,7 @@ import {
 import { completePrompt, promptHandlers } from './prompts.js';
 import { completeResource, resourceHandlers } from './resources.js';
 import { artifactUri, RESOURCE_MIME_TYPE } from './resource-uri.js';
+import type { ChangeRequest } from '../control/types.js';
 import type { AnyToolDef } from './types.js';
 
 export type { McpHandler, McpMethod, RequestContext, ToolScope, ToolServerDeps } from './handler-types.js';
@@ -48,12 +49,21 @@ function requestedId(raw: unknown): string | null {
   return entry ? String(entry[1]).slice(0, 100) : null;
 }
 
+/** What a write result adds when the write went to a change request instead of `main`. */
+function proposalNote(deps: ToolServerDeps, orgId: string, changeRequest: ChangeRequest): string {
+  const url = deps.changeRequests?.changeRequests.urlOf(orgId, changeRequest.number) ?? '';
+  return (
+    `Proposed in change request #${changeRequest.number} "${changeRequest.title}" (branch cr/${changeRequest.number}): ` +
+    `not on main until a person merges it. Review: ${url}`
+  );
+}
+
 /**
  * The MCP surface as a table of era-neutral handlers, built once per process. This is the one
  * place that runs tools: argument parsing, actor, audit and error translation happen here.
  */
 export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
-  const { catalog, specs, audit, log, render } = deps;
+  const { catalog, specs, audit, log, render, changeRequests } = deps;
   const runTool = async (name: string, rawArgs: unknown, request: RequestContext): Promise<Record<string, unknown>> => {
     const tool = catalog.byName.get(name);
     if (!tool)
@@ -86,8 +96,17 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
       if (refusal) throw new ToolNotOfferedError(refusal);
       const args = parseArgs(tool, rawArgs);
       const actor = { principal: await scope.principal(), ...(client ? { client } : {}) };
+      let proposedIn: ChangeRequest | undefined;
       const outcome = await tool.run(
-        { specs, actor, ...(render ? { render } : {}), ...(request.confirm ? { confirm: request.confirm } : {}) },
+        {
+          specs: changeRequests
+            ? changeRequests.proposals.for(request.connection.changeRequest, (cr) => (proposedIn = cr))
+            : specs,
+          actor,
+          ...(render ? { render } : {}),
+          ...(request.confirm ? { confirm: request.confirm } : {}),
+          ...(changeRequests ? { changeRequests: changeRequests.changeRequests } : {}),
+        },
         args,
       );
       const structuredContent = tool.output.parse(outcome.structured) as Record<string, unknown>;
@@ -99,7 +118,8 @@ export function buildHandlers(deps: ToolServerDeps): readonly McpHandler[] {
         name: link.title,
         mimeType: RESOURCE_MIME_TYPE,
       }));
-      return { content: [{ type: 'text', text: outcome.text }, ...links], structuredContent };
+      const text = proposedIn ? `${outcome.text}\n\n${proposalNote(deps, scope.orgId, proposedIn)}` : outcome.text;
+      return { content: [{ type: 'text', text }, ...links], structuredContent };
     } catch (error) {
       // Not an outcome: the call is asked again with the user's answer, and audited then.
       if (error instanceof InputRequired) return error.result;

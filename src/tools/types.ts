@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChangeRequests } from '../domain/index.js';
 import type { Actor, SpecService } from '../domain/types.js';
 import type { AppName } from './apps/uris.js';
 
@@ -18,16 +19,22 @@ export interface ToolContext {
   readonly render?: AppRendering;
   /** Present when the client can ask its user (elicitation). */
   readonly confirm?: Confirm;
+  /** Present where the server offers change requests (the review tools need it). */
+  readonly changeRequests?: ChangeRequests;
 }
 
 /**
  * search, read and list never change anything; create and edit add a commit. `manage` (delete,
- * restore, move, revert, history) is offered only to a connection that asks for it.
+ * restore, move, revert, history) and `review` (change requests: open, list, read, submit) are
+ * offered only to a connection that asks for them.
  */
-export type ToolKind = 'search' | 'read' | 'list' | 'create' | 'edit' | 'manage';
+export type ToolKind = 'search' | 'read' | 'list' | 'create' | 'edit' | 'manage' | 'review';
 
-/** Kinds a connection gets only by asking (X-Specbase-Tools: +manage, a /manage URL). */
-export const OPT_IN_KINDS: readonly ToolKind[] = ['manage'];
+/**
+ * Kinds a connection gets only by asking (X-Specbase-Tools: +manage, a /manage URL; +review, or
+ * working on a change request).
+ */
+export const OPT_IN_KINDS: readonly ToolKind[] = ['manage', 'review'];
 
 /** A question the user answers before a tool goes on (MCP elicitation), and what it is keyed by. */
 export interface Confirmation {

@@ -17,6 +17,9 @@ import type {
 
 export type ChangeRequestDeps = DomainDeps & { readonly branches: BranchStore };
 
+/** How long review rules read from the database are trusted (see reviewRules). */
+const RULES_FRESH_MS = 1_000;
+
 const workspacesOf = (changes: BranchChanges): string[] => [
   ...new Set(changes.files.flatMap((file) => (file.workspaceId ? [file.workspaceId] : []))),
 ];
@@ -38,7 +41,18 @@ const changeContext = (actor: Actor) => ({
  * them, and, where a workspace says "the author cannot merge their own change", is not its author.
  */
 export class ChangeRequests {
+  /** Review rules as read, per organization: asked on every call of a connection, changed rarely. */
+  readonly #rules = new Map<
+    string,
+    { readonly at: number; readonly rules: Promise<ReadonlyMap<string, ReviewRules>> }
+  >();
+
   constructor(private readonly deps: ChangeRequestDeps) {}
+
+  /** Its review page. */
+  urlOf(orgId: string, number: number): string {
+    return changeRequestUrl(this.deps.baseUrl, orgId, number);
+  }
 
   /** Opens one at `main` now; the actor must be able to write somewhere in the organization. */
   async open(actor: Actor, input: { title: string; description?: string }): Promise<ChangeRequestView> {
@@ -193,8 +207,19 @@ export class ChangeRequests {
     return this.deps.control.changeRequests.draftOf(orgId, userId, actor.client ?? null);
   }
 
+  /**
+   * Each workspace's review rules. Read at most once a second per organization: a rule set in
+   * this process applies at once, one set through another replica within that second.
+   */
   async reviewRules(actor: Actor): Promise<ReadonlyMap<string, ReviewRules>> {
-    return this.deps.control.changeRequests.reviewRules(actor.principal.orgId);
+    const { orgId } = actor.principal;
+    let known = this.#rules.get(orgId);
+    if (!known || Date.now() - known.at > RULES_FRESH_MS) {
+      known = { at: Date.now(), rules: this.deps.control.changeRequests.reviewRules(orgId) };
+      known.rules.catch(() => this.#rules.delete(orgId));
+      this.#rules.set(orgId, known);
+    }
+    return known.rules;
   }
 
   /** A workspace's admin sets how its changes are reviewed. */
@@ -210,6 +235,7 @@ export class ChangeRequests {
       rules,
       by: actor.principal.userId,
     });
+    this.#rules.delete(actor.principal.orgId);
   }
 
   private async move(
@@ -253,7 +279,7 @@ export class ChangeRequests {
       return { allowed: false, reason: 'merging needs a role that may edit every workspace it changes' };
     }
     if (row.authorId === actor.principal.userId) {
-      const rules = await this.deps.control.changeRequests.reviewRules(row.orgId);
+      const rules = await this.reviewRules(actor);
       if (workspaces.some((w) => rules.get(w)?.authorCannotMerge)) {
         return {
           allowed: false,

@@ -1,5 +1,5 @@
 import { artifactType, type ArtifactType } from '../../artifacts/index.js';
-import type { ChangeRequest, ReviewRules } from '../../control/types.js';
+import type { ChangeRequest } from '../../control/types.js';
 import { isUuid } from '../../ids.js';
 import type { ArtifactStore } from '../ports.js';
 import type { Actor, CreateInput, SpecService } from '../types.js';
@@ -45,16 +45,8 @@ const VERB_WORD: Partial<Record<keyof typeof WRITES, string>> = {
   move: 'Move',
 };
 
-/** How long a process trusts the review rules it read: a rule an admin changes applies within it. */
-const RULES_FRESH_MS = 1_000;
-
 /** Routes a connection's calls between `main` and a change request; see ProposalTarget. */
 export class Proposals {
-  readonly #rules = new Map<
-    string,
-    { readonly at: number; readonly rules: Promise<ReadonlyMap<string, ReviewRules>> }
-  >();
-
   constructor(
     private readonly main: SpecService,
     private readonly store: ArtifactStore,
@@ -114,13 +106,7 @@ export class Proposals {
 
   /** The workspaces whose rule makes assistants' writes proposals. */
   private async reviewed(actor: Actor): Promise<ReadonlySet<string>> {
-    const { orgId } = actor.principal;
-    let known = this.#rules.get(orgId);
-    if (!known || Date.now() - known.at > RULES_FRESH_MS) {
-      known = { at: Date.now(), rules: this.changeRequests.reviewRules(actor) };
-      this.#rules.set(orgId, known);
-    }
-    const rules = await known.rules;
+    const rules = await this.changeRequests.reviewRules(actor);
     return new Set([...rules].flatMap(([id, rule]) => (rule.assistantChangesNeedReview ? [id] : [])));
   }
 

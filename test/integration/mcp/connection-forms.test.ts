@@ -108,6 +108,7 @@ describe('headers the server cannot read', () => {
   it.each([
     ['X-Specbase-Tools', 'search,delete', /neither a tool kind/],
     ['X-Specbase-Readonly', 'yes', /send true or false/],
+    ['X-Specbase-Change-Request', 'soon', /send new .* or a change request's number/],
   ])('%s: %s is refused with 400 before MCP', async (name, value, message) => {
     const response = await fetch(new URL(`/api/mcp/o/${h.orgId}/mcp`, h.baseUrl), {
       method: 'POST',

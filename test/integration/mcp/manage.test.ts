@@ -25,6 +25,12 @@ const MANAGE_NAMES = [
   'specbase_restore_artifact',
   'specbase_revert_change',
 ];
+const REVIEW_NAMES = [
+  'specbase_list_change_requests',
+  'specbase_open_change_request',
+  'specbase_read_change_request',
+  'specbase_submit_change_request',
+];
 
 interface OpenOptions {
   readonly headers?: Record<string, string>;
@@ -92,15 +98,15 @@ describe.each(ERAS)('in the %s era', (era, open) => {
     }
   });
 
-  it('+manage, all and the /manage URL add the five manage tools; a filter gets what it names', async () => {
-    for (const options of [
-      { headers: MANAGE },
-      { headers: { 'X-Specbase-Tools': 'all' } },
-      { orgPath: 'manage/mcp' },
-    ]) {
+  it('+manage and the /manage URL add the five manage tools, all the review ones too; a filter gets what it names', async () => {
+    for (const [options, added] of [
+      [{ headers: MANAGE }, MANAGE_NAMES],
+      [{ headers: { 'X-Specbase-Tools': 'all' } }, [...MANAGE_NAMES, ...REVIEW_NAMES]],
+      [{ orgPath: 'manage/mcp' }, MANAGE_NAMES],
+    ] as const) {
       const client = await open('owner', options);
       try {
-        expect(await names(client), JSON.stringify(options)).toEqual([...DEFAULT_NAMES, ...MANAGE_NAMES].sort());
+        expect(await names(client), JSON.stringify(options)).toEqual([...DEFAULT_NAMES, ...added].sort());
         expect((await ok(client, 'specbase_read_history', { artifactId: h.productId })).data.entries.length).toBe(1);
       } finally {
         await client.close();
