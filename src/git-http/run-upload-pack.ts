@@ -10,10 +10,19 @@ export interface UploadPackOutcome {
 
 const STDERR_KEEP_CHARS = 4096;
 /**
- * Only `main` (and HEAD) is published: whatever else appears under refs/ (a writer's
- * temporary file beside the ref it is about to replace, a ref made by hand) stays private.
+ * Only `main` (and HEAD) and change requests' branches `cr/*` are published: whatever else
+ * appears under refs/ (a writer's temporary file beside the ref it is about to replace, a ref
+ * made by hand) stays private. Whoever may clone reads every workspace, and so every change
+ * request: `git diff main...cr/{n}` shows one as its reviewers see it.
  */
-const ONLY_MAIN = ['-c', 'uploadpack.hideRefs=refs/', '-c', 'uploadpack.hideRefs=!refs/heads/main'];
+const PUBLISHED_REFS = [
+  '-c',
+  'uploadpack.hideRefs=refs/',
+  '-c',
+  'uploadpack.hideRefs=!refs/heads/main',
+  '-c',
+  'uploadpack.hideRefs=!refs/heads/cr/',
+];
 /** `version=2`, `version=2:object-format=sha1`: key=value pairs joined by colons, nothing else. */
 const GIT_PROTOCOL_VALUE = /^[A-Za-z0-9._=:-]{1,256}$/;
 
@@ -31,7 +40,7 @@ export async function runUploadPack(options: {
   outputTap?: Duplex;
   output: Writable;
 }): Promise<UploadPackOutcome> {
-  const args = [...ONLY_MAIN, 'upload-pack', '--stateless-rpc', '--strict'];
+  const args = [...PUBLISHED_REFS, 'upload-pack', '--stateless-rpc', '--strict'];
   if (options.advertiseRefs) args.push('--advertise-refs');
   args.push(options.gitdir);
   // Started by the launcher, as every git of the service is: a fork of the service stalls it.

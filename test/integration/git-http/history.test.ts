@@ -127,6 +127,23 @@ describe('git smart HTTP: clone and fetch tell who changed what', () => {
     expect(actions).toEqual(expect.arrayContaining(['clone', 'fetch']));
   });
 
+  it('shows change requests as cr/* branches, so that a reviewer can git diff main...cr/{n}', async () => {
+    const { orgId, alice, bob } = fx;
+    await fx.store.forkChangeRequest(orgId, 7);
+    await fx.store.update(
+      fx.store.changeRequestKey(orgId, 7),
+      capabilityId,
+      { verb: 'edit', body: '# Search\n\nProposed by Bob.\n' },
+      bob.ctx,
+    );
+    await git.ok(['fetch', 'origin'], { cwd: clone, token: alice.token });
+    const branches = (await git.ok(['branch', '-r', '--format=%(refname:short)'], { cwd: clone })).trim().split('\n');
+    expect(branches).toEqual(expect.arrayContaining(['origin/main', 'origin/cr/7']));
+    const diff = await git.ok(['diff', 'origin/main...origin/cr/7', '--', capabilityPath], { cwd: clone });
+    expect(diff).toContain('+Proposed by Bob.');
+    expect((await git.ok(['log', '-1', '--format=%an', 'origin/cr/7'], { cwd: clone })).trim()).toBe('Bob Editor');
+  });
+
   it('speaks protocol v2 when git asks for it, and v0 when it does not', async () => {
     const v2 = await git.run(['-c', 'protocol.version=2', 'clone', fx.repoUrl(), path.join(work, 'v2')], {
       token: fx.alice.token,
