@@ -9,8 +9,12 @@ export const APPS_CAPABILITIES = {
 };
 
 /** A v2 client (2026-07-28) signed in as `persona` that declares it renders MCP Apps. */
-export async function connectAppsClient(h: Harness, persona: Persona): Promise<Client> {
-  const headers = { Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId };
+export async function connectAppsClient(
+  h: Harness,
+  persona: Persona,
+  extraHeaders: Record<string, string> = {},
+): Promise<Client> {
+  const headers = { Authorization: `Bearer ${h.users[persona].token}`, 'X-Organization-Id': h.orgId, ...extraHeaders };
   const transport = new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', h.baseUrl), { requestInit: { headers } });
   const client = new Client({ name: 'apps-test-host', version: '1.0.0' }, {
     capabilities: APPS_CAPABILITIES,

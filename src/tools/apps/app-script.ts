@@ -134,6 +134,48 @@ async function showChange(id, commit) {
   }
 }
 
+function reviewControls(cr) {
+  const area = el('div', { class: 'actions' });
+  const act = async (button, tool, done) => {
+    for (const b of area.querySelectorAll('button')) b.disabled = true;
+    try {
+      const result = await call(tool, { number: cr.number });
+      area.replaceChildren(el('div', { class: 'notice ok', role: 'status' }, el('strong', {}, done + ' '), link(result.url, 'Open in Specbase')));
+    } catch (error) {
+      area.replaceChildren(problem(error.message, 'Nothing was written.'), link(cr.url, 'Review it in Specbase'));
+    }
+  };
+  if (cr.state !== 'open') {
+    area.append(el('p', { class: 'muted' }, 'This change request is ' + cr.state + '.'));
+    return area;
+  }
+  area.append(
+    cr.mergeable ? null : el('p', { class: 'notice' }, 'You cannot merge it: ' + cr.notMergeableBecause + '.'),
+    el('div', { class: 'buttons' },
+      el('button', { type: 'button', disabled: !cr.mergeable, onclick: (event) => act(event.currentTarget, 'specbase_app_merge_change_request', 'Merged onto main.') }, 'Merge'),
+      el('button', { type: 'button', class: 'secondary', onclick: (event) => act(event.currentTarget, 'specbase_app_close_change_request', 'Closed without merging.') }, 'Close')));
+  return area;
+}
+
+async function showChangeRequest(number) {
+  loading('the change request');
+  try {
+    const cr = await call('specbase_app_change_request', { number });
+    show(
+      el('header', { class: 'head' },
+        el('p', { class: 'eyebrow' }, 'Change request #' + cr.number + ' · ', el('code', {}, cr.branch), ' · ' + cr.state),
+        el('h1', {}, cr.title),
+        el('p', { class: 'meta' }, cr.author ? 'By ' : '', cr.author ? el('strong', {}, cr.author) : null, cr.author ? ' · ' : '', link(cr.url, 'Review in Specbase'))),
+      cr.description ? el('p', {}, cr.description) : null,
+      cr.files.length === 0 ? el('p', { class: 'muted' }, 'It changes nothing yet.') : null,
+      ...cr.files.map((file) => el('section', { class: 'diff-panel' }, el('h2', {}, file.status + ' · ' + file.title), sanitized(file.html))),
+      reviewControls(cr),
+    );
+  } catch (error) {
+    show(problem(error.message));
+  }
+}
+
 /** Places are asked for once per result list; going back to the list shows them again. */
 let knownPlaces;
 
@@ -165,6 +207,7 @@ function onResult(result) {
   if (view === 'artifact' && data.id) return showArtifact(data.id);
   if (view === 'change' && data.id && data.version) return showChange(data.id, data.version);
   if (view === 'search' && Array.isArray(data.results)) return showResults(data);
+  if (view === 'review' && data.number) return showChangeRequest(data.number);
   show(problem('This result has nothing to show.'));
 }
 
@@ -176,7 +219,7 @@ function follow(context) {
 
 app.ontoolresult = onResult;
 app.onhostcontextchanged = follow;
-loading(view === 'search' ? 'the results' : view === 'change' ? 'the change' : 'the artifact');
+loading(view === 'search' ? 'the results' : view === 'change' ? 'the change' : view === 'review' ? 'the change request' : 'the artifact');
 await app.connect();
 follow(app.getHostContext());
 `;

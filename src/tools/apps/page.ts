@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ARTIFACT_TYPE_TABLE } from '../../artifacts/index.js';
 import { APP_CSS } from './app-css.js';
 import { APP_SCRIPT } from './app-script.js';
-import type { AppName } from './uris.js';
+import { APP_NAMES, type AppName } from './uris.js';
 
 /**
  * The ext-apps runtime bundle (`app-with-deps`) ends in its one export clause; the apps run it
@@ -34,6 +34,7 @@ const TITLES: Record<AppName, string> = {
   artifact: 'Specbase artifact',
   change: 'Specbase change',
   search: 'Specbase search results',
+  review: 'Specbase change request',
 };
 
 const escapeAttribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -71,7 +72,7 @@ let pages: ReadonlyMap<AppName, string> | undefined;
 export function appPage(name: AppName): string {
   if (!pages) {
     const runtime = inlineRuntime();
-    pages = new Map((['artifact', 'change', 'search'] as const).map((app) => [app, buildPage(app, runtime)]));
+    pages = new Map(APP_NAMES.map((app) => [app, buildPage(app, runtime)]));
   }
   return pages.get(name)!;
 }

@@ -5,6 +5,7 @@ const DESCRIPTIONS: Record<AppName, string> = {
   artifact: 'An artifact as the web application shows it: type, place in the tree, version, last author',
   change: 'An edit just made, its changed words highlighted, with Revert this change',
   search: 'Search results with type badges and places in the tree, each opening the artifact view',
+  review: "A change request's combined diff across artifacts, with Merge and Close for the person reviewing it",
 };
 
 /**

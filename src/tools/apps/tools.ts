@@ -4,6 +4,7 @@ import type { Actor, Crumb, SpecService } from '../../domain/types.js';
 import { editOutput } from '../schemas.js';
 import { editText } from '../text.js';
 import type { AnyToolDef, AppRendering, ToolContext } from '../types.js';
+import { changeRequestViewTool, closeChangeRequestTool, mergeChangeRequestTool } from './review-tools.js';
 
 /**
  * The tools only the MCP Apps call (hidden from the model by `_meta.ui.visibility`): what a view
@@ -169,4 +170,7 @@ export const APP_TOOLS: readonly AnyToolDef[] = Object.freeze([
   changeViewTool,
   placesTool,
   revertTool,
+  changeRequestViewTool,
+  mergeChangeRequestTool,
+  closeChangeRequestTool,
 ]);

@@ -8,6 +8,7 @@ export const APP_URIS = Object.freeze({
   artifact: 'ui://specbase/artifact',
   change: 'ui://specbase/change',
   search: 'ui://specbase/search',
+  review: 'ui://specbase/change-request',
 });
 
 export type AppName = keyof typeof APP_URIS;

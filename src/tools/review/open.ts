@@ -7,6 +7,7 @@ export const openChangeRequestTool: AnyToolDef = {
   name: 'specbase_open_change_request',
   title: 'Open a change request',
   kind: 'review',
+  app: 'review',
   description:
     'Opens a change request: a branch of main where changes wait for a person to review and merge them. ' +
     'On a connection working on `new` change requests, your next changes go to it. Returns its number and review page.',

@@ -13,6 +13,7 @@ export const readChangeRequestTool: AnyToolDef = {
   title: 'Read a change request',
   kind: 'review',
   hints: { readOnly: true },
+  app: 'review',
   description:
     'A change request as its reviewer reads it: the combined unified diff of every artifact it changes since it left main, ' +
     'its commits and its comments, and whether you may merge it.',

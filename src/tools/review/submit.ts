@@ -9,6 +9,7 @@ export const submitChangeRequestTool: AnyToolDef = {
   title: 'Submit a change request for review',
   kind: 'review',
   hints: { idempotent: true },
+  app: 'review',
   description:
     'Says a change request is ready for review, with a summary for the reviewer. Without a number: the draft your changes ' +
     'on this connection went to. A person reviews and merges it in the web application; your next changes open a new one.',

@@ -143,6 +143,7 @@ describe('what clients see', () => {
       ['ui://specbase/artifact', 'text/html;profile=mcp-app'],
       ['ui://specbase/change', 'text/html;profile=mcp-app'],
       ['ui://specbase/search', 'text/html;profile=mcp-app'],
+      ['ui://specbase/change-request', 'text/html;profile=mcp-app'],
     ]);
     for (const app of apps) {
       const read = await owner.readResource({ uri: app.uri });
@@ -323,6 +324,60 @@ describe('the apps in a host', () => {
       expect(host.calls).toEqual(['specbase_app_places', 'specbase_app_artifact']);
     } finally {
       await host.close();
+    }
+  });
+});
+
+describe('the change request view', () => {
+  it('shows the combined diff; Merge and Close are app-only, and the author under four eyes cannot merge', async () => {
+    const reviewer = await connectAppsClient(h, 'owner', { 'X-Specbase-Tools': '+review' });
+    const author = await connectAppsClient(h, 'editor', { 'X-Specbase-Change-Request': 'new' });
+    const owner = { principal: (await h.services.control.members.principal(h.orgId, h.users.owner.user.id))! };
+    const changeRequests = h.services.changeRequests.changeRequests;
+    await changeRequests.setReviewRules(owner, h.defaultWorkspaceId, {
+      assistantChangesNeedReview: false,
+      authorCannotMerge: true,
+    });
+    try {
+      const proposed = await ok(author, 'specbase_create_page', { title: 'Proposed in the app' });
+      const number = Number(/change request #(\d+)/.exec(JSON.stringify(proposed.content))?.[1]);
+      const modelTools = (await reviewer.listTools()).tools.filter(
+        (tool) => (tool._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility === undefined,
+      );
+      expect(modelTools.map((tool) => tool.name)).not.toContain('specbase_app_merge_change_request');
+
+      const asAuthor = await openAppsHost(browser, author);
+      try {
+        const read = await ok(author, 'specbase_read_change_request', { number });
+        const frame = await asAuthor.mount('ui://specbase/change-request', read);
+        await frame.locator('table.diff').first().waitFor();
+        expect(await frame.getByRole('button', { name: 'Merge' }).isDisabled()).toBe(true);
+        expect(await frame.locator('.notice').first().innerText()).toMatch(/four eyes/);
+      } finally {
+        await asAuthor.close();
+      }
+
+      const before = await commits();
+      const asReviewer = await openAppsHost(browser, reviewer);
+      try {
+        const read = await ok(reviewer, 'specbase_read_change_request', { number });
+        const frame = await asReviewer.mount('ui://specbase/change-request', read);
+        expect(await frame.locator('h1').innerText()).toBe('New page: Proposed in the app');
+        await frame.getByRole('button', { name: 'Merge' }).click();
+        await frame.getByRole('status').filter({ hasText: 'Merged onto main.' }).waitFor();
+        expect(asReviewer.calls).toContain('specbase_app_merge_change_request');
+      } finally {
+        await asReviewer.close();
+      }
+      const after = await commits();
+      expect(after.length).toBe(before.length + 1);
+      expect(after[0]).toMatch(/Create page: Proposed in the app$/);
+    } finally {
+      await changeRequests.setReviewRules(owner, h.defaultWorkspaceId, {
+        assistantChangesNeedReview: false,
+        authorCannotMerge: false,
+      });
+      await Promise.all([reviewer.close(), author.close()]);
     }
   });
 });
