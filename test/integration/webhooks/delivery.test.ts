@@ -116,6 +116,42 @@ describe('webhooks, delivered to a local receiver that verifies every signature'
     expect(receiver.rejected).toEqual([]);
   });
 
+  it('a change request is announced as it opens, changes and merges; merged commits as artifact events, by their authors', async () => {
+    await addHook('review', 'change_request,create', 'all');
+    const changeRequests = h.services.changeRequests;
+    const opened = await changeRequests.changeRequests.open(owner, { title: 'Gift cards' });
+    const onBranch = changeRequests.specsOn(opened.number);
+    const created = await onBranch.create(owner, 'requirement', { parentId: featureId, title: 'Gift cards' });
+    await changeRequests.changeRequests.updated(owner, opened.number);
+    // Nothing on a change request is announced as an artifact event until it is merged.
+    await settle();
+    expect(receiver.of('review').map((e) => e.type)).toEqual(['change_request.opened', 'change_request.updated']);
+    const merged = await changeRequests.changeRequests.merge(owner, opened.number);
+    await waitUntil(
+      async () => receiver.of('review').length >= 4,
+      15_000,
+      () => `received ${JSON.stringify(receiver.of('review'))}`,
+    );
+    await settle();
+    const events = receiver.of('review');
+    expect(events.map((e) => e.type)).toEqual([
+      'change_request.opened',
+      'change_request.updated',
+      'artifact.create',
+      'change_request.merged',
+    ]);
+    expect(events[2]!.data).toMatchObject({ artifact: { id: created.id }, commit: merged.commit });
+    expect(events[3]!.data.changeRequest).toEqual({
+      number: opened.number,
+      title: 'Gift cards',
+      state: 'merged',
+      branch: `cr/${opened.number}`,
+      url: `${h.baseUrl}/o/${h.orgId}/cr/${opened.number}`,
+    });
+    expect(events[3]!.data.workspaceIds).toEqual([h.defaultWorkspaceId]);
+    expect(receiver.rejected).toEqual([]);
+  });
+
   it('a move, a delete and a restore are events too, one per artifact the commit changed', async () => {
     await addHook('restructure', 'move,delete,restore', 'all');
     const created = await callTool(assistant, 'specbase_create_requirement', { featureId, title: 'Gift wrapping' });
