@@ -64,6 +64,8 @@ export const searchCalls = (limit?: number): ToolCall[] =>
 export const questionCalls = (): ToolCall[] => QUESTIONS.map((query) => ({ tool: 'specbase_search', args: { query } }));
 
 const ECHO: ToolCall[] = [{ tool: 'echo', args: { text: 'hello' } }];
+/** A write as an assistant makes one: a new page, one commit. */
+const CREATE_PAGE: ToolCall[] = [{ tool: 'specbase_create_page', args: { title: 'Meeting notes' } }];
 
 interface SurfaceSizes {
   readonly toolsListBytes: number;
@@ -242,9 +244,28 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
         into.push(stats.p50Ms);
       }
     }
+    // Writes, one client at a time: straight to main, and as proposals in one change request
+    // (X-Specbase-Change-Request: new; its first write opens it and builds its branch's catalog).
+    await load.open('writer', specbase.mcpUrl, authHeaders(m), 1);
+    await load.open('proposer', specbase.mcpUrl, { ...authHeaders(m), 'x-specbase-change-request': 'new' }, 1);
+    for (const group of ['writer', 'proposer'])
+      failIfErrors(`${group} warm-up`, await load.run(group, CREATE_PAGE, 0, 1));
+    const writes = { direct: [] as number[], proposal: [] as number[] };
+    for (let round = 0; round < SINGLE_ROUNDS; round++) {
+      for (const [group, into] of [
+        ['writer', writes.direct],
+        ['proposer', writes.proposal],
+      ] as const) {
+        const stats = await load.run(group, CREATE_PAGE, WARMUP_MS, MEASURE_MS);
+        failIfErrors(group, stats);
+        into.push(stats.p50Ms);
+      }
+    }
     await load.close();
     const single10 = median(single.limit10);
     const single50 = median(single.limit50);
+    const direct = median(writes.direct);
+    const proposal = median(writes.proposal);
     return [
       `${total} artifacts: ${CLIENTS} closed-loop clients, ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server after ${WARMUP_MS / 1000} s warm-up, rounds rotated (a first server's first read and search, sent together: ${fmt(firstUseMs / 1000)} s)`,
       `  2025 era (sessions, @modelcontextprotocol/sdk 1.x) against the bare 1.x server:`,
@@ -279,6 +300,7 @@ async function benchSize(total: number, load: LoadGenerator): Promise<string[]> 
       `  p50 latency: bare ${fmt(median(rounds.bareP50), 2)} ms (rounds ${spread(rounds.bareP50, 2)}), bare without express ${fmt(median(rounds.bareNodeP50), 2)} ms, bare document ${fmt(median(rounds.documentP50), 2)} ms, read ${fmt(median(rounds.readP50), 2)} ms, search ${fmt(median(rounds.searchP50), 2)} ms, question ${fmt(median(rounds.questionP50), 2)} ms, search at limit 50 ${fmt(median(rounds.search50P50), 2)} ms`,
       `  CPU per call (ms, median of rounds): ${(['bare', 'bareNode', 'document', 'read', 'search', 'question', 'search50', 'bareModern', 'modernRead', 'modernSearch'] as const).map((name) => cpuLine(name, cpu[name])).join('; ')}`,
       `  tools/list ${sizes.toolsListBytes} bytes (target < 25 KB); concise read text ${sizes.conciseReadChars} chars (target about 600)`,
+      `  a write (specbase_create_page), one client: p50 ${fmt(direct, 2)} ms to main, ${fmt(proposal, 2)} ms as a proposal in a change request: ${fmt(proposal / direct, 2)}x (target <= 1.3x; median of ${SINGLE_ROUNDS} rounds)`,
     ];
   } finally {
     await Promise.all([specbase.stop(), bare.stop(), bareNode.stop(), bareModern.stop()]);

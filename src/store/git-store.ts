@@ -421,8 +421,10 @@ export class GitStore {
   }
 
   /** Starts change request `number`'s branch at `main` now; the commit it starts from. */
-  forkChangeRequest(orgId: string, number: number): Promise<string> {
-    return forkBranch(this.gitdir(orgId), changeRequestRef(number), this.durability);
+  async forkChangeRequest(orgId: string, number: number): Promise<string> {
+    const fork = await forkBranch(this.gitdir(orgId), changeRequestRef(number), this.durability);
+    await this.orgs.seedFromMain(orgId, changeRequestKey(orgId, number));
+    return fork;
   }
 
   /** The commit change request `number`'s branch points at; null when it has none. */

@@ -128,11 +128,16 @@ export class ChangeRequests {
     return row;
   }
 
-  /** A proposal landed on it: its time moves, and webhooks hear `change_request.updated`. */
-  async updated(actor: Actor, number: number): Promise<void> {
-    const row = await this.deps.control.changeRequests.update(actor.principal.orgId, number, {});
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
-    await this.announce(actor, 'updated', await this.view(row), workspacesOf(changes));
+  /**
+   * A proposal landed on it: its time moves, and webhooks hear `change_request.updated`, for the
+   * workspace of the artifact written (not a diff of the whole branch: this runs on every write).
+   */
+  async updated(actor: Actor, number: number, artifactId?: string): Promise<void> {
+    const { orgId } = actor.principal;
+    const row = await this.deps.control.changeRequests.update(orgId, number, {});
+    const key = this.deps.branches.changeRequestKey(orgId, number);
+    const written = artifactId ? await this.deps.store.meta(key, artifactId).catch(() => undefined) : undefined;
+    await this.announce(actor, 'updated', await this.view(row), written ? [written.workspaceId] : []);
   }
 
   /** The author says it is ready: a summary becomes its description. */

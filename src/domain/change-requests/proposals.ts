@@ -45,6 +45,13 @@ const VERB_WORD: Partial<Record<keyof typeof WRITES, string>> = {
   move: 'Move',
 };
 
+/** The artifact a write's result names: its `id`, or the `artifact` a delete or move names. */
+function writtenId(result: unknown): string | undefined {
+  const view = result as { id?: unknown; artifact?: { id?: unknown } } | undefined;
+  const id = view?.id ?? view?.artifact?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** Routes a connection's calls between `main` and a change request; see ProposalTarget. */
 export class Proposals {
   constructor(
@@ -70,7 +77,7 @@ export class Proposals {
               actor,
               ...args,
             );
-            await this.changeRequests.updated(actor, changeRequest.number);
+            await this.changeRequests.updated(actor, changeRequest.number, writtenId(result));
             proposed(changeRequest);
             return result;
           }

@@ -185,6 +185,27 @@ export class OrgKeeper {
     return () => lease.release();
   }
 
+  /**
+   * Gives `key` (a branch just made at `main`) the saved state of the organization's `main`, if
+   * the organization is open and has one: the branch then opens from rows and catches up the
+   * few commits since, instead of walking all history. A copy that fails leaves the branch to
+   * build from Git, as any missing saved state does.
+   */
+  async seedFromMain(orgId: string, key: string): Promise<void> {
+    const lease = this.#handles.leaseIfOpen(orgId.toLowerCase());
+    if (!lease) return;
+    try {
+      const handle = await lease.handle;
+      await this.#mutex.run(handle.orgId, async () => {
+        await handle.saved?.copyTo(this.#options.cacheDir(key));
+      });
+    } catch {
+      // Only a cache: the branch builds its state from Git.
+    } finally {
+      lease.release();
+    }
+  }
+
   /** Called once an organization was closed (its state saved and released): what was kept of it goes too. */
   onClose(listener: (orgId: string) => void): () => void {
     this.#closeListeners.add(listener);

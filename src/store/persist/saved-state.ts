@@ -129,6 +129,17 @@ export class SavedState {
   }
 
   /**
+   * A consistent copy of the file as last saved, written to `dir` (replacing what is there): a
+   * change request's branch starts from its organization's state, not from a walk of all history.
+   */
+  async copyTo(dir: string): Promise<void> {
+    const file = path.resolve(savedStateFile(dir));
+    mkdirSync(dir, { recursive: true });
+    rmSync(file, { force: true });
+    await this.writer.run('VACUUM INTO ?', [file]);
+  }
+
+  /**
    * Writes what changed since the last save. A large save (after a rebuild) runs in chunks with
    * the head cleared first, so a crash in between leaves a file that loads as "none saved".
    * Returns false, writing nothing, when another process moved the file's head meanwhile.

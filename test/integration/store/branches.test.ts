@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, MergeConflictError, NotFoundError } from '../../../src/errors.js';
 import { changeRequestKey } from '../../../src/store/index.js';
@@ -22,6 +24,8 @@ describe('change request branches in the store', () => {
     const stop = fx.store.onCommit((orgId, result) => heard.push(`${orgId}:${result.artifact.title}`));
     const fork = await fx.store.forkChangeRequest(ORG, 1);
     expect(git(fx.gitdir, 'rev-parse', 'cr/1')).toBe(fork);
+    // The branch starts from main's saved state, not from a walk of all history.
+    expect(existsSync(path.join(fx.cacheDir, 'cr', '1', 'state.db'))).toBe(true);
     const cr = changeRequestKey(ORG, 1);
     const created = await fx.store.create(cr, capabilityInput(fx.productId, 'Proposed search'), alice);
     await edit(cr, fx.productId, (body) => `${body}Proposed line.\n`);
