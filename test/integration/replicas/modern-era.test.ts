@@ -1,13 +1,18 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../mcp/clients.js';
+import { call, callAny } from '../mcp/clients.js';
 import { connectMcp, startCluster, type Cluster } from './cluster.js';
 
 /** A v2 client pinned to 2026-07-28 at `baseUrl`, noting which replica answered each request. */
-async function connectModern(cluster: Cluster, baseUrl: string, served: string[] = []): Promise<Client> {
+async function connectModern(
+  cluster: Cluster,
+  baseUrl: string,
+  served: string[] = [],
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL('/api/mcp/mcp', baseUrl), {
     requestInit: {
-      headers: { Authorization: `Bearer ${cluster.demo.token}`, 'X-Organization-Id': cluster.demo.orgId },
+      headers: { Authorization: `Bearer ${cluster.demo.token}`, 'X-Organization-Id': cluster.demo.orgId, ...headers },
     },
     fetch: async (url, init) => {
       const response = await fetch(url, init);
@@ -55,6 +60,38 @@ describe('the 2026-07-28 era behind HAProxy', () => {
         expect((await call(legacy, 'specbase_read_product')).data.id).toBe(cluster.demo.productId);
     } finally {
       await legacy.close();
+    }
+  });
+
+  it('any replica serves a change request: proposals made through both, read back through both', async () => {
+    const served: string[] = [];
+    const proposer = await connectModern(cluster, cluster.proxy.url, served, { 'X-Specbase-Change-Request': 'new' });
+    try {
+      const capabilityId = (
+        await callAny(proposer, 'specbase_list_capabilities', { productId: cluster.demo.productId })
+      ).data.items[0].id as string;
+      const feature = await callAny(proposer, 'specbase_create_feature', {
+        capabilityId,
+        title: 'Proposed on replicas',
+      });
+      const number = Number(/change request #(\d+)/.exec(feature.text)?.[1]);
+      expect(number).toBeGreaterThan(0);
+      served.length = 0;
+      for (let i = 0; i < 4; i++) {
+        const requirement = await callAny(proposer, 'specbase_create_requirement', {
+          featureId: feature.data.id,
+          title: `Requirement ${i}`,
+        });
+        expect(requirement.text).toContain(`change request #${number}`);
+        expect((await callAny(proposer, 'specbase_read_feature', { featureId: feature.data.id })).data.title).toBe(
+          'Proposed on replicas',
+        );
+      }
+      expect(new Set(served)).toEqual(new Set(['replica1', 'replica2']));
+      const read = await callAny(proposer, 'specbase_read_change_request', { number });
+      expect(read.data.files).toHaveLength(5);
+    } finally {
+      await proposer.close();
     }
   });
 
