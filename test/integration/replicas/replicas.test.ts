@@ -122,6 +122,7 @@ describe('three replicas behind HAProxy on one PostgreSQL and one data directory
         { namespace: 'control', version: 5 },
         { namespace: 'control', version: 6 },
         { namespace: 'control', version: 7 },
+        { namespace: 'control', version: 8 },
       ]);
     } finally {
       await db.end();

@@ -56,7 +56,9 @@ describe('the webhooks page', () => {
     expect(secret).toMatch(/^whsec_/);
     receiver.secrets.set('browser', secret);
     const section = page.locator('.webhook');
-    expect(await section.locator('.webhook-events').innerText()).toBe('create, edit, restore, move, revert');
+    expect(await section.locator('.webhook-events').innerText()).toBe(
+      'create, edit, restore, move, revert, change_request',
+    );
     expect(await section.locator('.webhook-workspaces').innerText()).toBe('Default');
 
     await section.getByRole('button', { name: 'Send test event' }).click();
