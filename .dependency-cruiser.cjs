@@ -4,7 +4,7 @@
  * -> artifacts/config/errors/ids/characters/bounded-memo/sqlite -> threads, launcher.
  * webhooks (delivery) sits on control and net (outbound requests), which imports nothing of ours.
  * Inside store/, folders by concern, one way: git, layout -> catalog -> persist -> org -> write
- * -> branches -> git-store.ts; each folder is reached through its index.ts, and the rest of src/ reaches the
+ * -> branches, receive -> git-store.ts; each folder is reached through its index.ts, and the rest of src/ reaches the
  * store through store/index.ts (or the types in store/types.ts).
  */
 const TOP = '^src/(main\\.ts|cli|app|web|mcp|git-http|demo)/?';
@@ -17,7 +17,7 @@ const lower = (folder, allowed) => ({
 });
 
 /** The store's folders, lowest first: each may import only those before it, through their index.ts. */
-const STORE_FOLDERS = [['git', 'layout'], ['catalog'], ['persist'], ['org'], ['write'], ['branches']];
+const STORE_FOLDERS = [['git', 'layout'], ['catalog'], ['persist'], ['org'], ['write'], ['branches', 'receive']];
 const storeFolder = (folder, below) => ({
   name: `store-${folder}-stays-low`,
   comment: `store/${folder} may only import store/types.ts and the index.ts of ${below.join(', ') || 'no other store folder'}`,

@@ -165,6 +165,25 @@ export class DeclinedError extends SpecbaseError {
 }
 
 /** The document moved on (stale baseVersion, revert that no longer applies, lost ref race). */
+/** One rule a pushed commit broke: which commit, which file (absent for the push as a whole), and the rule in a sentence. */
+export interface PushRefusal {
+  readonly commit?: string;
+  readonly path?: string;
+  readonly rule: string;
+}
+
+/** A `git push` refused as a whole: nothing moved. Each refusal names the commit, the file and the rule. */
+export class PushRefusedError extends SpecbaseError {
+  static readonly code = 'push_refused';
+  readonly code = PushRefusedError.code;
+  constructor(readonly refusals: readonly PushRefusal[]) {
+    super(refusals.map(describeRefusal).join('\n'), { refusals });
+  }
+}
+
+const describeRefusal = (r: PushRefusal): string =>
+  [r.commit ? `commit ${r.commit.slice(0, 10)}` : '', r.path ?? '', r.rule].filter(Boolean).join(': ');
+
 export class ConflictError extends SpecbaseError {
   static readonly code = 'conflict';
   readonly code = ConflictError.code;

@@ -134,6 +134,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     changes: webhooks,
     changeRequestEvents: webhooks,
     branches: store,
+    pushes: store,
   };
   const specs = createSpecService(ports);
   const changeRequests = createChangeRequestServices(ports, specs)!;

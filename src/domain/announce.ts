@@ -1,11 +1,11 @@
 import type { ArtifactEventKind } from '../control/types.js';
-import type { CommitResult } from '../store/types.js';
+import type { ChangeContext, CommitResult } from '../store/types.js';
 import type { DomainDeps } from './ports.js';
 import type { Scope } from './scope.js';
 import { artifactUrl } from './urls.js';
 
 /**
- * Tells the organization's webhooks of a commit the actor just made: the one call every verb
+ * Tells the organization's webhooks of a commit the actor just made (or pushed): the one call every verb
  * makes once its commit landed (create, edit, revert, restore; delete and move alike). It
  * resolves once the event is in the outbox; it never fails the change, which is already made.
  */
@@ -14,9 +14,11 @@ export async function announceChange(
   scope: Scope,
   kind: ArtifactEventKind,
   result: CommitResult,
+  /** Who made the commit when it is not the actor (a pushed commit keeps its author). */
+  by: ChangeContext = scope.changeContext,
 ): Promise<void> {
   const { artifact } = result;
-  const { author, client } = scope.changeContext;
+  const { author, client } = by;
   await deps.changes?.committed({
     orgId: scope.orgId,
     kind,

@@ -13,6 +13,7 @@ import { listChildren, listFolders, listPages, listReadable } from './list.js';
 import { DiffCache } from './diff-cache.js';
 import type { DomainContext, DomainDeps } from './ports.js';
 import { readAnyArtifact, readArtifact, readProduct } from './read.js';
+import { receivePush } from './receive-push.js';
 import { restoreVersion, revertChange } from './rollback.js';
 import { saveBody } from './save.js';
 import { Scope } from './scope.js';
@@ -97,6 +98,7 @@ export function createSpecService(ports: DomainDeps): SpecService {
     deleteFolder: (actor, id) => deleteFolder(deps, scope(actor), id),
     importFiles: (actor, sources, options) => importFiles(deps, scope(actor), sources, options),
     exportFiles: (actor, selection) => exportFiles(deps, scope(actor), selection),
+    receivePush: (actor, push) => receivePush(deps, scope(actor), push),
     canWrite: async (actor, id) => {
       const meta = await scope(actor).readable(id);
       return canWrite(actor.principal, meta.workspaceId);

@@ -17,6 +17,11 @@ import type {
   HistoryEntry,
   NewArtifact,
   NewFolder,
+  PushedCommit,
+  PushedUpdate,
+  PushRules,
+  QuarantineObjects,
+  ReceivedPush,
 } from '../store/types.js';
 
 /** What the domain needs of the artifact store (GitStore satisfies it). */
@@ -70,6 +75,21 @@ export interface ArtifactStore {
   folders(orgId: string): Promise<FolderRecord[]>;
 }
 
+/** Pushes to `main` through native git (GitStore satisfies it). */
+export interface PushStore {
+  /** A push native git lands once the store accepted its commits (see GitStore.receivePush). */
+  receivePush(
+    orgId: string,
+    push: {
+      readonly update: PushedUpdate;
+      readonly objects: QuarantineObjects;
+      readonly rules: PushRules;
+      accepted(commits: readonly PushedCommit[]): void;
+      landed(): Promise<void>;
+    },
+  ): Promise<ReceivedPush>;
+}
+
 /** A change request's branch in the store (GitStore satisfies it); the branch itself is read through `ArtifactStore` by its key. */
 export interface BranchStore {
   /** The key that names the branch to every ArtifactStore method in place of the organization. */
@@ -109,6 +129,7 @@ export interface DomainDeps {
   readonly control: Pick<ControlPlane, 'workspaces' | 'changeRequests' | 'users'>;
   /** Change requests' branches; without it, change requests are not offered. */
   readonly branches?: BranchStore;
+  readonly pushes: PushStore;
   /** Public base URL, for the `url` of every artifact. */
   readonly baseUrl: string;
   readonly limits: Limits;

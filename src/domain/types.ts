@@ -1,6 +1,14 @@
 import type { Principal } from '../access/principal.js';
 import type { ArtifactType, RequirementType } from '../artifacts/index.js';
-import type { Author, DeletedArtifact, HistoryEntry } from '../store/types.js';
+import type {
+  Author,
+  DeletedArtifact,
+  HistoryEntry,
+  PushedCommit,
+  PushedUpdate,
+  QuarantineObjects,
+  ReceivedPush,
+} from '../store/types.js';
 
 /** Who acts: the principal inside one organization, and the client they act through. */
 export interface Actor {
@@ -10,6 +18,17 @@ export interface Actor {
 }
 
 export type ReadMode = 'concise' | 'full';
+
+/** A push to `main` as `git receive-pack` hands it over: the update, where its objects wait, and the moments around git moving the ref. */
+export interface PushToReceive {
+  readonly update: PushedUpdate;
+  /** The quarantine's object directories, as git gives them to its pre-receive hook. */
+  readonly objects: QuarantineObjects;
+  /** Called once every commit passed, before git moves `main`. */
+  accepted(commits: readonly PushedCommit[]): void;
+  /** Resolves once git is done (whether or not it moved `main`). */
+  landed(): Promise<void>;
+}
 
 export interface ArtifactView {
   readonly id: string;
@@ -388,6 +407,8 @@ export interface SpecService {
   blame(actor: Actor, id: string, earlier?: (version: string) => BlameView | undefined): Promise<BlameView>;
   activityPage(actor: Actor, query: HistoryQuery): Promise<HistoryPage>;
   canWrite(actor: Actor, id: string): Promise<boolean>;
+  /** A `git push` to `main`: judged with the actor's permissions, landed by git, announced (see receivePush). */
+  receivePush(actor: Actor, push: PushToReceive): Promise<ReceivedPush>;
 
   /** What deleting `id` would take with it; only for someone who may delete it. */
   deletePreview(actor: Actor, id: string): Promise<DeletePreview>;

@@ -17,6 +17,7 @@ import {
   parseStoreKey,
   type BranchMerge,
 } from './branches/index.js';
+import { checkPush } from './receive/index.js';
 import {
   createArtifact,
   createFolder,
@@ -63,6 +64,12 @@ import type {
   LayoutMigration,
   NewArtifact,
   NewFolder,
+  PushedChange,
+  PushedCommit,
+  PushedUpdate,
+  PushRules,
+  QuarantineObjects,
+  ReceivedPush,
   StoreDocuments,
   StoreLog,
 } from './types.js';
@@ -337,6 +344,46 @@ export class GitStore {
   async deleteFolder(orgId: string, id: string, ctx: ChangeContext): Promise<string> {
     if (!isUuid(id)) throw new NotFoundError('folder');
     return this.folderWrite(orgId, (handle) => deleteFolder(handle, id.toLowerCase(), ctx, this.env));
+  }
+
+  /**
+   * A `git push` to `main` that native `git receive-pack` lands: its commits, still in git's
+   * quarantine (`objects`), are judged against `main` as every write of this process waits
+   * (see checkPush); `accepted` hears the verdict, `landed` waits for git to move `main`, and the
+   * store then follows it as it follows any commit of another process (index, links, listeners).
+   * Throws PushRefusedError, with nothing moved, when a commit breaks a rule.
+   */
+  async receivePush(
+    orgId: string,
+    push: {
+      readonly update: PushedUpdate;
+      readonly objects: QuarantineObjects;
+      readonly rules: PushRules;
+      accepted(commits: readonly PushedCommit[]): void;
+      landed(): Promise<void>;
+    },
+  ): Promise<ReceivedPush> {
+    const { judged, results, handle } = await this.orgs.receive(
+      orgId,
+      (handle) =>
+        checkPush({
+          gitdir: handle.repo.gitdir,
+          state: handle.state,
+          update: push.update,
+          objects: push.objects,
+          rules: push.rules,
+          env: this.env,
+        }),
+      async (commits) => {
+        push.accepted(commits);
+        await push.landed();
+      },
+    );
+    const changes = results.flatMap((result): PushedChange[] => {
+      const entry = handle.state.byArtifact.get(result.artifact.id)?.findLast((e) => e.commit === result.commit);
+      return entry ? [{ result, verb: entry.verb, author: entry.author }] : [];
+    });
+    return { commits: judged, landed: handle.state.head === push.update.new, changes };
   }
 
   /** Files imported so far (their `Specbase-Import` trailer) -> the artifact each became. */

@@ -207,3 +207,43 @@ export interface MergeOutcome {
   /** Each artifact change `main` took in, as listeners hear of them. */
   readonly results: CommitResult[];
 }
+
+/**
+ * Where a push's objects are while its hook runs: git hands the hook `GIT_OBJECT_DIRECTORY` (the
+ * quarantine) and `GIT_ALTERNATE_OBJECT_DIRECTORIES` (the repository's own objects), so that a
+ * git started with them sees the pushed objects before any of them is in the repository.
+ */
+export type QuarantineObjects = Readonly<Record<'GIT_OBJECT_DIRECTORY' | 'GIT_ALTERNATE_OBJECT_DIRECTORIES', string>>;
+
+/** What a push asks of `main`: move from `old` to `new` (null: delete it). */
+export interface PushedUpdate {
+  readonly old: string | null;
+  readonly new: string | null;
+}
+
+/** What the pusher may do: the organization's workspaces, and which of them they may change. */
+export interface PushRules {
+  readonly workspaceIds: ReadonlySet<string>;
+  mayWrite(workspaceId: string): boolean;
+}
+
+/** A commit a push brought, as its author made it. */
+export interface PushedCommit {
+  readonly commit: string;
+  readonly author: Author;
+  readonly subject: string;
+}
+
+/** One artifact a pushed commit changed, as the catalog recorded it (the verb inferred for a commit made by hand). */
+export interface PushedChange {
+  readonly result: CommitResult;
+  readonly verb: ChangeVerb;
+  readonly author: Author;
+}
+
+/** A push the store judged: its commits, whether `main` is now at the last of them, and what they changed. */
+export interface ReceivedPush {
+  readonly commits: readonly PushedCommit[];
+  readonly landed: boolean;
+  readonly changes: readonly PushedChange[];
+}

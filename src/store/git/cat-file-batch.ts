@@ -36,8 +36,11 @@ export class CatFileBatch {
   private failure: Error | undefined;
   private corked = false;
 
-  constructor(gitdir: string) {
-    this.child = launcher.launch('git', ['--git-dir', gitdir, 'cat-file', '--batch'], { env: gitEnvironment() });
+  /** `objects` points git at more object directories (a push's quarantine, see pushed-history.ts). */
+  constructor(gitdir: string, objects: Readonly<Record<string, string>> = {}) {
+    this.child = launcher.launch('git', ['--git-dir', gitdir, 'cat-file', '--batch'], {
+      env: gitEnvironment(objects),
+    });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     const fail = (error: Error) => {
       this.failure ??= error;

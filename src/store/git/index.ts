@@ -5,11 +5,13 @@
 export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';
 export { blameFile, parsePorcelainBlame, type BlamedLine, type BlameLimits } from './blame.js';
 export { BlobBatch, MissingObjectError } from './blob-batch.js';
+export { CatFileBatch } from './cat-file-batch.js';
 export { CommitGraphs } from './commit-graph.js';
 export { gitPlumbing } from './git-plumbing.js';
 export { prepareLooseBlobs } from './loose-blob-thread.js';
 export { KeyedMutex } from './mutex.js';
 export { deletedFiles, firstParentHistory, pathHistory, type HistoryStep } from './native-history.js';
+export { parsePushedLog, pushedHistory, type PushedCommitStep, type PushedFileChange } from './pushed-history.js';
 export { lockRef } from './ref-lock.js';
 export { changeRequestRef, MAIN_REF, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
 export {

@@ -22,7 +22,7 @@ import {
   type HistoryStep,
   type Repo,
 } from '../git/index.js';
-import type { ChangeVerb, CommitResult } from '../types.js';
+import type { ArtifactMeta, ChangeVerb, CommitResult } from '../types.js';
 import type { BodyCache } from './org-handle.js';
 import type { ColdFeed } from './cold-feed.js';
 
@@ -117,6 +117,28 @@ function messageOf(commit: CommitObject): ParsedMessage {
 /** Verbs of commits that change a whole subtree: each of its files changed that way, not only the one the trailer names. */
 const SUBTREE_VERBS: ReadonlySet<ChangeVerb> = new Set(['restore', 'move']);
 
+/**
+ * Commits the store made say what they did (`Edit requirement: …` and the `Artifact-Id` or
+ * `Folder-Id` trailer); a commit made by hand (an engineer's push) may start with any word,
+ * "Move the intro up" included, so its verb is never read from its subject.
+ */
+const isSpecbaseCommit = (message: ParsedMessage): boolean =>
+  message.trailers.has('Artifact-Id') || message.trailers.has('Folder-Id');
+
+/**
+ * What a commit made by hand did to an artifact, seen from the file: a new id is a create (a
+ * restore when the id had a history: its file came back), another parent or workspace a move,
+ * anything else an edit.
+ */
+function inferredVerb(
+  state: OrgState,
+  fm: { readonly id: string; readonly parent: string | null; readonly workspace: string },
+  previous: ArtifactMeta | undefined,
+): ChangeVerb {
+  if (!previous) return state.byArtifact.has(fm.id) ? 'restore' : 'create';
+  return previous.parentId !== fm.parent || previous.workspaceId !== fm.workspace ? 'move' : 'edit';
+}
+
 /** A known artifact's file removed: a delete, whoever made it (see recordArtifactRemoval). */
 async function removeArtifact(
   files: FileReader,
@@ -187,11 +209,11 @@ async function applyFileChange(
   const lines = await countLineChangesOffLoop(before, file.body, false);
   const message = messageOf(commit);
   const verb =
-    message.verb && (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
+    message.verb &&
+    isSpecbaseCommit(message) &&
+    (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
       ? message.verb
-      : previous
-        ? 'edit'
-        : 'create';
+      : inferredVerb(state, fm, previous);
   const client = message.trailers.get('Client');
   return recordArtifactChange(state, {
     commit: oid,

@@ -147,6 +147,36 @@ export class OrgKeeper {
     return results;
   }
 
+  /**
+   * A push that native git lands: `judge` runs as the only writer of the organization in this
+   * process, with the state at `main`; once it passes, `landed` waits for git, which moves `main`
+   * itself under `main.lock` (its compare-and-set of the old value keeps other processes out),
+   * and the state then follows `main`. What git's commits changed is told to listeners and
+   * answered. Holding the write section from judging to following keeps this process's own
+   * writes from landing in between.
+   */
+  async receive<T>(
+    orgId: string,
+    judge: (handle: OrgHandle) => Promise<T>,
+    landed: (judged: T) => Promise<void>,
+  ): Promise<{ judged: T; results: CommitResult[]; handle: OrgHandle }> {
+    const lease = this.#lease(orgId);
+    try {
+      const handle = await lease.handle;
+      const results: CommitResult[] = [];
+      const judged = await this.#exclusive(handle, async () => {
+        await this.#catchUp(handle, true);
+        const verdict = await judge(handle);
+        await landed(verdict);
+        await this.#catchUp(handle, true, undefined, (found) => results.push(...found));
+        return verdict;
+      });
+      return { judged, results, handle };
+    } finally {
+      lease.release();
+    }
+  }
+
   /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
   async create(orgId: string, work: (handle: OrgHandle) => Promise<CommitResult>): Promise<CommitResult> {
     const repo = openRepo(this.#options.place(orgId).gitdir, this.#options.durability);
@@ -340,12 +370,22 @@ export class OrgKeeper {
   }
 
   /** Follows commits written by another process; emits them when asked to. */
-  async #catchUp(handle: OrgHandle, emit: boolean, feed?: ColdFeed): Promise<void> {
+  async #catchUp(
+    handle: OrgHandle,
+    emit: boolean,
+    feed?: ColdFeed,
+    heard?: (results: CommitResult[]) => void,
+  ): Promise<void> {
     const main = await readRef(handle.repo.gitdir, handle.repo.ref);
     if (!main || main === handle.state.head) return;
     const bodies = this.#options.env.bodies;
     // Listeners hear of each commit as it is applied: a long catch-up feeds the search index as it goes.
-    const applied = emit ? (results: CommitResult[]) => this.#afterWrite(handle, results) : undefined;
+    const applied = emit
+      ? (results: CommitResult[]) => {
+          heard?.(results);
+          this.#afterWrite(handle, results);
+        }
+      : undefined;
     if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed })) === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();

@@ -3,6 +3,7 @@ export { createArtifact, validateNewArtifact } from './create-artifact.js';
 export { createFolder, validateNewFolder } from './create-folder.js';
 export { updateArtifact, validateBodyChange } from './update-artifact.js';
 export { deleteArtifact, subtreeOf } from './delete-artifact.js';
+export { requirementTypeOfBody } from './requirement-type.js';
 export { restoreDeleted } from './restore-deleted.js';
 export {
   deleteFolder,
