@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import path from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
@@ -69,7 +70,19 @@ export async function createHttpApp(
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });
-  app.use('/git', createGitHttpRouter({ control, gitdirOf: (orgId) => store.gitdir(orgId) }));
+  app.use(
+    '/git',
+    createGitHttpRouter({
+      control,
+      gitdirOf: (orgId) => store.gitdir(orgId),
+      push: {
+        specs,
+        hooksDir: path.join(config.cacheDir, 'git-hooks'),
+        limits: config.push,
+        fsync: config.fsync,
+      },
+    }),
+  );
   app.use(auth.router);
   const web = createWebApp({
     specs,

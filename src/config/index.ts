@@ -78,6 +78,9 @@ const EnvSchema = z.object({
   SPECBASE_CIMD_CA_FILE: optionalText,
   ...WEBHOOK_ENV,
   SPECBASE_CIMD_ALLOW_LOOPBACK_HOST: optionalText,
+  SPECBASE_PUSH_MAX_PACK_MB: z.coerce.number().min(1).max(10_240).default(100),
+  SPECBASE_PUSH_MAX_OBJECTS: z.coerce.number().int().min(1).default(200_000),
+  SPECBASE_PUSH_TIMEOUT_SECONDS: seconds(300),
 });
 
 /** `https://host[:port]` exactly (no path, query, user or wildcard), as its origin; undefined otherwise. */
@@ -139,6 +142,20 @@ export interface Config {
   readonly auditRetentionDays: number;
   /** Delivering webhooks: trust, retries, the development setting and the bounds (config/webhooks.ts). */
   readonly webhooks: WebhookSettings;
+  readonly push: PushLimits;
+}
+
+/**
+ * What one `git push` may bring. The defaults take a whole organization's history (10,000
+ * artifacts' worth of commits is tens of megabytes) and stop a runaway or hostile one.
+ */
+export interface PushLimits {
+  /** The pack git receives, in bytes (git's own `receive.maxInputSize`). */
+  readonly maxPackBytes: number;
+  /** Objects in that pack, read from its header before git unpacks anything. */
+  readonly maxObjects: number;
+  /** From the start of `git receive-pack` to its end, checks included. */
+  readonly timeoutMs: number;
 }
 
 /**
@@ -274,6 +291,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.SPECBASE_DATABASE_POOL_SIZE,
     auditRetentionDays: e.SPECBASE_AUDIT_RETENTION_DAYS,
     webhooks,
+    push: Object.freeze({
+      maxPackBytes: Math.round(e.SPECBASE_PUSH_MAX_PACK_MB * 1024 * 1024),
+      maxObjects: e.SPECBASE_PUSH_MAX_OBJECTS,
+      timeoutMs: Math.round(e.SPECBASE_PUSH_TIMEOUT_SECONDS * 1000),
+    }),
     connections: Object.freeze({
       headersTimeoutMs: Math.round(e.SPECBASE_HEADERS_TIMEOUT_SECONDS * 1000),
       requestTimeoutMs: Math.round(e.SPECBASE_REQUEST_TIMEOUT_SECONDS * 1000),

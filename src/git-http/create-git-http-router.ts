@@ -1,14 +1,20 @@
 import { createGunzip } from 'node:zlib';
 import type { Duplex } from 'node:stream';
-import { Router, type Request, type Response } from 'express';
-import { admitGitRequest, type GitHttpDeps } from './admit-git-request.js';
+import { Router, type Request } from 'express';
+import { PermissionDeniedError } from '../errors.js';
+import { admitGitRequest, type AdmittedRequest, type GitHttpDeps } from './admit-git-request.js';
+import { authorizePush } from './authorize-push.js';
 import { observeUploadPack } from './observe-upload-pack.js';
 import { FLUSH_PKT, pktLine } from './pkt-line.js';
 import { recordGitAudit } from './record-git-audit.js';
+import { advertiseReceivePack } from './run-receive-pack.js';
 import { runUploadPack } from './run-upload-pack.js';
 import { gitErrorHandler, sendText } from './send-git-error.js';
+import { servePush, type PushDeps } from './serve-push.js';
 
-const READ_ONLY = 'read-only: Specbase repositories change only through Specbase';
+export interface GitHttpRouterDeps extends GitHttpDeps {
+  readonly push: PushDeps;
+}
 
 const NO_CACHE = {
   'Cache-Control': 'no-cache, max-age=0, must-revalidate',
@@ -17,16 +23,43 @@ const NO_CACHE = {
 } as const;
 
 /**
- * Read-only Git smart HTTP, mounted at `/git`: `git clone {base}/git/{orgId}.git` with a
- * personal access token as the password. Served by the system `git upload-pack`, protocol
- * v0 and v2; pushes are refused before credentials are asked for.
+ * Git smart HTTP, mounted at `/git`: `git clone {base}/git/{orgId}.git` with a personal access
+ * token as the password, served by the system `git upload-pack` (protocol v0 and v2), and
+ * `git push` to `main` by an editor, served by `git receive-pack` (v0 and v1: git has no v2
+ * push) with every pushed commit judged by the store before `main` moves (serve-push.ts).
  */
-export function createGitHttpRouter(deps: GitHttpDeps): Router {
+export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
   const router = Router();
+
+  /** A pusher who may change no workspace is refused before sending anything, in a sentence git shows. */
+  const admitPush = async (req: Request): Promise<AdmittedRequest> => {
+    const admitted = await admitGitRequest(deps, req);
+    try {
+      await authorizePush(deps.control, admitted.principal);
+    } catch (error) {
+      if (error instanceof PermissionDeniedError) {
+        await recordGitAudit(deps.control, {
+          userId: admitted.principal.userId,
+          orgId: admitted.orgId,
+          action: 'push',
+          client: req.get('user-agent'),
+          outcome: 'error',
+          detail: error.message,
+        });
+      }
+      throw error;
+    }
+    return admitted;
+  };
 
   router.get('/:repo/info/refs', async (req, res) => {
     const service = req.query.service;
-    if (service === 'git-receive-pack') return sendText(res, 403, READ_ONLY);
+    if (service === 'git-receive-pack') {
+      const { gitdir } = await admitPush(req);
+      res.writeHead(200, { ...NO_CACHE, 'Content-Type': 'application/x-git-receive-pack-advertisement' });
+      res.write(Buffer.concat([pktLine('# service=git-receive-pack\n'), FLUSH_PKT]));
+      return advertiseReceivePack({ gitdir, gitProtocol: req.get('git-protocol'), output: res });
+    }
     if (service !== 'git-upload-pack') {
       return sendText(res, 403, 'only the smart HTTP protocol is served; use git 1.6.6 or newer');
     }
@@ -70,7 +103,13 @@ export function createGitHttpRouter(deps: GitHttpDeps): Router {
     });
   });
 
-  router.post('/:repo/git-receive-pack', (_req: Request, res: Response) => sendText(res, 403, READ_ONLY));
+  router.post('/:repo/git-receive-pack', async (req, res) => {
+    const admitted = await admitPush(req);
+    if (!req.is('application/x-git-receive-pack-request')) {
+      return sendText(res, 415, 'expected Content-Type application/x-git-receive-pack-request');
+    }
+    await servePush(deps, admitted, req, res);
+  });
 
   router.use(gitErrorHandler(deps.realm ?? 'Specbase'));
   return router;

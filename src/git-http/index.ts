@@ -1,2 +1,3 @@
-export { createGitHttpRouter } from './create-git-http-router.js';
+export { createGitHttpRouter, type GitHttpRouterDeps } from './create-git-http-router.js';
+export type { PushDeps } from './serve-push.js';
 export type { GitHttpDeps } from './admit-git-request.js';

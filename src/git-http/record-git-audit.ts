@@ -1,12 +1,12 @@
 import type { ControlPlane } from '../control/types.js';
 
-/** One audit entry of kind 'git': a clone or fetch served, or access refused. */
+/** One audit entry of kind 'git': a clone or fetch served, or access (or a push) refused. */
 export async function recordGitAudit(
   control: ControlPlane,
   entry: {
     userId: string;
     orgId: string;
-    action: 'clone' | 'fetch' | 'access';
+    action: 'clone' | 'fetch' | 'access' | 'push';
     commit?: string;
     client?: string;
     durationMs?: number;

@@ -4,7 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
+import { DEFAULT_LIMITS, loadConfig } from '../../../src/config/index.js';
 import { openControlPlane } from '../../../src/control/index.js';
+import { createSpecService } from '../../../src/domain/index.js';
 import type { ControlPlane, User, Workspace } from '../../../src/control/types.js';
 import { createGitHttpRouter } from '../../../src/git-http/index.js';
 import { GitStore } from '../../../src/store/index.js';
@@ -78,7 +80,30 @@ export async function openGitHttpFixture(): Promise<GitHttpFixture> {
 
   const app = express();
   const gitdir = (orgId = org.id): string => store.gitdir(orgId);
-  app.use('/git', createGitHttpRouter({ control, gitdirOf: gitdir }));
+  // Only pushes reach the domain here: search and blame are never asked.
+  const unused = () => Promise.reject(new Error('not used by the git fixture'));
+  const specs = createSpecService({
+    store,
+    search: { forOrg: unused },
+    blame: { blame: unused },
+    control,
+    baseUrl: 'http://127.0.0.1',
+    limits: DEFAULT_LIMITS,
+    pushes: store,
+  });
+  app.use(
+    '/git',
+    createGitHttpRouter({
+      control,
+      gitdirOf: gitdir,
+      push: {
+        specs,
+        hooksDir: path.join(dataDir, 'cache', 'git-hooks'),
+        limits: loadConfig({}).push,
+        fsync: false,
+      },
+    }),
+  );
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

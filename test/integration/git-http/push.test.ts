@@ -1,0 +1,210 @@
+import { mkdir, mkdtemp, readFile, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/ids.js';
+import type { ArtifactMeta } from '../../../src/store/types.js';
+import { git as bareGit } from '../../support/git.js';
+import { startHarness, type Harness } from '../../support/harness.js';
+import { waitUntil } from '../replicas/cluster.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { GitCli } from './git-cli.js';
+
+const ENGINEER = ['-c', 'user.name=Eve Engineer', '-c', 'user.email=eve@example.com'];
+
+describe('git push to main', () => {
+  let h: Harness;
+  let git: GitCli;
+  let receiver: Receiver;
+  let work: string;
+  let clone: string;
+  let repoUrl: string;
+  /** Editor of the default workspace, viewer of the restricted one: may clone, may push only part. */
+  let halfToken: string;
+
+  const main = () => bareGit(h.gitdir, 'rev-parse', 'main').then((out) => out.trim());
+  const metaOf = async (type: ArtifactMeta['type'], workspaceId = h.defaultWorkspaceId) =>
+    (await h.services.store.catalog(h.orgId)).find((m) => m.type === type && m.workspaceId === workspaceId)!;
+  const file = (meta: { path: string }) => path.join(clone, meta.path);
+  const rewrite = async (meta: { path: string }, change: (text: string) => string) =>
+    writeFile(file(meta), change(await readFile(file(meta), 'utf8')));
+  const commit = (message: string) => git.ok([...ENGINEER, 'commit', '-qam', message], { cwd: clone });
+  const push = (args: string[] = ['origin', 'HEAD:main'], token = h.users.editor.token) =>
+    git.run(['push', ...args], { cwd: clone, token });
+  /** Starts from the remote main, makes one commit with `change`, pushes it, and checks nothing moved. */
+  const refusedPush = async (change: () => Promise<void>, token = h.users.editor.token) => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const before = await main();
+    await change();
+    await git.ok([...ENGINEER, 'add', '-A'], { cwd: clone });
+    await commit('An engineer tries');
+    const result = await push(['origin', 'HEAD:main'], token);
+    expect(result.code).not.toBe(0);
+    expect(await main()).toBe(before);
+    return result.stderr;
+  };
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    h = await startHarness({ env: { SPECBASE_WEBHOOK_ALLOW_LOCALHOST: 'on' } });
+    git = await GitCli.create();
+    work = await mkdtemp(path.join(tmpdir(), 'specbase-push-'));
+    clone = path.join(work, 'clone');
+    repoUrl = `${h.baseUrl}/git/${h.orgId}.git`;
+    const { secret } = await h.services.webhooks.add({
+      orgId: h.orgId,
+      url: receiver.url('push'),
+      events: ['create', 'edit'],
+      workspaceIds: 'all',
+      createdBy: null,
+    });
+    receiver.secrets.set('push', secret);
+    const { control } = h.services;
+    const half = await control.users.upsert({
+      issuer: 'local',
+      subject: 'half',
+      email: 'half@example.com',
+      name: 'Half',
+    });
+    halfToken = (await control.tokens.create({ userId: half.id, name: 'git' })).secret;
+    await control.members.grant({ orgId: h.orgId, userId: half.id, workspaceId: h.defaultWorkspaceId, role: 'editor' });
+    await control.members.grant({
+      orgId: h.orgId,
+      userId: half.id,
+      workspaceId: h.restrictedWorkspaceId,
+      role: 'viewer',
+    });
+    await git.ok(['clone', '-q', repoUrl, clone], { token: h.users.editor.token });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await receiver?.stop();
+  });
+
+  it('lands an edit and a new artifact as the store would: read back, authors kept, audited, announced', async () => {
+    const requirement = await metaOf('requirement');
+    const capability = await metaOf('capability');
+    await rewrite(requirement, (text) => `${text}\nAdded from an editor.\n`);
+    await commit('Explain the requirement better');
+    const id = newId();
+    const created = { path: `features/${id.slice(0, 2)}/${id.slice(2, 4)}/pushed-feature-${id.slice(0, 8)}.md` };
+    const frontmatter = `---\nid: ${id}\ntype: feature\nparent: ${capability.id}\nworkspace: ${h.defaultWorkspaceId}\ntitle: Pushed feature\ncreated: 2026-01-01T00:00:00.000Z\n---\n`;
+    await mkdir(path.dirname(file(created)), { recursive: true });
+    await writeFile(file(created), `${frontmatter}# Pushed feature\n\nWritten in an editor.\n`);
+    await git.ok(['add', '-A'], { cwd: clone });
+    await commit('Add a feature');
+
+    const result = await push();
+    expect(result.stderr).not.toMatch(/refused/);
+    expect(result.code).toBe(0);
+    const head = await main();
+    expect(head).toBe((await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim());
+    expect(await bareGit(h.gitdir, 'log', '-2', '--format=%an <%ae>|%s', 'main')).toBe(
+      'Eve Engineer <eve@example.com>|Add a feature\nEve Engineer <eve@example.com>|Explain the requirement better\n',
+    );
+
+    const { store, control } = h.services;
+    expect((await store.read(h.orgId, requirement.id)).body).toContain('Added from an editor.');
+    const feature = await store.read(h.orgId, id);
+    expect(feature).toMatchObject({ title: 'Pushed feature', parentId: capability.id, version: head });
+    expect((await store.history(h.orgId, id))[0]).toMatchObject({ verb: 'create', author: { name: 'Eve Engineer' } });
+    expect((await store.history(h.orgId, requirement.id))[0]).toMatchObject({ verb: 'edit' });
+    const search = await (
+      await h.services.search.forOrg(h.orgId)
+    ).search({ query: 'Pushed feature', limit: 5, workspaceIds: new Set([h.defaultWorkspaceId]) });
+    expect(search.hits.map((hit) => hit.id)).toContain(id);
+
+    const rows = (await control.audit.list({ orgId: h.orgId, limit: 10 })).filter((r) => r.action === 'push');
+    expect(rows.map((r) => [r.commit, r.artifactId, r.userId, r.outcome])).toEqual(
+      expect.arrayContaining([
+        [head, id, h.users.editor.user.id, 'ok'],
+        [expect.any(String), requirement.id, h.users.editor.user.id, 'ok'],
+      ]),
+    );
+    expect(rows.find((r) => r.commit === head)?.detail).toBe(
+      'Add a feature (authored by Eve Engineer <eve@example.com>)',
+    );
+
+    await waitUntil(
+      async () => receiver.of('push').length >= 2,
+      10_000,
+      () => `webhooks received: ${JSON.stringify(receiver.of('push'))}`,
+    );
+    expect(receiver.of('push').map((r) => [r.type, r.data.artifact?.id ?? r.data.id])).toEqual(
+      expect.arrayContaining([
+        [expect.stringContaining('edit'), requirement.id],
+        [expect.stringContaining('create'), id],
+      ]),
+    );
+  });
+
+  it('refuses a push that an edit made meanwhile turned into a non-fast-forward, and moves nothing', async () => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const page = await metaOf('requirement');
+    await rewrite(page, (text) => `${text}\nLocal change.\n`);
+    await commit('A local change');
+    const { store } = h.services;
+    await store.update(
+      h.orgId,
+      page.id,
+      { body: (r) => `${r.body}\nConcurrent edit.\n`, verb: 'edit' },
+      {
+        author: { name: 'Owner', email: 'owner@example.com' },
+        client: 'test',
+      },
+    );
+    const moved = await main();
+    const plain = await push();
+    expect(plain.code).not.toBe(0);
+    expect(plain.stderr).toMatch(/fetch first|rejected/);
+    const forced = await push(['--force', 'origin', 'HEAD:main']);
+    expect(forced.code).not.toBe(0);
+    expect(forced.stderr).toMatch(/remote: .*not on top of main: fetch and rebase/);
+    expect(await main()).toBe(moved);
+  });
+
+  it('refuses, naming commit, file and rule: bad frontmatter, a changed id, a parent of the wrong type', async () => {
+    const requirement = await metaOf('requirement');
+    const feature = await metaOf('feature');
+    const badFrontmatter = await refusedPush(() => rewrite(requirement, (t) => t.replace(/^type: .*\n/m, '')));
+    expect(badFrontmatter).toMatch(
+      new RegExp(`remote: +commit [0-9a-f]{10}: ${requirement.path}: frontmatter field "type" is missing`),
+    );
+    const changedId = await refusedPush(() => rewrite(requirement, (t) => t.replace(requirement.id, newId())));
+    expect(changedId).toContain(`${requirement.path}: the id of an existing file never changes`);
+    const wrongParent = await refusedPush(() =>
+      rewrite(feature, (t) => t.replace(/^parent: .*$/m, `parent: ${requirement.id}`)),
+    );
+    expect(wrongParent).toContain(`${feature.path}: a feature goes under a capability, not a requirement`);
+  });
+
+  it('refuses a change to a workspace the pusher only reads, a deletion of main and other branches', async () => {
+    const hidden = await metaOf('page', h.restrictedWorkspaceId).catch(() => undefined);
+    const target =
+      hidden ?? (await h.services.store.catalog(h.orgId)).find((m) => m.workspaceId === h.restrictedWorkspaceId)!;
+    const denied = await refusedPush(() => rewrite(target, (t) => `${t}\nNot mine to change.\n`), halfToken);
+    expect(denied).toContain(`${target.path}: permission denied: your role in workspace ${h.restrictedWorkspaceId}`);
+
+    const deletion = await push([`origin`, ':main']);
+    expect(deletion.code).not.toBe(0);
+    expect(deletion.stderr).toContain('remote:   deleting main is refused');
+    const branch = await push(['origin', 'HEAD:refs/heads/feature']);
+    expect(branch.code).not.toBe(0);
+    expect(branch.stderr).toContain('refs/heads/feature cannot be pushed: Specbase accepts pushes to main only');
+    expect(await bareGit(h.gitdir, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main\n');
+  });
+
+  it("refuses a viewer's push before it sends anything, in a sentence git shows", async () => {
+    await unlink(path.join(clone, 'product.md'));
+    await git.ok(['add', '-A'], { cwd: clone });
+    await commit('Viewer tries');
+    const before = await main();
+    const result = await push(['origin', 'HEAD:main'], h.users.viewer.token);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('remote: pushing needs the editor role in a workspace of this organization');
+    expect(await main()).toBe(before);
+  });
+});
