@@ -57,7 +57,7 @@ export async function advertiseReceivePack(options: {
 
 /**
  * Runs `git receive-pack --stateless-rpc` for one push: the request body (through `input`) in,
- * git's report out. Past the object limit (read from the pack header) or the time limit, git is
+ * git's report out (`output` is not ended). Past the object limit (read from the pack header) or the time limit, git is
  * stopped and the pusher told why on git's error channel.
  */
 export async function runReceivePack(options: {
@@ -83,6 +83,8 @@ export async function runReceivePack(options: {
     // git has written nothing yet while it reads the pack: the pusher hears the reason as a fatal remote error.
     if (!answered) options.output.write(pktLine(`\x03${reason}\n`));
     child.kill('SIGKILL');
+    // git's own children (unpack-objects, index-pack) hold its input: they end once it ends.
+    child.stdin.end();
   };
   const timer = setTimeout(
     () => stop(`the push took longer than ${options.limits.timeoutMs / 1000} s; nothing was changed`),
@@ -104,7 +106,8 @@ export async function runReceivePack(options: {
   const sendInput = pipeline([...options.input, watch, child.stdin])
     .catch(() => stop('the push could not be read'))
     .finally(() => (inputDone = true));
-  const sendOutput = pipeline(child.stdout, options.output).catch(() => stop('the connection closed'));
+  // Left open: the caller ends it once the push has been followed, so that git's "done" means done.
+  const sendOutput = pipeline(child.stdout, options.output, { end: false }).catch(() => stop('the connection closed'));
   try {
     const [exitCode] = await Promise.all([exited, sendOutput]);
     if (!inputDone) options.input[0].destroy();

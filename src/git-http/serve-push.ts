@@ -95,19 +95,24 @@ export async function servePush(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  await recordPushAudit(deps.control, {
-    pusher: admitted.principal,
-    orgId: admitted.orgId,
-    client: req.get('user-agent'),
-    durationMs: Date.now() - started,
-    ...(push && 'value' in push ? { received: push.value } : {}),
-    failure:
-      push && 'error' in push
-        ? push.error instanceof PushRefusedError
-          ? push.error.message
-          : `${CHECK_FAILED} (${push.error instanceof Error ? push.error.message : String(push.error)})`
-        : (outcome.stopped ?? (outcome.exitCode === 0 ? undefined : outcome.stderr || 'git receive-pack failed')),
-  });
+  try {
+    await recordPushAudit(deps.control, {
+      pusher: admitted.principal,
+      orgId: admitted.orgId,
+      client: req.get('user-agent'),
+      durationMs: Date.now() - started,
+      ...(push && 'value' in push ? { received: push.value } : {}),
+      failure:
+        push && 'error' in push
+          ? push.error instanceof PushRefusedError
+            ? push.error.message
+            : `${CHECK_FAILED} (${push.error instanceof Error ? push.error.message : String(push.error)})`
+          : (outcome.stopped ?? (outcome.exitCode === 0 ? undefined : outcome.stderr || 'git receive-pack failed')),
+    });
+  } finally {
+    // git's report ends only now: once `git push` returns, the push is indexed, announced and audited.
+    res.end();
+  }
 }
 
 function refusedVerdict(reasons: readonly string[]): Verdict {

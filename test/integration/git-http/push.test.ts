@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { GitCli } from './git-cli.js';
 
 const ENGINEER = ['-c', 'user.name=Eve Engineer', '-c', 'user.email=eve@example.com'];
+const MAX_OBJECTS = 40;
 
 describe('git push to main', () => {
   let h: Harness;
@@ -47,7 +48,9 @@ describe('git push to main', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    h = await startHarness({ env: { SPECBASE_WEBHOOK_ALLOW_LOCALHOST: 'on' } });
+    h = await startHarness({
+      env: { SPECBASE_WEBHOOK_ALLOW_LOCALHOST: 'on', SPECBASE_PUSH_MAX_OBJECTS: String(MAX_OBJECTS) },
+    });
     git = await GitCli.create();
     work = await mkdtemp(path.join(tmpdir(), 'specbase-push-'));
     clone = path.join(work, 'clone');
@@ -160,6 +163,8 @@ describe('git push to main', () => {
     const plain = await push();
     expect(plain.code).not.toBe(0);
     expect(plain.stderr).toMatch(/fetch first|rejected/);
+    // Fetched but not rebased, and forced: git leaves it to the server, which refuses it.
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
     const forced = await push(['--force', 'origin', 'HEAD:main']);
     expect(forced.code).not.toBe(0);
     expect(forced.stderr).toMatch(/remote: .*not on top of main: fetch and rebase/);
@@ -195,6 +200,15 @@ describe('git push to main', () => {
     expect(branch.code).not.toBe(0);
     expect(branch.stderr).toContain('refs/heads/feature cannot be pushed: Specbase accepts pushes to main only');
     expect(await bareGit(h.gitdir, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main\n');
+  });
+
+  it('stops a push past the object limit before git unpacks it, and says why', async () => {
+    const stderr = await refusedPush(async () => {
+      for (let i = 0; i < MAX_OBJECTS; i++) await writeFile(path.join(clone, `note-${i}.txt`), `note ${i}\n`);
+    });
+    expect(stderr).toMatch(
+      new RegExp(`remote: the push holds \\d+ objects; the limit is ${MAX_OBJECTS}; nothing was changed`),
+    );
   });
 
   it("refuses a viewer's push before it sends anything, in a sentence git shows", async () => {
