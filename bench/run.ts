@@ -8,6 +8,7 @@ import { runFsyncBench } from './fsync.js';
 import { runHistoryBench } from './history.js';
 import { runImportBench } from './import.js';
 import { runMcpBench } from './mcp.js';
+import { runPushBench } from './push.js';
 import { runSavedStateBench } from './saved-state.js';
 import { runStormBench } from './storm.js';
 import { runControlPlaneBench, runReplicasBench } from './replicas.js';
@@ -39,6 +40,7 @@ const SUITES: Record<string, () => Promise<void>> = {
   'sqlite-drivers': async () => console.log(await runSqliteDriversBench()),
   webhooks: runWebhooksBench,
   web: runWebBench,
+  push: runPushBench,
 };
 
 const requested = process.argv.slice(2);

@@ -91,28 +91,28 @@ export async function servePush(
     gitDone();
     await channel.close();
   }
+  // git's report ends only once the store has followed main and the webhooks have their events:
+  // when `git push` returns, the push is read, searched and announced everywhere, as an edit is
+  // when its tool call answers.
   const push = await received?.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  try {
-    await recordPushAudit(deps.control, {
-      pusher: admitted.principal,
-      orgId: admitted.orgId,
-      client: req.get('user-agent'),
-      durationMs: Date.now() - started,
-      ...(push && 'value' in push ? { received: push.value } : {}),
-      failure:
-        push && 'error' in push
-          ? push.error instanceof PushRefusedError
-            ? push.error.message
-            : `${CHECK_FAILED} (${push.error instanceof Error ? push.error.message : String(push.error)})`
-          : (outcome.stopped ?? (outcome.exitCode === 0 ? undefined : outcome.stderr || 'git receive-pack failed')),
-    });
-  } finally {
-    // git's report ends only now: once `git push` returns, the push is indexed, announced and audited.
-    res.end();
-  }
+  res.end();
+  // Not waited for, as a tool call's row is not: the audit log batches rows and holds them through a database hiccup.
+  void recordPushAudit(deps.control, {
+    pusher: admitted.principal,
+    orgId: admitted.orgId,
+    client: req.get('user-agent'),
+    durationMs: Date.now() - started,
+    ...(push && 'value' in push ? { received: push.value } : {}),
+    failure:
+      push && 'error' in push
+        ? push.error instanceof PushRefusedError
+          ? push.error.message
+          : `${CHECK_FAILED} (${push.error instanceof Error ? push.error.message : String(push.error)})`
+        : (outcome.stopped ?? (outcome.exitCode === 0 ? undefined : outcome.stderr || 'git receive-pack failed')),
+  }).catch(() => undefined);
 }
 
 function refusedVerdict(reasons: readonly string[]): Verdict {

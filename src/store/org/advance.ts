@@ -239,9 +239,9 @@ async function applyFileChange(
 
 /**
  * Brings `state` from its head to `target` along first parents, reading each commit's changed
- * files once. From an empty state (a first start, a rebuild) the history comes from native git
- * in bulk (`git log --raw`, `git cat-file --batch`); a catch-up of a few commits reads objects
- * in process. Returns 'diverged' when `target` does not descend from the state's head (history
+ * files once. From an empty state (a first start, a rebuild), and for a long catch-up (a push of
+ * many commits), the history comes from native git in bulk (`git log --raw`, `git cat-file
+ * --batch`); a catch-up of a few commits reads objects in process. Returns 'diverged' when `target` does not descend from the state's head (history
  * was rewritten): the caller then starts from an empty state. `applied` hears each commit's
  * changes once the state is at that commit, so that listeners follow a long catch-up as it goes.
  */
@@ -252,7 +252,9 @@ export async function advanceTo(
   options: { applied?: (results: CommitResult[]) => void; bodies: BodyCache; feed?: ColdFeed | undefined },
 ): Promise<'applied' | 'diverged'> {
   const fromRoot = state.head === null;
-  const chain = fromRoot ? await firstParentHistory(repo.gitdir, target) : await chainTo(repo, state.head!, target);
+  const short = fromRoot ? undefined : await chainTo(repo, state.head!, target);
+  const native = short === undefined;
+  const chain = native ? await nativeChain(repo, state.head, target) : short;
   if (chain === 'diverged') return 'diverged';
   // Parsing a whole history's log took tens of milliseconds at 10,000 artifacts: no more in one turn.
   if (fromRoot) await nextTurn();
@@ -260,7 +262,7 @@ export async function advanceTo(
   const targetBlobs = feed ? blobsAtTarget(chain) : new Set<string>();
   if (feed) await nextTurn();
   const trees = new TreeCache();
-  const batch = fromRoot ? new BlobBatch(repo.gitdir) : undefined;
+  const batch = native ? new BlobBatch(repo.gitdir) : undefined;
   const files = new FileReader(repo, options.bodies, batch);
   try {
     for (const { oid: commitOid, commit, changes: listed } of chain) {
@@ -306,18 +308,36 @@ function blobsAtTarget(chain: readonly Pick<Partial<HistoryStep>, 'changes'>[]):
   return new Set(files.values());
 }
 
-/** The commits after `head` up to `target` along first parents, oldest first; 'diverged' when `head` is not on that line. */
+/**
+ * Commits read in process one by one before a catch-up turns to native git: a few commits (an
+ * edit of another replica) cost less than starting git; a long run of them (a push of hundreds)
+ * cost a tree diff each through isomorphic-git, several times what one `git log --raw` costs.
+ */
+const IN_PROCESS_COMMITS = 16;
+
+/**
+ * The commits after `head` up to `target` along first parents, oldest first; 'diverged' when
+ * `head` is not on that line; undefined when there are more than IN_PROCESS_COMMITS.
+ */
 async function chainTo(
   repo: Repo,
   head: string,
   target: string,
-): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged'> {
+): Promise<{ oid: string; commit: CommitObject; changes?: undefined }[] | 'diverged' | undefined> {
   const chain: { oid: string; commit: CommitObject }[] = [];
   let oid: string | undefined = target;
   while (oid && oid !== head) {
+    if (chain.length === IN_PROCESS_COMMITS) return undefined;
     const commit = await readCommitObject(repo, oid);
     chain.push({ oid, commit });
     oid = commit.parent[0];
   }
   return oid ? chain.reverse() : 'diverged';
+}
+
+/** The same walk by one `git log --raw` (from the root when `head` is null), each commit with its changed files. */
+async function nativeChain(repo: Repo, head: string | null, target: string): Promise<HistoryStep[] | 'diverged'> {
+  if (head === null) return firstParentHistory(repo.gitdir, target);
+  const steps = await firstParentHistory(repo.gitdir, target, head);
+  return steps[0]?.commit.parent[0] === head ? steps : 'diverged';
 }

@@ -119,7 +119,14 @@ describe('git push to main', () => {
     ).search({ query: 'Pushed feature', limit: 5, workspaceIds: new Set([h.defaultWorkspaceId]) });
     expect(search.hits.map((hit) => hit.id)).toContain(id);
 
-    const rows = (await control.audit.list({ orgId: h.orgId, limit: 10 })).filter((r) => r.action === 'push');
+    const pushRows = async () =>
+      (await control.audit.list({ orgId: h.orgId, limit: 10 })).filter((r) => r.action === 'push');
+    await waitUntil(
+      async () => (await pushRows()).length >= 2,
+      5_000,
+      () => 'no audit rows for the push',
+    );
+    const rows = await pushRows();
     expect(rows.map((r) => [r.commit, r.artifactId, r.userId, r.outcome])).toEqual(
       expect.arrayContaining([
         [head, id, h.users.editor.user.id, 'ok'],

@@ -81,4 +81,21 @@ describe('the catalog follows commits made by hand', () => {
     ]);
     expect(await store.meta(ORG, feature.artifact.id)).toMatchObject({ parentId: two.artifact.id });
   });
+
+  it('follows a long run of them (read by native git in bulk) as it follows a short one', async () => {
+    const product = (await store.catalog(ORG))[0]!;
+    await git('pull', '-q', 'origin', 'main');
+    const productFile = path.join(work, product.path);
+    for (let i = 0; i < 20; i++) {
+      await writeFile(productFile, `${await readFile(productFile, 'utf8')}\nLine ${i}.\n`);
+      await git('commit', '-qam', `Line ${i}`);
+    }
+    await git('push', '-q', 'origin', 'HEAD:main');
+    await store.refresh(ORG);
+    const history = await store.history(ORG, product.id);
+    expect(history.slice(0, 20).map((e) => [e.verb, e.message.split('\n')[0], e.added])).toEqual(
+      Array.from({ length: 20 }, (_, i) => ['edit', `Line ${19 - i}`, 2]),
+    );
+    expect((await store.read(ORG, product.id)).body).toContain('Line 19.');
+  });
 });
