@@ -1,8 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { close, constants, open, write } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { run } from '../launcher/index.js';
 import type { QuarantineObjects } from '../store/types.js';
 
 /** What the pre-receive hook hands over: git's ref update lines, and where the pushed objects wait. */
@@ -18,72 +21,98 @@ export interface Verdict {
   readonly message: string;
 }
 
-/** Longest request a hook may send: ref lines and two paths. */
-const MAX_REQUEST_BYTES = 64 * 1024;
-
 export interface VerdictChannel {
   /** The environment git passes on to its hook, naming this channel. */
   readonly env: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
 
+/** Longest request a hook may send: its secret, two paths and the ref lines. */
+const MAX_REQUEST_BYTES = 64 * 1024;
+const END_OF_REQUEST = '\n.\n';
+const COULD_NOT_CHECK = 'Specbase could not check this push; nothing was changed';
+const openFile = promisify(open);
+const writeFile = promisify(write);
+const closeFile = promisify(close);
 /**
- * One push's line from its pre-receive hook to the service: a Unix socket in a directory of its
+ * Opened for reading and writing, a FIFO never blocks its opener and never ends (this end is a
+ * writer too): the request is read as a stream of its own, and the verdict waits in the FIFO
+ * for the hook, which opens it before it asks.
+ */
+const FIFO_FLAGS = constants.O_RDWR | constants.O_NONBLOCK;
+
+/**
+ * One push's line from its pre-receive hook to the service: two FIFOs in a directory of their
  * own that only this user can enter, and a secret the hook must present, so that nothing but the
- * git this push started can ask for (or receive) its verdict.
+ * git this push started can ask for (or read) its verdict. FIFOs, not a socket, because a shell
+ * hook can write and read them with no program of its own (see pre-receive-hook.ts).
  */
 export async function openVerdictChannel(judge: (request: HookRequest) => Promise<Verdict>): Promise<VerdictChannel> {
   const dir = await mkdtemp(path.join(tmpdir(), 'specbase-push-'));
-  const socketPath = path.join(dir, 'hook.sock');
   const token = randomBytes(24).toString('hex');
-  const server = createServer({ allowHalfOpen: true }, (socket) => answer(socket, token, judge));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve());
+  let requests: Socket | undefined;
+  let verdictFd: number | undefined;
+  try {
+    await run('mkfifo', ['-m', '600', path.join(dir, 'request'), path.join(dir, 'verdict')], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    verdictFd = await openFile(path.join(dir, 'verdict'), FIFO_FLAGS);
+    requests = new Socket({
+      fd: await openFile(path.join(dir, 'request'), FIFO_FLAGS),
+      readable: true,
+      writable: false,
+    });
+  } catch (error) {
+    if (verdictFd !== undefined) await closeFile(verdictFd);
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const answer = async (verdict: Verdict) => {
+    const fd = verdictFd;
+    if (fd === undefined) return;
+    verdictFd = undefined;
+    // Small enough to fit the FIFO's buffer at once; closing this end lets the hook's read end.
+    await writeFile(fd, `${verdict.ok ? 'ok' : 'refused'}\n${verdict.message}`).finally(() => closeFile(fd));
+  };
+  let received = '';
+  requests.setEncoding('utf8');
+  requests.on('error', () => undefined);
+  requests.on('data', (chunk: string) => {
+    if (received.endsWith(END_OF_REQUEST)) return;
+    received += chunk;
+    if (received.length > MAX_REQUEST_BYTES) {
+      received = END_OF_REQUEST;
+      void answer({ ok: false, message: `${COULD_NOT_CHECK}\n` }).catch(() => undefined);
+    } else if (received.endsWith(END_OF_REQUEST)) {
+      const request = parseRequest(received.slice(0, -END_OF_REQUEST.length + 1), token);
+      const verdict = request
+        ? judge(request).catch(() => ({ ok: false, message: `${COULD_NOT_CHECK}\n` }))
+        : Promise.resolve({ ok: false, message: `${COULD_NOT_CHECK}\n` });
+      void verdict.then(answer).catch(() => undefined);
+    }
   });
   return {
-    env: { SPECBASE_PUSH_SOCKET: socketPath, SPECBASE_PUSH_TOKEN: token },
+    env: { SPECBASE_PUSH_DIR: dir, SPECBASE_PUSH_TOKEN: token },
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      requests.destroy();
+      if (verdictFd !== undefined) await closeFile(verdictFd).catch(() => undefined);
+      verdictFd = undefined;
       await rm(dir, { recursive: true, force: true });
     },
   };
 }
 
-function answer(socket: Socket, token: string, judge: (request: HookRequest) => Promise<Verdict>): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reply = (verdict: Verdict) => socket.end(JSON.stringify(verdict));
-  socket.on('error', () => socket.destroy());
-  socket.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) socket.destroy();
-    else chunks.push(chunk);
-  });
-  socket.on('end', () => {
-    const request = parseRequest(Buffer.concat(chunks).toString('utf8'), token);
-    if (!request) return reply({ ok: false, message: 'Specbase could not check this push; nothing was changed\n' });
-    judge(request).then(reply, () =>
-      reply({ ok: false, message: 'Specbase could not check this push; nothing was changed\n' }),
-    );
-  });
-}
-
+/** `<secret>\n<object dir>\n<alternates>\n<ref lines>` (no directories without a quarantine), the secret checked in constant time. */
 function parseRequest(text: string, token: string): HookRequest | undefined {
-  try {
-    const body = JSON.parse(text) as { token?: unknown; updates?: unknown; objects?: Record<string, unknown> };
-    const given = Buffer.from(typeof body.token === 'string' ? body.token : '');
-    const expected = Buffer.from(token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const objectDir = body.objects?.GIT_OBJECT_DIRECTORY;
-    const alternates = body.objects?.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-    if (typeof body.updates !== 'string' || typeof objectDir !== 'string' || typeof alternates !== 'string')
-      return undefined;
-    return {
-      updates: body.updates,
-      objects: { GIT_OBJECT_DIRECTORY: objectDir, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates },
-    };
-  } catch {
-    return undefined;
-  }
+  const [given = '', objectDir = '', alternates = '', ...updates] = text.split('\n');
+  const expected = Buffer.from(token);
+  const presented = Buffer.from(given);
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+  return {
+    updates: updates.join('\n'),
+    objects: {
+      ...(objectDir ? { GIT_OBJECT_DIRECTORY: objectDir } : {}),
+      ...(alternates ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates } : {}),
+    },
+  };
 }

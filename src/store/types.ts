@@ -211,9 +211,12 @@ export interface MergeOutcome {
 /**
  * Where a push's objects are while its hook runs: git hands the hook `GIT_OBJECT_DIRECTORY` (the
  * quarantine) and `GIT_ALTERNATE_OBJECT_DIRECTORIES` (the repository's own objects), so that a
- * git started with them sees the pushed objects before any of them is in the repository.
+ * git started with them sees the pushed objects before any of them is in the repository. A push
+ * that brings no objects (a deletion) has no quarantine.
  */
-export type QuarantineObjects = Readonly<Record<'GIT_OBJECT_DIRECTORY' | 'GIT_ALTERNATE_OBJECT_DIRECTORIES', string>>;
+export type QuarantineObjects = Readonly<
+  Partial<Record<'GIT_OBJECT_DIRECTORY' | 'GIT_ALTERNATE_OBJECT_DIRECTORIES', string>>
+>;
 
 /** What a push asks of `main`: move from `old` to `new` (null: delete it). */
 export interface PushedUpdate {
