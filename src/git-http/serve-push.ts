@@ -10,7 +10,7 @@ import { preReceiveHooks } from './pre-receive-hook.js';
 import { pushTargetOf } from './push-target.js';
 import { openVerdictChannel, type HookRequest, type Verdict } from './push-verdicts.js';
 import { recordPushAudit } from './record-push-audit.js';
-import { runReceivePack } from './run-receive-pack.js';
+import { runReceivePack, type ReceivePackOutcome } from './run-receive-pack.js';
 
 /** What serving pushes needs beside what every Git request needs. */
 export interface PushDeps {
@@ -69,7 +69,7 @@ export async function servePush(
     });
   };
   const channel = await openVerdictChannel(judge);
-  let outcome;
+  let outcome: ReceivePackOutcome;
   try {
     const hooksDir = await preReceiveHooks(deps.push.hooksDir);
     const stages: Duplex[] = /^(x-)?gzip$/i.test(req.get('content-encoding') ?? '') ? [createGunzip()] : [];
