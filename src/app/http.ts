@@ -77,6 +77,7 @@ export async function createHttpApp(
       gitdirOf: (orgId) => store.gitdir(orgId),
       push: {
         specs,
+        changeRequests: services.changeRequests.changeRequests,
         hooksDir: path.join(config.cacheDir, 'git-hooks'),
         limits: config.push,
         fsync: config.fsync,

@@ -95,6 +95,12 @@ export interface BranchStore {
   /** The key that names the branch to every ArtifactStore method in place of the organization. */
   changeRequestKey(orgId: string, number: number): string;
   forkChangeRequest(orgId: string, number: number): Promise<string>;
+  /** `main`'s commit now, read from the ref. */
+  mainCommit(orgId: string): Promise<string | null>;
+  /** The commit a branch (`refs/heads/…`) points at; null when none. */
+  refTip(orgId: string, ref: string): Promise<string | null>;
+  /** Makes change request `number`'s branch of what a push brought under another branch name. */
+  adoptPushedBranch(orgId: string, number: number, pushedRef: string, tip: string): Promise<void>;
   changeRequestTip(orgId: string, number: number): Promise<string | null>;
   changeRequestChanges(orgId: string, number: number): Promise<BranchChanges>;
   mergeChangeRequest(

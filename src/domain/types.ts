@@ -24,8 +24,8 @@ export interface PushToReceive {
   readonly update: PushedUpdate;
   /** The quarantine's object directories, as git gives them to its pre-receive hook. */
   readonly objects: QuarantineObjects;
-  /** Called once every commit passed, before git moves `main`. */
-  accepted(commits: readonly PushedCommit[]): void;
+  /** Called once every commit passed, before git moves the ref; `note` is told to the pusher. */
+  accepted(commits: readonly PushedCommit[], note?: string): void;
   /** Resolves once git is done (whether or not it moved `main`). */
   landed(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { createGunzip } from 'node:zlib';
 import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { PushLimits } from '../config/index.js';
-import type { SpecService } from '../domain/index.js';
+import type { ChangeRequests, PushToReceive, SpecService } from '../domain/index.js';
 import { PushRefusedError } from '../errors.js';
 import type { ReceivedPush } from '../store/types.js';
 import type { AdmittedRequest, GitHttpDeps } from './admit-git-request.js';
@@ -15,6 +15,8 @@ import { runReceivePack, type ReceivePackOutcome } from './run-receive-pack.js';
 /** What serving pushes needs beside what every Git request needs. */
 export interface PushDeps {
   readonly specs: Pick<SpecService, 'receivePush'>;
+  /** Pushes to change requests' branches (`cr/*`); without it they are refused. */
+  readonly changeRequests?: Pick<ChangeRequests, 'receivePush'>;
   /** Where this process writes its pre-receive hook (a directory among its caches). */
   readonly hooksDir: string;
   readonly limits: PushLimits;
@@ -46,19 +48,29 @@ export async function servePush(
       .map((line) => line.split(' ') as [string, string, string]);
     const refusals = updates.flatMap(([, , ref]) => {
       const target = pushTargetOf(ref);
+      if (target.kind !== 'refused' && target.kind !== 'main' && !deps.push.changeRequests) {
+        return [`${ref} cannot be pushed: this server takes pushes to main only`];
+      }
       return target.kind === 'refused' ? [target.reason] : [];
     });
     if (refusals.length > 0) return Promise.resolve(refusedVerdict(refusals));
-    // git sends one command per ref, and only main passed: more than one command cannot happen.
-    if (updates.length !== 1) return Promise.resolve(refusedVerdict(['a push updates main once']));
-    const [old, next] = updates[0]!;
+    if (updates.length !== 1) return Promise.resolve(refusedVerdict(['a push updates one branch at a time']));
+    const [old, next, ref] = updates[0]!;
+    const target = pushTargetOf(ref);
     return new Promise((answer) => {
-      received = deps.push.specs.receivePush(actor, {
+      const push: PushToReceive = {
         update: { old: ZERO_OID.test(old) ? null : old, new: ZERO_OID.test(next) ? null : next },
         objects: request.objects,
-        accepted: () => answer({ ok: true, message: '' }),
+        accepted: (_commits, note) => answer({ ok: true, message: note ? `${note}\n` : '' }),
         landed: () => gitExited,
-      });
+      };
+      const changeRequests = deps.push.changeRequests;
+      received =
+        target.kind === 'changeRequest' && changeRequests
+          ? changeRequests.receivePush(actor, { number: target.number }, push)
+          : target.kind === 'newChangeRequest' && changeRequests
+            ? changeRequests.receivePush(actor, { pushedRef: target.ref }, push)
+            : deps.push.specs.receivePush(actor, push);
       received.catch((error: unknown) =>
         answer(
           error instanceof PushRefusedError

@@ -9,6 +9,7 @@ import { sqliteDriver } from '../sqlite/index.js';
 import { deletedArtifacts, importedPaths } from './catalog/index.js';
 import { changeRequestRef, FSYNC, prepareLooseBlobs, readMain, readRef, type Durability } from './git/index.js';
 import {
+  adoptBranch,
   branchChanges,
   changeRequestKey,
   forkBranch,
@@ -472,6 +473,18 @@ export class GitStore {
     const fork = await forkBranch(this.gitdir(orgId), changeRequestRef(number), this.durability);
     await this.orgs.seedFromMain(orgId, changeRequestKey(orgId, number));
     return fork;
+  }
+
+  /** The commit a ref of the organization's repository points at (`refs/heads/…`); null when none. */
+  refTip(orgId: string, ref: string): Promise<string | null> {
+    if (!/^refs\/heads\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes('..')) return Promise.resolve(null);
+    return readRef(this.gitdir(orgId), ref);
+  }
+
+  /** Makes change request `number`'s branch of the commits a push brought under `pushedRef` (see adoptBranch). */
+  async adoptPushedBranch(orgId: string, number: number, pushedRef: string, tip: string): Promise<void> {
+    await adoptBranch(this.gitdir(orgId), pushedRef, changeRequestRef(number), tip, this.durability);
+    await this.orgs.seedFromMain(orgId, changeRequestKey(orgId, number));
   }
 
   /** The commit change request `number`'s branch points at; null when it has none. */

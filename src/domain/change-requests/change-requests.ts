@@ -1,11 +1,11 @@
 import { canManage, canRead, canWrite } from '../../access/index.js';
 import type { ChangeRequest, ChangeRequestState, ReviewRules } from '../../control/types.js';
-import { ConflictError, NotFoundError, PermissionDeniedError } from '../../errors.js';
+import { ConflictError, NotFoundError, PermissionDeniedError, PushRefusedError, SpecbaseError } from '../../errors.js';
 import { unifiedDiffOffLoop } from '../../patch/index.js';
 import { isChangeRequestNumber } from '../../ids.js';
-import type { BranchChanges, CommitResult } from '../../store/types.js';
+import type { BranchChanges, CommitResult, ReceivedPush } from '../../store/types.js';
 import type { BranchStore, DomainDeps } from '../ports.js';
-import type { Actor } from '../types.js';
+import type { Actor, PushToReceive } from '../types.js';
 import { artifactUrl, changeRequestUrl } from '../urls.js';
 import type {
   ChangeRequestDetailView,
@@ -263,6 +263,74 @@ export class ChangeRequests {
     const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
     await this.announce(actor, to === 'closed' ? 'closed' : 'opened', view, workspacesOf(changes));
     return view;
+  }
+
+  /**
+   * A `git push` to a change request's branch (`number`), or of a new branch under `cr/`
+   * (`pushedRef`), which opens one titled by its first commit. The commits are judged as a push
+   * to `main` is (see GitStore.receivePush): against the branch, or for a new one against
+   * `main` now, with the pusher's permissions; nothing is announced as artifact events until a
+   * merge, and the change request's own events say what happened.
+   */
+  async receivePush(
+    actor: Actor,
+    target: { readonly number: number } | { readonly pushedRef: string },
+    push: PushToReceive,
+  ): Promise<ReceivedPush> {
+    const { orgId } = actor.principal;
+    const workspaces = await this.deps.control.workspaces.list(orgId);
+    const rules = {
+      workspaceIds: new Set(workspaces.map((w) => w.id)),
+      mayWrite: (id: string) => canWrite(actor.principal, id),
+    };
+    if ('number' in target) {
+      // Told to the pusher as a refusal: the change request is not there, or not open.
+      const row = await this.writable(actor, target.number).catch((error: unknown) => {
+        throw error instanceof SpecbaseError ? new PushRefusedError([{ rule: error.message }]) : error;
+      });
+      const key = this.deps.branches.changeRequestKey(orgId, row.number);
+      const received = await this.deps.pushes.receivePush(key, { ...push, rules });
+      if (received.landed) await this.updated(actor, row.number, received.changes[0]?.result.artifact.id);
+      return received;
+    }
+    if (push.update.new === null)
+      throw new PushRefusedError([{ rule: `${target.pushedRef} does not exist; there is nothing to delete` }]);
+    if (push.update.old !== null) {
+      throw new PushRefusedError([
+        { rule: `${target.pushedRef} is not a change request's branch: push to cr/{number}, or under a new name` },
+      ]);
+    }
+    const base = await this.deps.branches.mainCommit(orgId);
+    let opened: Promise<ChangeRequest> | undefined;
+    const received = await this.deps.pushes.receivePush(orgId, {
+      ...push,
+      rules,
+      update: { old: base, new: push.update.new },
+      accepted: (commits) => {
+        opened = this.deps.control.changeRequests.open({
+          orgId,
+          title: commits[0]?.subject.slice(0, 200) || 'Pushed changes',
+          authorId: actor.principal.userId,
+          client: actor.client ?? null,
+          baseCommit: base ?? '',
+        });
+        opened.then(
+          (row) =>
+            push.accepted(
+              commits,
+              `opened change request #${row.number}; its branch is cr/${row.number}: ${this.urlOf(orgId, row.number)}`,
+            ),
+          () => push.accepted(commits),
+        );
+      },
+    });
+    const row = await opened?.catch(() => undefined);
+    const tip = push.update.new;
+    if (!row || (await this.deps.branches.refTip(orgId, target.pushedRef)) !== tip) return received;
+    await this.deps.branches.adoptPushedBranch(orgId, row.number, target.pushedRef, tip);
+    const changes = await this.deps.branches.changeRequestChanges(orgId, row.number);
+    await this.announce(actor, 'opened', await this.view(row), workspacesOf(changes));
+    return received;
   }
 
   /** Its author, or anyone who may write every workspace it changes. */

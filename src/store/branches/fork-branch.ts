@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { lockRef, readMain, readRef, writeRef, type Durability } from '../git/index.js';
+import { gitPlumbing, lockRef, readMain, readRef, writeRef, type Durability } from '../git/index.js';
 
 /**
  * Makes a change request's branch at `main`'s commit now; refused when the branch exists (a
@@ -16,4 +16,26 @@ export async function forkBranch(gitdir: string, ref: string, durability: Durabi
   } finally {
     await release();
   }
+}
+
+/**
+ * Makes a change request's branch of commits git just received under another name (a push of
+ * `cr/my-change`): `ref` points at `tip`, and the pushed name goes, if it still points there.
+ */
+export async function adoptBranch(
+  gitdir: string,
+  pushedRef: string,
+  ref: string,
+  tip: string,
+  durability: Durability,
+): Promise<void> {
+  const release = await lockRef(gitdir, ref);
+  try {
+    if ((await readRef(gitdir, ref)) !== null) throw new ConflictError(`the branch ${ref} already exists`);
+    await writeRef(gitdir, ref, tip, durability);
+  } finally {
+    await release();
+  }
+  // git's own compare-and-delete: a newer push under the same name keeps its branch.
+  await gitPlumbing(gitdir, ['update-ref', '-d', pushedRef, tip]).catch(() => undefined);
 }

@@ -205,8 +205,56 @@ describe('git push to main', () => {
     expect(deletion.stderr).toContain('remote:   deleting main is refused');
     const branch = await push(['origin', 'HEAD:refs/heads/feature']);
     expect(branch.code).not.toBe(0);
-    expect(branch.stderr).toContain('refs/heads/feature cannot be pushed: Specbase accepts pushes to main only');
-    expect(await bareGit(h.gitdir, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main\n');
+    expect(branch.stderr).toContain(
+      "refs/heads/feature cannot be pushed: Specbase takes main, a change request's branch cr/{number}, or a new branch under cr/",
+    );
+    expect(await bareGit(h.gitdir, 'for-each-ref', '--format=%(refname)', 'refs/heads/feature')).toBe('');
+  });
+
+  it('a new branch under cr/ opens a change request; pushing cr/{n} adds to it; main never moves', async () => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const before = await main();
+    const requirement = await metaOf('requirement');
+    await rewrite(requirement, (text) => `${text}\nProposed from an editor.\n`);
+    await commit('Propose a clearer requirement');
+    const opened = await push(['origin', 'HEAD:cr/clearer-requirement']);
+    expect(opened.code).toBe(0);
+    const number = Number(/opened change request #(\d+); its branch is cr\/(\d+)/.exec(opened.stderr)?.[1]);
+    expect(number).toBeGreaterThan(0);
+    const changeRequests = h.services.changeRequests.changeRequests;
+    const editor = { principal: (await h.services.control.members.principal(h.orgId, h.users.editor.user.id))! };
+    expect(await changeRequests.summary(editor, number)).toMatchObject({
+      title: 'Propose a clearer requirement',
+      state: 'open',
+      author: { id: h.users.editor.user.id },
+    });
+    const tip = (await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim();
+    expect((await bareGit(h.gitdir, 'rev-parse', `cr/${number}`)).trim()).toBe(tip);
+    expect(await bareGit(h.gitdir, 'for-each-ref', '--format=%(refname)', 'refs/heads/cr/clearer-requirement')).toBe(
+      '',
+    );
+    expect(await main()).toBe(before);
+
+    await rewrite(requirement, (text) => `${text}And a second line.\n`);
+    await commit('Second thought');
+    const added = await push(['origin', `HEAD:cr/${number}`]);
+    expect(added.code).toBe(0);
+    const detail = await changeRequests.detail(editor, number);
+    expect(detail.commits.map((c) => c.subject)).toEqual(['Second thought', 'Propose a clearer requirement']);
+    expect(detail.files.map((f) => f.artifactId)).toEqual([requirement.id]);
+    expect((await h.services.store.read(h.orgId, requirement.id)).body).not.toContain('Proposed from an editor.');
+    expect(await main()).toBe(before);
+
+    // A rewrite of the branch is refused as on main; a number that names nothing too.
+    await git.ok(['reset', '-q', '--hard', 'HEAD~1'], { cwd: clone });
+    await rewrite(requirement, (text) => `${text}Another idea.\n`);
+    await commit('Another idea');
+    const rewound = await push(['--force', 'origin', `HEAD:cr/${number}`]);
+    expect(rewound.code).not.toBe(0);
+    const unknown = await push(['origin', 'HEAD:cr/999999']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/change request not found/);
   });
 
   it('stops a push past the object limit before git unpacks it, and says why', async () => {
