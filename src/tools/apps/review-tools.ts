@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChangeRequestView } from '../../domain/index.js';
 import { changeRequestsOf } from '../review/context.js';
+import { changeRequestFields } from '../review/schemas.js';
 import type { AnyToolDef, AppRendering, ToolContext } from '../types.js';
 
 /**
@@ -15,16 +15,6 @@ function rendering(ctx: ToolContext): AppRendering {
   if (!ctx.render) throw new Error('app tools need the app rendering');
   return ctx.render;
 }
-
-const summaryOf = (cr: ChangeRequestView) => ({
-  number: cr.number,
-  title: cr.title,
-  description: cr.description,
-  state: cr.state,
-  author: cr.author?.name ?? null,
-  branch: cr.branch,
-  url: cr.url,
-});
 
 const summaryOutput = z.object({
   number: z.number(),
@@ -58,7 +48,7 @@ export const changeRequestViewTool: AnyToolDef = {
     }));
     return {
       structured: {
-        ...summaryOf(detail),
+        ...changeRequestFields(detail),
         mergeable: detail.merge.allowed,
         ...(detail.merge.reason ? { notMergeableBecause: detail.merge.reason } : {}),
         files,
@@ -80,7 +70,7 @@ export const mergeChangeRequestTool: AnyToolDef = {
   async run(ctx, args) {
     const merged = await changeRequestsOf(ctx).merge(ctx.actor, Number(args.number));
     return {
-      structured: { ...summaryOf(merged.changeRequest), commit: merged.commit, kind: merged.kind },
+      structured: { ...changeRequestFields(merged.changeRequest), commit: merged.commit, kind: merged.kind },
       text: `Merged change request #${merged.changeRequest.number} onto main (${merged.kind}, ${merged.commit.slice(0, 7)})`,
       commit: merged.commit,
     };
@@ -97,6 +87,6 @@ export const closeChangeRequestTool: AnyToolDef = {
   output: summaryOutput,
   async run(ctx, args) {
     const closed = await changeRequestsOf(ctx).close(ctx.actor, Number(args.number));
-    return { structured: summaryOf(closed), text: `Closed change request #${closed.number} without merging it` };
+    return { structured: changeRequestFields(closed), text: `Closed change request #${closed.number} without merging it` };
   },
 };
