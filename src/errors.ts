@@ -204,13 +204,20 @@ export interface MergeConflict {
 
 /** A merge that would overwrite a change made on `main` since the change request began. */
 export class MergeConflictError extends ConflictError {
-  constructor(readonly conflicts: readonly MergeConflict[]) {
+  /**
+   * `mainCommit`: `main` as the conflicts were found; resolutions written against it are taken
+   * only while `main` is still there (`BranchMerge.resolvedOn`).
+   */
+  constructor(
+    readonly conflicts: readonly MergeConflict[],
+    readonly mainCommit: string,
+  ) {
     super(
       `${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed on main and in the change request since they parted (${conflicts
         .slice(0, 5)
         .map((c) => c.title ?? c.path)
         .join(', ')}); resolve ${conflicts.length === 1 ? 'it' : 'them'} before merging`,
-      { conflicts: conflicts.map((c) => ({ path: c.path, artifactId: c.artifactId, title: c.title })) },
+      { mainCommit, conflicts: conflicts.map((c) => ({ path: c.path, artifactId: c.artifactId, title: c.title })) },
     );
   }
 }

@@ -106,7 +106,7 @@ export interface BranchStore {
   mergeChangeRequest(
     orgId: string,
     number: number,
-    merge: { message: string; resolutions?: ReadonlyMap<string, string> },
+    merge: { message: string; resolutions?: ReadonlyMap<string, string>; resolvedOn?: string },
     ctx: ChangeContext,
   ): Promise<MergeOutcome>;
 }

@@ -165,8 +165,15 @@ export class ChangeRequests {
    * Brings it onto `main` (see GitStore.mergeChangeRequest): refused while it changes nothing,
    * when the actor may not merge it, and on conflicts until each is resolved. Then it is
    * ordinary history: the index follows, and webhooks hear of each artifact and of the merge.
+   * `resolvedOn` is `main` as the conflicts were shown (MergeConflictError.mainCommit): if it
+   * moved since, the resolutions are set aside and the conflicts raised again.
    */
-  async merge(actor: Actor, number: number, resolutions?: ReadonlyMap<string, string>): Promise<MergedView> {
+  async merge(
+    actor: Actor,
+    number: number,
+    resolutions?: ReadonlyMap<string, string>,
+    resolvedOn?: string,
+  ): Promise<MergedView> {
     const row = await this.writable(actor, number);
     const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
     const allowance = await this.mergeAllowance(actor, row, changes);
@@ -175,7 +182,7 @@ export class ChangeRequests {
     const outcome = await this.deps.branches.mergeChangeRequest(
       row.orgId,
       row.number,
-      { message, ...(resolutions ? { resolutions } : {}) },
+      { message, ...(resolutions ? { resolutions } : {}), ...(resolvedOn ? { resolvedOn } : {}) },
       changeContext(actor),
     );
     const merged = await this.deps.control.changeRequests.transition({

@@ -1,5 +1,11 @@
-import { MergeConflictError, NotFoundError, ConflictError, type MergeConflict } from '../../errors.js';
-import { mergeWithMarkers } from '../../patch/index.js';
+import {
+  ConflictError,
+  InvalidInputError,
+  MergeConflictError,
+  NotFoundError,
+  type MergeConflict,
+} from '../../errors.js';
+import { conflictMarkers, mergeWithMarkers } from '../../patch/index.js';
 import { headerSafe, parseRepositoryFile } from '../layout/index.js';
 import {
   MAIN_REF,
@@ -22,7 +28,16 @@ export interface BranchMerge {
   readonly message: string;
   /** A person's resolution of each conflicted file, by path (the whole file, frontmatter included). */
   readonly resolutions?: ReadonlyMap<string, string>;
+  /**
+   * `main` as the person saw the conflicts they resolved (MergeConflictError.mainCommit): when
+   * `main` has moved since, their resolutions may undo what it took meanwhile, so they are set
+   * aside and the conflicts found again.
+   */
+  readonly resolvedOn?: string;
 }
+
+/** The sides of a conflicted passage: `<<<<<<< main`, `>>>>>>> proposed`. */
+const MERGE_LABELS = { ours: 'main', theirs: 'proposed' } as const;
 
 /** How one file the branch changed comes onto `main`: a blob (null: the file goes), or a conflict. */
 type FileOutcome = { readonly path: string; readonly content: string | null } | { readonly conflict: MergeConflict };
@@ -61,9 +76,10 @@ export async function mergeBranch(
     filesChangedBetween(repo, base, tip),
   ]);
   const onMain = new Map(ours.map((change) => [change.path, change.after]));
-  const outcomes = await Promise.all(theirs.map((change) => mergeFile(handle, change, onMain, merge.resolutions)));
+  const resolutions = merge.resolvedOn === undefined || merge.resolvedOn === head ? merge.resolutions : undefined;
+  const outcomes = await Promise.all(theirs.map((change) => mergeFile(handle, change, onMain, resolutions)));
   const conflicts = outcomes.flatMap((o) => ('conflict' in o ? [o.conflict] : []));
-  if (conflicts.length > 0) throw new MergeConflictError(conflicts);
+  if (conflicts.length > 0) throw new MergeConflictError(conflicts, head);
   const files = outcomes.flatMap((o) => ('conflict' in o ? [] : [o]));
   const timestamp = Math.floor(Date.now() / 1000);
   const commit = await writingObjectsTogether(repo, async () => {
@@ -106,7 +122,7 @@ async function mergeFile(
   const [base, main, proposed] = await Promise.all([text(change.before), text(mainBlob), text(change.after)]);
   const facts = factsOf(proposed ?? main ?? base, path);
   if (base !== null && main !== null && proposed !== null) {
-    const merged = mergeWithMarkers({ ours: main, base, theirs: proposed }, { ours: 'main', theirs: 'proposed' });
+    const merged = mergeWithMarkers({ ours: main, base, theirs: proposed }, MERGE_LABELS);
     if (merged.conflicts === 0 && validFile(merged.text, path)) return { path, content: merged.text };
     return { conflict: { path, ...facts, base, main, proposed, withMarkers: merged.text } };
   }
@@ -122,8 +138,19 @@ const validFile = (content: string, path: string): boolean => {
   }
 };
 
-/** A person's resolution is a whole file again: refused, naming the file, when it is not a valid one. */
+const MARKERS = conflictMarkers(MERGE_LABELS.ours, MERGE_LABELS.theirs);
+
+/**
+ * A person's resolution is a whole file again: refused, naming the file, when it is not a
+ * valid one or still holds a conflict's marker lines.
+ */
 function checkedFile(content: string, path: string): string {
+  const lines = content.split('\n');
+  if (lines.includes(MARKERS.start) || lines.includes(MARKERS.end)) {
+    throw new InvalidInputError(
+      `${path} still has conflict markers: keep the lines you want between them and remove the markers`,
+    );
+  }
   parseRepositoryFile(content, path);
   return content;
 }

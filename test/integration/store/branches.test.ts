@@ -79,14 +79,22 @@ describe('change request branches in the store', () => {
     expect(only).toMatchObject({ title: 'Acme', artifactId: fx.productId });
     expect(only!.withMarkers).toContain('<<<<<<< main');
     const mainBefore = git(fx.gitdir, 'rev-parse', 'main');
+    expect((conflict as MergeConflictError).mainCommit).toBe(mainBefore);
+
+    const merging = (text: string, resolvedOn = mainBefore) =>
+      fx.store.mergeChangeRequest(
+        ORG,
+        2,
+        { message: 'Merge change request 2', resolutions: new Map([[only!.path, text]]), resolvedOn },
+        bob,
+      );
+    await expect(merging(only!.withMarkers)).rejects.toThrow(/still has conflict markers/);
+    // Resolved against a main that has moved since: set aside, the conflict is raised again.
+    await expect(merging(only!.main!, 'f'.repeat(40))).rejects.toThrow(MergeConflictError);
+    expect(git(fx.gitdir, 'rev-parse', 'main')).toBe(mainBefore);
 
     const resolved = only!.main!.replace('as decided.', 'as decided and proposed.');
-    const outcome = await fx.store.mergeChangeRequest(
-      ORG,
-      2,
-      { message: 'Merge change request 2', resolutions: new Map([[only!.path, resolved]]) },
-      bob,
-    );
+    const outcome = await merging(resolved);
     expect(outcome.kind).toBe('merge');
     expect(git(fx.gitdir, 'rev-parse', `${outcome.commit}^1`)).toBe(mainBefore);
     expect(git(fx.gitdir, 'rev-parse', `${outcome.commit}^2`)).toBe(git(fx.gitdir, 'rev-parse', 'cr/2'));
