@@ -200,6 +200,8 @@ export interface MergeConflict {
   readonly proposed: string | null;
   /** Both sides with the passages they disagree on between Git-style markers, for a person to resolve. */
   readonly withMarkers: string;
+  /** Why the resolution given for it was not taken (markers left in it, not a valid file). */
+  readonly refused?: string;
 }
 
 /** A merge that would overwrite a change made on `main` since the change request began. */

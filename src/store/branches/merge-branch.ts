@@ -1,10 +1,4 @@
-import {
-  ConflictError,
-  InvalidInputError,
-  MergeConflictError,
-  NotFoundError,
-  type MergeConflict,
-} from '../../errors.js';
+import { ConflictError, MergeConflictError, NotFoundError, type MergeConflict } from '../../errors.js';
 import { conflictMarkers, mergeWithMarkers } from '../../patch/index.js';
 import { headerSafe, parseRepositoryFile } from '../layout/index.js';
 import {
@@ -118,9 +112,10 @@ async function mergeFile(
   if (mainBlob === change.before) return { path, content: await text(change.after) };
   if (mainBlob === change.after) return { path, content: await text(change.after) };
   const resolved = resolutions?.get(path);
-  if (resolved !== undefined) return { path, content: checkedFile(resolved, path) };
+  const refused = resolved === undefined ? undefined : refusalOf(resolved, path);
+  if (resolved !== undefined && refused === undefined) return { path, content: resolved };
   const [base, main, proposed] = await Promise.all([text(change.before), text(mainBlob), text(change.after)]);
-  const facts = factsOf(proposed ?? main ?? base, path);
+  const facts = { ...factsOf(proposed ?? main ?? base, path), ...(refused ? { refused } : {}) };
   if (base !== null && main !== null && proposed !== null) {
     const merged = mergeWithMarkers({ ours: main, base, theirs: proposed }, MERGE_LABELS);
     if (merged.conflicts === 0 && validFile(merged.text, path)) return { path, content: merged.text };
@@ -141,18 +136,20 @@ const validFile = (content: string, path: string): boolean => {
 const MARKERS = conflictMarkers(MERGE_LABELS.ours, MERGE_LABELS.theirs);
 
 /**
- * A person's resolution is a whole file again: refused, naming the file, when it is not a
- * valid one or still holds a conflict's marker lines.
+ * A person's resolution must be a whole file again: why it is not (conflict markers left in
+ * it, or not a valid file), and the file stays in conflict; undefined when it is.
  */
-function checkedFile(content: string, path: string): string {
+function refusalOf(content: string, path: string): string | undefined {
   const lines = content.split('\n');
   if (lines.includes(MARKERS.start) || lines.includes(MARKERS.end)) {
-    throw new InvalidInputError(
-      `${path} still has conflict markers: keep the lines you want between them and remove the markers`,
-    );
+    return 'it still has conflict markers: keep the lines you want between them and remove the markers';
   }
-  parseRepositoryFile(content, path);
-  return content;
+  try {
+    parseRepositoryFile(content, path);
+    return undefined;
+  } catch (error) {
+    return `it is not a valid file: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 function factsOf(text: string | null, path: string): { artifactId?: string; title?: string } {
