@@ -27,7 +27,31 @@ function conflictPanel(conflict: EditConflict): SafeHtml {
 </div>`;
 }
 
-/** Markdown on the left, its rendering on the right (below on narrow screens), kept live by app.js. */
+/** One text to edit: markdown on the left, its rendering on the right (below on narrow screens), kept live by app.js. */
+export function markdownEditor(field: {
+  readonly orgId: string;
+  /** The textarea's id and name, and the id of the preview beside it. */
+  readonly id: string;
+  readonly name: string;
+  readonly previewId: string;
+  readonly label: string;
+  readonly text: string;
+  readonly preview: SafeHtml;
+}): SafeHtml {
+  const preview = field.previewId;
+  return html`<div class="editor-split">
+    <div class="editor-pane">
+      <label for="${field.id}">${field.label}</label>
+      <textarea id="${field.id}" name="${field.name}" spellcheck="true" data-preview-url="/o/${field.orgId}/preview" data-preview-target="${preview}">${field.text}</textarea>
+    </div>
+    <div class="editor-pane">
+      <p class="pane-label" id="${preview}-label">Preview</p>
+      <div id="${preview}" class="doc markdown editor-preview" role="region" aria-labelledby="${preview}-label" aria-live="polite" tabindex="0">${field.preview}</div>
+    </div>
+  </div>`;
+}
+
+/** The artifact editor: its markdown editor, a summary of the change, and the save guarded by the version it opened. */
 export function editorPage(
   orgId: string,
   artifact: ArtifactView,
@@ -48,16 +72,7 @@ ${state.problem && !state.conflict ? html`<div class="notice error" role="alert"
 <form class="editor" method="post" action="${b}/edit">
   <input type="hidden" name="csrf" value="${csrf}">
   <input type="hidden" name="baseVersion" value="${state.baseVersion}">
-  <div class="editor-split">
-    <div class="editor-pane">
-      <label for="body">Markdown</label>
-      <textarea id="body" name="body" spellcheck="true" data-preview-url="/o/${orgId}/preview" data-preview-target="preview">${state.text}</textarea>
-    </div>
-    <div class="editor-pane">
-      <p class="pane-label" id="preview-label">Preview</p>
-      <div id="preview" class="doc markdown editor-preview" role="region" aria-labelledby="preview-label" aria-live="polite" tabindex="0">${preview}</div>
-    </div>
-  </div>
+  ${markdownEditor({ orgId, id: 'body', name: 'body', previewId: 'preview', label: 'Markdown', text: state.text, preview })}
   <p class="summary-field"><label for="summary">Describe your change <span class="optional">(optional)</span></label>
   <input id="summary" name="summary" maxlength="200" value="${state.summary}" placeholder="Fixed a typo in the rationale"></p>
   <p class="form-actions"><button type="submit">Save changes</button> <a class="button secondary" href="${b}">Cancel</a></p>
