@@ -87,6 +87,7 @@ export async function createHttpApp(
   app.use(auth.router);
   const web = createWebApp({
     specs,
+    changeRequests: services.changeRequests.changeRequests,
     control,
     config,
     auth,

@@ -2,13 +2,14 @@ import express, { type RequestHandler } from 'express';
 import type { GrantAdmin } from '../auth/types.js';
 import type { Config } from '../config/index.js';
 import type { ControlPlane } from '../control/types.js';
-import type { SpecService } from '../domain/types.js';
+import type { ChangeRequests, SpecService } from '../domain/index.js';
 import type { WebhookActions } from '../webhooks/index.js';
 import { assetRoutes } from './assets.js';
 import { sendHtml } from './context.js';
 import { errorPageFor, webErrors } from './errors.js';
 import { artifactRoutes } from './routes/artifact.js';
 import { auditRoutes } from './routes/audit.js';
+import { changeRequestRoutes } from './routes/change-requests/index.js';
 import { connectRoutes } from './routes/connect.js';
 import { createRoutes } from './routes/create.js';
 import { deleteRoutes } from './routes/delete.js';
@@ -26,6 +27,8 @@ import { securityHeaders } from './security.js';
 
 export interface WebDeps {
   readonly specs: SpecService;
+  /** Change requests as people review and merge them. */
+  readonly changeRequests: ChangeRequests;
   readonly control: ControlPlane;
   readonly config: Config;
   readonly auth: {
@@ -65,6 +68,7 @@ export function createWebApp(deps: WebDeps): WebApp {
   router.use(createRoutes(deps));
   router.use(deleteRoutes(deps));
   router.use(moveRoutes(deps));
+  router.use(changeRequestRoutes(deps));
   router.use(importRoutes(deps));
   router.use(exportRoutes(deps));
   router.use(connectRoutes(deps));

@@ -1,4 +1,4 @@
-/** Styles of review pages: filters, paging, change summaries, word-level and side-by-side diffs, blame. */
+/** Styles of review pages: filters, paging, change summaries, word-level and side-by-side diffs, blame, change requests. */
 export const REVIEW_CSS = `
 form.filters { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: end; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: .8rem 1rem; margin-bottom: 1rem; }
 form.filters p { margin: 0; display: grid; gap: .2rem; flex: 1 1 150px; }
@@ -44,4 +44,27 @@ ol.results mark, .crumbs-line mark { background: #fde68a; color: inherit; border
 .crumbs-line { margin: .2rem 0 0; font-size: .82rem; color: var(--muted); }
 .search-large .row select { flex: 0 0 auto; }
 @media (max-width: 600px) { .search-large .row { flex-wrap: wrap; } .search-large .row input { flex-basis: 100%; } }
+.badge.state-open { background: #dcfce7; color: #166534; border-color: #bbf7d0; }
+.badge.state-merged { background: #ede9fe; color: #5b21b6; border-color: #ddd6fe; }
+.badge.state-closed { background: #fdecec; color: #9f1239; border-color: #f0b7b2; }
+.badge.status-added { color: var(--add-mark); }
+.badge.status-removed { color: var(--del-mark); }
+@media (prefers-color-scheme: dark) { .badge[class*="state-"] { filter: saturate(.8) brightness(.9); } }
+button:disabled { opacity: .55; cursor: not-allowed; filter: none; }
+.cr-actions form { margin: 0; }
+.merge-why { color: var(--muted); font-size: .9rem; margin: .4rem 0 0; max-width: 70ch; }
+.cr-branch code { overflow-wrap: anywhere; }
+.cr-file + .cr-file { margin-top: 1.5rem; }
+.cr-file h3 { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline; margin-top: 0; overflow-wrap: anywhere; }
+ol.cr-commits, ol.comments { list-style: none; margin: 0 0 1rem; padding: 0; }
+ol.cr-commits li, ol.comments li { padding: .55rem 0; border-top: 1px solid var(--border); }
+ol.cr-commits li:first-child, ol.comments li:first-child { border-top: none; }
+ol.comments .meta { margin: 0 0 .2rem; }
+.comment-body { white-space: pre-wrap; overflow-wrap: anywhere; }
+form.comment-form { max-width: none; }
+form.comment-form textarea { width: 100%; font: inherit; padding: .5rem .7rem; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); color: var(--text); resize: vertical; }
+.cr-conflict .conflict-changes { margin-bottom: 1rem; }
+.cr-conflict h3 { margin-top: .5rem; }
+form.review-rules fieldset { margin: .4rem 0 .6rem; }
+form.review-rules button { justify-self: start; }
 `;
