@@ -3,6 +3,7 @@ import { isWorkspaceRole } from '../../access/index.js';
 import type { Config } from '../../config/index.js';
 import { addMember } from '../../control/index.js';
 import type { ControlPlane } from '../../control/types.js';
+import type { ChangeRequests } from '../../domain/index.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import { audited } from '../audit-trail.js';
 import { sendHtml, type OrgContext } from '../context.js';
@@ -29,19 +30,27 @@ const workspaceOf = (ctx: OrgContext, id: string) => {
  * Members and workspaces for organization admins: the same control-plane calls as the CLI's
  * `member` and `workspace` commands, each change audited.
  */
-export function memberRoutes(deps: { control: ControlPlane; config: Config }): express.Router {
-  const { control, config } = deps;
+export function memberRoutes(deps: {
+  control: ControlPlane;
+  config: Config;
+  changeRequests: ChangeRequests;
+}): express.Router {
+  const { control, config, changeRequests } = deps;
   const router = express.Router();
   const issuer = config.oidc?.issuer;
 
   async function render(req: Request, res: Response, ctx: OrgContext, outcome?: MembersModel['outcome']) {
-    const workspaces = await control.workspaces.list(ctx.org.id);
+    const [workspaces, reviewRules] = await Promise.all([
+      control.workspaces.list(ctx.org.id),
+      changeRequests.reviewRules(ctx.actor),
+    ]);
     const page = membersPage({
       orgId: ctx.org.id,
       csrf: csrfToken(req, res, config.baseUrl),
       baseUrl: config.baseUrl,
       members: await control.members.list(ctx.org.id),
       workspaces,
+      reviewRules,
       externalIssuer: issuer,
       ...(outcome ? { outcome } : {}),
     });
@@ -166,6 +175,21 @@ export function memberRoutes(deps: { control: ControlPlane; config: Config }): e
         name: field(req, 'name'),
       });
       return `renamed the workspace ${before.name} to ${after.name}`;
+    }),
+  );
+
+  router.post(
+    '/o/:orgId/workspaces/:workspaceId/review',
+    smallForm,
+    change('web.workspace.review', async (req, ctx) => {
+      const workspace = workspaceOf(ctx, String(req.params.workspaceId));
+      const rules = {
+        assistantChangesNeedReview: field(req, 'assistantChangesNeedReview') === 'on',
+        authorCannotMerge: field(req, 'authorCannotMerge') === 'on',
+      };
+      await changeRequests.setReviewRules(ctx.actor, workspace.id, rules);
+      const said = (on: boolean) => (on ? 'on' : 'off');
+      return `review rules of ${workspace.name}: changes from assistants need review ${said(rules.assistantChangesNeedReview)}, the author cannot merge ${said(rules.authorCannotMerge)}`;
     }),
   );
 

@@ -1,5 +1,5 @@
 import { WORKSPACE_ROLES, type WorkspaceRole } from '../../access/index.js';
-import type { MemberSummary, User, Workspace } from '../../control/types.js';
+import type { MemberSummary, ReviewRules, User, Workspace } from '../../control/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { scrollBox, when } from './format.js';
 
@@ -9,6 +9,8 @@ export interface MembersModel {
   readonly baseUrl: string;
   readonly members: readonly MemberSummary[];
   readonly workspaces: readonly Workspace[];
+  /** How each workspace's changes are reviewed; a workspace absent has both rules off. */
+  readonly reviewRules: ReadonlyMap<string, ReviewRules>;
   /** Sign-in through an external issuer: a person added waits for their first sign-in there. */
   readonly externalIssuer: string | undefined;
   /** What the last change did, or why it was refused. */
@@ -89,6 +91,18 @@ function addForm(model: MembersModel): SafeHtml {
 </form></section>`;
 }
 
+const checked = (on: boolean | undefined) => (on ? html` checked` : '');
+
+/** A workspace's review rules: whether assistants' changes wait for review, and four eyes on merging. */
+function reviewForm(model: MembersModel, workspace: Workspace, index: number): SafeHtml {
+  const rules = model.reviewRules.get(workspace.id);
+  return html`<form class="review-rules" method="post" action="/o/${model.orgId}/workspaces/${workspace.id}/review">${hidden(model.csrf)}
+<fieldset><legend>Review in ${workspace.name}</legend>
+<label class="check"><input type="checkbox" id="review-assistants-${index}" name="assistantChangesNeedReview"${checked(rules?.assistantChangesNeedReview)}> Changes from assistants need review</label>
+<label class="check"><input type="checkbox" id="review-four-eyes-${index}" name="authorCannotMerge"${checked(rules?.authorCannotMerge)}> The author cannot merge their own change (four eyes)</label>
+<button type="submit" class="small secondary">Save review rules</button></fieldset></form>`;
+}
+
 function workspacesSection(model: MembersModel): SafeHtml {
   return html`<section class="panel" aria-labelledby="h-workspaces"><h2 id="h-workspaces">Workspaces</h2>
 <ul class="workspace-list">${model.workspaces.map(
@@ -97,7 +111,8 @@ function workspacesSection(model: MembersModel): SafeHtml {
       i,
     ) => html`<li><form class="inline-form" method="post" action="/o/${model.orgId}/workspaces/${w.id}/rename">${hidden(model.csrf)}
 <label class="visually-hidden" for="ws-${i}">Name of ${w.name}</label><input id="ws-${i}" name="name" value="${w.name}" required maxlength="200">
-<button type="submit" class="small secondary">Rename</button>${w.isDefault ? html` <span class="badge">default</span>` : ''}</form></li>`,
+<button type="submit" class="small secondary">Rename</button>${w.isDefault ? html` <span class="badge">default</span>` : ''}</form>
+${reviewForm(model, w, i)}</li>`,
   )}</ul>
 <form class="inline-form" method="post" action="/o/${model.orgId}/workspaces">${hidden(model.csrf)}
 <label for="ws-new">New workspace</label><input id="ws-new" name="name" required maxlength="200"><button type="submit" class="small">Create workspace</button></form>
