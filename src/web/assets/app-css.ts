@@ -60,8 +60,9 @@ form.signout { display: flex; align-items: center; gap: .6rem; color: var(--mute
     .site-menu::details-content { content-visibility: visible; display: block; }
     .menu-panel { position: static; flex-direction: row; align-items: center; gap: 1rem; padding: 0; border: none; box-shadow: none; background: none; }
     .menu-panel > nav, form.signout { flex: none; }
-    ul.menu-links { display: flex; gap: .15rem; }
-    form.search { flex: 1 1 12rem; min-width: 8rem; max-width: 22rem; margin-left: auto; }
+    ul.menu-links { display: flex; gap: .05rem; }
+    header.site nav a { padding: .35rem .45rem; }
+    form.search { flex: 1 1 12rem; min-width: 7rem; max-width: 22rem; margin-left: auto; }
   }
 }
 @media (max-width: 700px) {

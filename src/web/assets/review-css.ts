@@ -56,12 +56,15 @@ button:disabled { opacity: .55; cursor: not-allowed; filter: none; }
 .cr-branch code { overflow-wrap: anywhere; }
 .cr-file + .cr-file { margin-top: 1.5rem; }
 .cr-file h3 { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline; margin-top: 0; overflow-wrap: anywhere; }
-ol.cr-commits, ol.comments { list-style: none; margin: 0 0 1rem; padding: 0; }
+ol.cr-commits, ol.comments { list-style: none; margin: 0; padding: 0; }
+ol.comments { margin-bottom: 1rem; }
 ol.cr-commits li, ol.comments li { padding: .55rem 0; border-top: 1px solid var(--border); }
 ol.cr-commits li:first-child, ol.comments li:first-child { border-top: none; }
 ol.comments .meta { margin: 0 0 .2rem; }
 .comment-body { white-space: pre-wrap; overflow-wrap: anywhere; }
-form.comment-form { max-width: none; }
+form.comment-form { display: grid; gap: .6rem; }
+form.comment-form p { margin: 0; }
+.comment-field { display: grid; gap: .3rem; }
 form.comment-form textarea { width: 100%; font: inherit; padding: .5rem .7rem; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); color: var(--text); resize: vertical; }
 .cr-conflict .conflict-changes { margin-bottom: 1rem; }
 .cr-conflict h3 { margin-top: .5rem; }

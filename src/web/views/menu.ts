@@ -14,7 +14,7 @@ interface MenuEntry {
 export const MENU = [
   { section: 'home', label: 'Product', path: '', shownTo: 'viewer' },
   { section: 'activity', label: 'Activity', path: '/activity', shownTo: 'viewer' },
-  { section: 'change-requests', label: 'Change requests', path: '/cr', shownTo: 'viewer' },
+  { section: 'change-requests', label: 'Reviews', path: '/cr', shownTo: 'viewer' },
   { section: 'deleted', label: 'Deleted', path: '/deleted', shownTo: 'viewer' },
   { section: 'import', label: 'Import', path: '/import', shownTo: 'editor' },
   { section: 'connect', label: 'Connect', path: '/connect', shownTo: 'viewer' },

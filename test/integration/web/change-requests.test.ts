@@ -38,9 +38,8 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
+    [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
     org = `${harness.baseUrl}/o/${harness.orgId}`;
-    browser = await launchBrowser();
     [owner, editor] = await Promise.all([signIn(browser, harness, 'owner'), signIn(browser, harness, 'editor')]);
     const [hit] = (
       await harness.services.specs.search(await actor('owner'), {
@@ -82,7 +81,7 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
   it('the author sees the list, and Merge refused with the reason: four eyes, or nothing changed yet', async () => {
     const { page } = editor;
     await page.goto(org);
-    await page.getByRole('link', { name: 'Change requests' }).click();
+    await page.getByRole('link', { name: 'Reviews' }).click();
     const titles = await page.locator('ol.change-requests a.subject').allInnerTexts();
     expect(titles.sort()).toEqual(['An idea, not written yet', 'Use the 2025 search logs', 'Use the 2026 search logs']);
 

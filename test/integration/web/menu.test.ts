@@ -32,8 +32,8 @@ describe('web: one menu for every page a member may use, on one line from phone 
 
   it('offers each member the pages their standing allows, the same menu on every page', async () => {
     const org = `${harness.baseUrl}/o/${harness.orgId}`;
-    const everyone = ['Product', 'Activity', 'Change requests', 'Deleted', 'Connect'];
-    const editors = ['Product', 'Activity', 'Change requests', 'Deleted', 'Import', 'Connect'];
+    const everyone = ['Product', 'Activity', 'Reviews', 'Deleted', 'Connect'];
+    const editors = ['Product', 'Activity', 'Reviews', 'Deleted', 'Import', 'Connect'];
     const admin = [...editors, 'Members', 'Audit', 'Webhooks'];
     for (const [persona, expected] of [
       ['owner', admin],

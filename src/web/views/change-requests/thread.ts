@@ -13,9 +13,9 @@ ${
           html`<li class="comment"><p class="meta"><strong class="author">${c.author?.name ?? 'A former member'}</strong> · ${when(c.createdAt)}</p><div class="comment-body">${c.body}</div></li>`,
       )}</ol>`
 }
-<form class="stacked comment-form" method="post" action="/o/${orgId}/cr/${cr.number}/comments">
+<form class="comment-form" method="post" action="/o/${orgId}/cr/${cr.number}/comments">
   <input type="hidden" name="csrf" value="${csrf}">
-  <p><label for="comment-body">Add a comment</label><textarea id="comment-body" name="body" rows="4" required maxlength="10000"></textarea></p>
+  <p class="comment-field"><label for="comment-body">Add a comment</label><textarea id="comment-body" name="body" rows="4" required maxlength="10000"></textarea></p>
   <p class="form-actions"><button type="submit">Comment</button></p>
 </form>
 </section>`;
