@@ -102,7 +102,8 @@ export interface BranchStore {
   /** Makes change request `number`'s branch of what a push brought under another branch name. */
   adoptPushedBranch(orgId: string, number: number, pushedRef: string, tip: string): Promise<void>;
   changeRequestTip(orgId: string, number: number): Promise<string | null>;
-  changeRequestChanges(orgId: string, number: number): Promise<BranchChanges>;
+  /** Its changes since it parted from `main`, or since `from` (a merged one's base: main holds its tip). */
+  changeRequestChanges(orgId: string, number: number, from?: string): Promise<BranchChanges>;
   mergeChangeRequest(
     orgId: string,
     number: number,

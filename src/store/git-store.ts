@@ -493,11 +493,11 @@ export class GitStore {
   }
 
   /** What change request `number` changed since its branch parted from `main`, file by file. */
-  async changeRequestChanges(orgId: string, number: number): Promise<BranchChanges> {
+  async changeRequestChanges(orgId: string, number: number, from?: string): Promise<BranchChanges> {
     const handle = await this.fresh(orgId);
     const tip = await this.changeRequestTip(orgId, number);
     if (!tip) throw new NotFoundError('change request branch');
-    return branchChanges(handle.repo, handle.state.head as string, tip);
+    return branchChanges(handle.repo, handle.state.head as string, tip, from);
   }
 
   /** Brings change request `number` onto `main` (see mergeBranch); listeners hear of each artifact change. */

@@ -95,7 +95,7 @@ export class ChangeRequests {
 
   async detail(actor: Actor, number: number): Promise<ChangeRequestDetailView> {
     const row = await this.get(actor, number);
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
+    const changes = await this.changesOf(row);
     const [view, files, comments, merge] = await Promise.all([
       this.view(row),
       Promise.all(changes.files.map((file) => fileView(file))),
@@ -175,7 +175,7 @@ export class ChangeRequests {
     resolvedOn?: string,
   ): Promise<MergedView> {
     const row = await this.writable(actor, number);
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
+    const changes = await this.changesOf(row);
     const allowance = await this.mergeAllowance(actor, row, changes);
     if (!allowance.allowed) throw new PermissionDeniedError(`permission denied: ${allowance.reason}`);
     const message = `Merge change request ${row.number}: ${row.title}\n\nChange-Request: ${row.number}\n`;
@@ -267,7 +267,7 @@ export class ChangeRequests {
       by: actor.principal.userId,
     });
     const view = await this.view(moved);
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
+    const changes = await this.changesOf(row);
     await this.announce(actor, to === 'closed' ? 'closed' : 'opened', view, workspacesOf(changes));
     return view;
   }
@@ -343,7 +343,7 @@ export class ChangeRequests {
   /** Its author, or anyone who may write every workspace it changes. */
   private async assertMayAdminister(actor: Actor, row: ChangeRequest): Promise<void> {
     if (row.authorId === actor.principal.userId) return;
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number);
+    const changes = await this.changesOf(row);
     if (!workspacesOf(changes).every((w) => canWrite(actor.principal, w))) {
       throw new PermissionDeniedError(
         'permission denied: only its author or an editor of every workspace it changes may do this',
@@ -370,9 +370,18 @@ export class ChangeRequests {
     return { allowed: true };
   }
 
+  /**
+   * What it changes: since it parted from `main`, or for a merged one since its base (main
+   * holds its tip, so it parts from main there), so that it keeps its diff and its readers.
+   */
+  private changesOf(row: ChangeRequest): Promise<BranchChanges> {
+    const from = row.state === 'merged' && row.baseCommit ? row.baseCommit : undefined;
+    return this.deps.branches.changeRequestChanges(row.orgId, row.number, from);
+  }
+
   private async visibleTo(actor: Actor, row: ChangeRequest): Promise<boolean> {
     if (row.authorId === actor.principal.userId) return true;
-    const changes = await this.deps.branches.changeRequestChanges(row.orgId, row.number).catch(() => undefined);
+    const changes = await this.changesOf(row).catch(() => undefined);
     if (!changes) return false;
     return workspacesOf(changes).every((w) => canRead(actor.principal, w));
   }

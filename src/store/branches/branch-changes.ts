@@ -60,9 +60,13 @@ const facts = (
   }
 };
 
-/** What the branch changed since it parted from `main`: the combined diff a reviewer reads. */
-export async function branchChanges(repo: Repo, main: string, tip: string): Promise<BranchChanges> {
-  const base = await mergeBase(repo.gitdir, main, tip);
+/**
+ * What the branch changed since it parted from `main`: the combined diff a reviewer reads.
+ * `from`, where it parted, for a branch `main` has taken in (where it parts from `main` now is
+ * its own tip).
+ */
+export async function branchChanges(repo: Repo, main: string, tip: string, from?: string): Promise<BranchChanges> {
+  const base = from ?? (await mergeBase(repo.gitdir, main, tip));
   const changes = await filesChangedBetween(repo, base, tip);
   const text = (oid: string | null) => (oid ? readBlobText(repo, oid) : Promise.resolve(null));
   const files = await Promise.all(

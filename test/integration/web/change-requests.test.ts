@@ -127,6 +127,8 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     await page.getByRole('button', { name: 'Merge into main' }).click();
     await page.waitForURL(`${org}/cr/1?done=merged`);
     expect(await page.getByRole('status').innerText()).toContain('Merged');
+    // Merged, it keeps its diff: main holds its tip, and it is read from where it parted.
+    expect(await page.locator('table.diff ins').allInnerTexts()).toEqual(['2025']);
     expect(git(harness.gitdir, 'rev-parse', 'main^').trim()).toBe(before);
     expect(git(harness.gitdir, 'rev-parse', 'main').trim()).toBe(git(harness.gitdir, 'rev-parse', 'cr/1').trim());
   });
