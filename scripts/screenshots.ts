@@ -64,6 +64,43 @@ async function seedChanges(
   return { requirementId, featureId, editCommit };
 }
 
+/**
+ * Three change requests on the requirement, the workspace under four eyes: two by an assistant
+ * that rewrite the same line (the first merged, so the second conflicts), one by the owner.
+ */
+async function seedChangeRequests(harness: Harness, requirementId: string): Promise<void> {
+  const { changeRequests, proposals } = harness.services.changeRequests;
+  const web = await actor(harness, 'owner', 'web');
+  const propose = async (who: Actor, title: string, change: (body: string) => string, description = '') => {
+    const { number } = await changeRequests.open(who, { title, description });
+    const onBranch = proposals.for(number, () => undefined);
+    const current = await onBranch.read(who, 'requirement', requirementId, 'full');
+    await onBranch.save(who, 'requirement', requirementId, {
+      body: change(current.content),
+      baseVersion: current.version,
+    });
+    return number;
+  };
+  const assistant = await actor(harness, 'editor', 'claude-code');
+  const first = await propose(
+    assistant,
+    'Use the 2026 search logs',
+    (b) => b.replace('2025 logs', '2026 logs'),
+    "The **2026** logs replace last year's as the basis of the rationale.",
+  );
+  await propose(assistant, 'Count typos over the last twelve months', (b) =>
+    b.replace('in the 2025 logs', 'over the last twelve months'),
+  );
+  const { workspaceId } = (await changeRequests.detail(web, first)).files[0]!;
+  await changeRequests.setReviewRules(web, workspaceId!, {
+    assistantChangesNeedReview: false,
+    authorCannotMerge: true,
+  });
+  await propose(web, 'Name the keyboards', (b) => b.replace('mobile keyboards', 'iOS and Android keyboards'));
+  await changeRequests.comment(web, first, 'The 2026 logs are the ones we trust now.');
+  await changeRequests.merge(web, first);
+}
+
 async function shoot(page: Page, name: string, url: string, prepare?: (page: Page) => Promise<void>): Promise<void> {
   for (const size of WIDTHS) {
     await page.setViewportSize({ width: size.width, height: size.height });
@@ -162,6 +199,15 @@ async function main(): Promise<void> {
     await shoot(page, 'connect', `${org}/connect`);
     await shoot(page, 'deleted', `${org}/deleted`);
     await shoot(page, 'members', `${org}/members`);
+    await seedChangeRequests(harness, requirementId);
+    await shoot(page, 'change-requests', `${org}/cr?state=all`);
+    await shoot(page, 'change-request-merged', `${org}/cr/1`);
+    await shoot(page, 'change-request-split', `${org}/cr/1?view=split`);
+    await shoot(page, 'change-request-four-eyes', `${org}/cr/3`);
+    await shoot(page, 'change-request-conflict', `${org}/cr/2`, async (p) => {
+      await p.getByRole('button', { name: 'Merge into main' }).click();
+      await p.getByRole('heading', { name: 'Resolve conflicts' }).waitFor();
+    });
     await shoot(page, 'invitation', await invitationUrl(harness));
     await shoot(page, 'menu-open', org, async (p) => {
       const fold = p.locator('.site-menu > summary');
