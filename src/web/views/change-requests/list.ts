@@ -35,7 +35,7 @@ function filterForm(orgId: string, filters: ChangeRequestFilters): SafeHtml {
 function entry(orgId: string, cr: ChangeRequestView): SafeHtml {
   return html`<li class="change-request">
   <div class="change-main">
-    <p><a class="subject" href="/o/${orgId}/cr/${cr.number}">${cr.title}</a> <span class="muted">#${cr.number}</span> ${stateBadge(cr.state)}</p>
+    <p><a class="subject" href="/o/${orgId}/cr/${cr.number}">${cr.title}</a> <span class="muted">#${cr.number}</span> ${stateBadge(cr)}</p>
     <p class="meta">${cr.author ? html`<strong class="author">${cr.author.name}</strong>` : 'A former member'}${
       cr.client ? html` through ${clientLabel(cr.client)}` : ''
     } · updated ${when(cr.updatedAt)} · <code>${cr.branch}</code></p>

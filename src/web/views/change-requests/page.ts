@@ -61,7 +61,7 @@ export function changeRequestPage(model: ChangeRequestPageModel): SafeHtml {
   return html`<div class="page-head">
   <p class="eyebrow"><a href="/o/${model.orgId}/cr">← Change requests</a></p>
   <h1>${cr.title} <span class="muted">#${cr.number}</span></h1>
-  <p class="meta">${stateBadge(cr.state)} ${cr.author ? html`<strong class="author">${cr.author.name}</strong>` : 'A former member'} opened it ${when(cr.createdAt)}${
+  <p class="meta">${stateBadge(cr)} ${cr.author ? html`<strong class="author">${cr.author.name}</strong>` : 'A former member'} opened it ${when(cr.createdAt)}${
     cr.client ? html` through ${clientLabel(cr.client)}` : ''
   } · updated ${when(cr.updatedAt)}</p>
   <p class="meta cr-branch">Branch <code>${cr.branch}</code> · in a clone: <code id="cr-diff-hint">${hint}</code> <button type="button" class="copy small" data-copy-target="cr-diff-hint">Copy</button></p>
