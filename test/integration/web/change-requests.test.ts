@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../../src/domain/types.js';
 import { startHarness, type Harness, type Persona } from '../../support/harness.js';
 import { axeFindings, scrollsSideways } from './axe.js';
-import { git, launchBrowser, screenshot, signIn, type SignedIn } from './support.js';
+import { git, launchBrowser, signIn, type SignedIn } from './support.js';
 
 const TITLE = 'Typo-tolerant matching';
 const LINE = '22% of zero-result searches in the 2024 logs were single-letter typos on mobile keyboards.';
@@ -13,7 +13,6 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
   let harness: Harness;
   let browser: Browser;
   let owner: SignedIn;
-  let editor: SignedIn;
   let requirementId: string;
   let org: string;
 
@@ -22,25 +21,24 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     return { principal: principal!, client: 'claude-code' };
   };
 
-  /** A change request by the editor, through an assistant, that rewrites LINE of the requirement. */
-  const propose = async (title: string, replacement?: string): Promise<number> => {
+  /** A change request through an assistant that rewrites LINE of the requirement (or nothing yet). */
+  const propose = async (persona: Persona, title: string, replacement?: string): Promise<void> => {
     const { changeRequests, proposals } = harness.services.changeRequests;
-    const author = await actor('editor');
+    const author = await actor(persona);
     const { number } = await changeRequests.open(author, { title });
-    if (replacement === undefined) return number;
+    if (replacement === undefined) return;
     const onBranch = proposals.for(number, () => undefined);
     const current = await onBranch.read(author, 'requirement', requirementId, 'full');
     await onBranch.save(author, 'requirement', requirementId, {
       body: current.content.replace(LINE, replacement),
       baseVersion: current.version,
     });
-    return number;
   };
 
   beforeAll(async () => {
     [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
     org = `${harness.baseUrl}/o/${harness.orgId}`;
-    [owner, editor] = await Promise.all([signIn(browser, harness, 'owner'), signIn(browser, harness, 'editor')]);
+    owner = await signIn(browser, harness, 'owner');
     const [hit] = (
       await harness.services.specs.search(await actor('owner'), {
         query: TITLE,
@@ -49,9 +47,10 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
       })
     ).results;
     requirementId = hit!.id;
-    await propose('Use the 2025 search logs', LINE.replace('2024', '2025'));
-    await propose('Use the 2026 search logs', LINE.replace('22%', '31%').replace('2024', '2026'));
-    await propose('An idea, not written yet');
+    await propose('editor', 'Use the 2025 search logs', LINE.replace('2024', '2025'));
+    await propose('editor', 'Use the 2026 search logs', LINE.replace('22%', '31%').replace('2024', '2026'));
+    await propose('owner', 'Say phone keyboards', LINE.replace('mobile', 'phone'));
+    await propose('owner', 'An idea, not written yet');
   }, 30_000);
 
   afterAll(async () => {
@@ -78,27 +77,31 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     });
   });
 
-  it('the author sees the list, and Merge refused with the reason: four eyes, or nothing changed yet', async () => {
-    const { page } = editor;
+  it('lists them, and refuses Merge to their author with the reason: four eyes, or nothing changed yet', async () => {
+    const { page } = owner;
     await page.goto(org);
     await page.getByRole('link', { name: 'Reviews' }).click();
     const titles = await page.locator('ol.change-requests a.subject').allInnerTexts();
-    expect(titles.sort()).toEqual(['An idea, not written yet', 'Use the 2025 search logs', 'Use the 2026 search logs']);
+    expect(titles.sort()).toEqual([
+      'An idea, not written yet',
+      'Say phone keyboards',
+      'Use the 2025 search logs',
+      'Use the 2026 search logs',
+    ]);
 
-    await page.getByRole('link', { name: 'Use the 2025 search logs' }).click();
-    await page.waitForURL(`${org}/cr/1`);
-    const merge = page.getByRole('button', { name: 'Merge into main' });
-    expect(await merge.isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Say phone keyboards' }).click();
+    await page.waitForURL(`${org}/cr/3`);
+    expect(await page.getByRole('button', { name: 'Merge into main' }).isDisabled()).toBe(true);
     expect(await page.locator('#merge-why').innerText()).toMatch(/its author cannot merge it.*four eyes/);
-    expect(await page.locator('.cr-branch').innerText()).toContain('git diff main...cr/1');
+    expect(await page.locator('.cr-branch').innerText()).toContain('git diff main...cr/3');
 
-    await page.goto(`${org}/cr/3`);
+    await page.goto(`${org}/cr/4`);
     expect(await page.locator('#merge-why').innerText()).toContain('it changes nothing yet');
-    editor.answerDialogs('accept');
+    owner.answerDialogs('accept');
     await page.getByRole('button', { name: 'Close' }).click();
-    await page.waitForURL(`${org}/cr/3?done=closed`);
+    await page.waitForURL(`${org}/cr/4?done=closed`);
     await page.getByRole('button', { name: 'Reopen' }).click();
-    await page.waitForURL(`${org}/cr/3?done=reopened`);
+    await page.waitForURL(`${org}/cr/4?done=reopened`);
     expect(await page.locator('.page-head .badge').first().innerText()).toMatch(/open/i);
   });
 
@@ -121,7 +124,6 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
       /Demo Owner[\s\S]*The 2025 logs are the ones we trust\./,
     );
     expect(await axeFindings(page)).toEqual([]);
-    await screenshot(page, 'change-request');
 
     const before = git(harness.gitdir, 'rev-parse', 'main').trim();
     await page.getByRole('button', { name: 'Merge into main' }).click();
@@ -147,7 +149,6 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     expect(await scrollsSideways(page)).toBe(false);
     expect(await axeFindings(page)).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(page, 'change-request-conflict');
 
     // Someone changes main before the resolution is sent: it is not taken, the conflict is shown again.
     const someone = await actor('owner');
