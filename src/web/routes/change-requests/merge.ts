@@ -12,13 +12,13 @@ import { layout } from '../../views/layout.js';
 import { documentForm, field, refusedForgery } from '../form.js';
 import { numberParam, type ChangeRequestRouteDeps } from './deps.js';
 
-/** Conflicted files one resolve form carries at most: each a whole document. */
-const MAX_RESOLVED_FILES = 16;
+/** Whole documents a resolve form may carry, which sizes its body's limit. */
+const RESOLVED_DOCUMENTS = 8;
 
-/** The person's text for each conflicted file, by path, as the resolve form sends it. */
+/** The person's text for each conflicted file, by path, as the resolve form sends it (`path-0`, `file-0`, …). */
 function resolutionsOf(req: Request): Map<string, string> {
   const resolutions = new Map<string, string>();
-  for (let i = 0; i < MAX_RESOLVED_FILES; i++) {
+  for (let i = 0; ; i++) {
     const path = field(req, `path-${i}`);
     if (!path) break;
     // Browsers send textarea text with CRLF line breaks; files keep LF.
@@ -55,7 +55,7 @@ async function toResolve(conflict: MergeConflict, text: string): Promise<Conflic
 export function mergeRoutes(deps: ChangeRequestRouteDeps): express.Router {
   const { control, config, changeRequests } = deps;
   const router = express.Router();
-  const form = documentForm(config.limits.maxDocumentBytes * MAX_RESOLVED_FILES);
+  const form = documentForm(config.limits.maxDocumentBytes * RESOLVED_DOCUMENTS);
 
   async function showConflicts(
     req: Request,

@@ -26,8 +26,6 @@ export interface ResolveModel {
   readonly problem?: string;
 }
 
-const sideName = (side: string | null, what: string): string => (side === null ? `${what} deleted the file` : what);
-
 function fileEditor(orgId: string, file: ConflictToResolve, index: number): SafeHtml {
   const { conflict } = file;
   const name = conflict.title ?? conflict.path;
@@ -35,11 +33,15 @@ function fileEditor(orgId: string, file: ConflictToResolve, index: number): Safe
   <h2 id="conflict-${index}">${name}</h2>
   <p class="meta"><code>${conflict.path}</code></p>
   <div class="conflict-changes">
-    <section><h3>${sideName(conflict.main, 'Change on main')} since the branch parted</h3>${
-      conflict.main === null ? html`` : diffTable(file.mainChange, `Change on main to ${name}`)
+    <section>${
+      conflict.main === null
+        ? html`<h3>Main deleted the file since the branch parted</h3>`
+        : html`<h3>Change on main since the branch parted</h3>${diffTable(file.mainChange, `Change on main to ${name}`)}`
     }</section>
-    <section><h3>${sideName(conflict.proposed, 'Proposed change')}</h3>${
-      conflict.proposed === null ? html`` : diffTable(file.proposedChange, `Proposed change to ${name}`)
+    <section>${
+      conflict.proposed === null
+        ? html`<h3>The proposal deletes the file</h3>`
+        : html`<h3>Proposed change</h3>${diffTable(file.proposedChange, `Proposed change to ${name}`)}`
     }</section>
   </div>
   <input type="hidden" name="path-${index}" value="${conflict.path}">
