@@ -7,7 +7,7 @@ import { auth, discoverFrom401, MemoryClientProvider } from '../auth/sdk-client.
 import { axeFindings, scrollsSideways, type Finding } from './axe.js';
 import { launchBrowser, signIn } from './support.js';
 
-/** What the pages below need to exist: a changed requirement, a deleted page, a folder, a webhook. */
+/** What the pages below need to exist: a changed requirement, a deleted page, a folder, a webhook, a change request. */
 interface Fixture {
   readonly org: string;
   readonly requirement: string;
@@ -17,6 +17,8 @@ interface Fixture {
   readonly invitation: string;
   /** Where an MCP client's sign-in asks the signed-in user to allow it (path and query). */
   readonly consent: string;
+  /** An open change request with an edit of the requirement. */
+  readonly changeRequest: number;
 }
 
 interface PageCase {
@@ -60,6 +62,8 @@ const PAGES: readonly PageCase[] = [
   { name: 'audit', path: (f) => `${f.org}/audit` },
   { name: 'webhooks', path: (f) => `${f.org}/webhooks` },
   { name: 'members', path: (f) => `${f.org}/members` },
+  { name: 'change requests', path: (f) => `${f.org}/cr` },
+  { name: 'change request', path: (f) => `${f.org}/cr/${f.changeRequest}` },
   { name: 'invitation', path: (f) => `/invite/${f.invitation}` },
   { name: 'consent', path: (f) => f.consent },
   { name: 'not found', path: (f) => `${f.org}/nowhere` },
@@ -100,6 +104,14 @@ async function fixture(harness: Harness): Promise<Fixture> {
     baseVersion: current.version,
     summary: 'Clarify transpositions',
   });
+  const { changeRequests, proposals } = harness.services.changeRequests;
+  const { number: changeRequest } = await changeRequests.open(owner, { title: 'Say phone keyboards' });
+  const onBranch = proposals.for(changeRequest, () => undefined);
+  const proposed = await onBranch.read(owner, 'requirement', hit!.id, 'full');
+  await onBranch.save(owner, 'requirement', hit!.id, {
+    body: proposed.content.replace('mobile keyboards', 'phone keyboards'),
+    baseVersion: proposed.version,
+  });
   const [folder] = await specs.listFolders(owner);
   const [page] = await specs.listPages(owner, folder!.id);
   await specs.delete(owner, page!.id, { recursive: true });
@@ -126,6 +138,7 @@ async function fixture(harness: Harness): Promise<Fixture> {
     folder: folder!.id,
     invitation: invitation!.secret,
     consent: await consentPath(harness),
+    changeRequest,
   };
 }
 
