@@ -126,6 +126,9 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     expect(await axeFindings(page)).toEqual([]);
 
     const before = git(harness.gitdir, 'rev-parse', 'main').trim();
+    const forged = await page.request.post(`${org}/cr/1/merge`, { form: { csrf: 'forged' }, maxRedirects: 0 });
+    expect(forged.status()).toBe(403);
+    expect(git(harness.gitdir, 'rev-parse', 'main').trim()).toBe(before);
     await page.getByRole('button', { name: 'Merge into main' }).click();
     await page.waitForURL(`${org}/cr/1?done=merged`);
     expect(await page.getByRole('status').innerText()).toContain('Merged');
