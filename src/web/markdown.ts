@@ -101,3 +101,7 @@ export function withoutTitleHeading(body: string, title: string): string {
   const match = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(body);
   return match && match[1]!.trim() === title.trim() ? body.slice(match[0].length) : body;
 }
+
+/** A repository file's text without its YAML frontmatter: what its preview shows. */
+export const withoutFrontmatter = (file: string): string =>
+  file.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '');

@@ -7,7 +7,7 @@ import { artifactType } from '../../artifacts/index.js';
 import { InvalidInputError, PayloadTooLargeError, storageFailureOf } from '../../errors.js';
 import { orgContext, sendHtml } from '../context.js';
 import { html } from '../html.js';
-import { renderMarkdown, withoutTitleHeading } from '../markdown.js';
+import { renderMarkdown, withoutFrontmatter, withoutTitleHeading } from '../markdown.js';
 import { renderMarkdownOffLoop } from '../markdown-thread.js';
 import { pageKey, partsMarkup, renderTiming, type RenderedDocuments } from '../rendered-documents.js';
 import { csrfProblem, csrfToken } from '../security.js';
@@ -123,12 +123,14 @@ export function editRoutes(deps: {
     res.redirect(303, `/o/${ctx.org.id}/a/${ctx.id}?done=edit`);
   });
 
-  // The live preview: the same sanitized renderer as the page itself, for members of the organization.
+  // The live preview: the same sanitized renderer as the page itself, for members of the organization;
+  // a whole repository file (a merge's conflict) is previewed without its frontmatter.
   router.post('/o/:orgId/preview', form, async (req, res) => {
     const problem = csrfProblem(req, config.baseUrl);
     if (problem) return res.status(403).type('text').send(problem);
     await orgContext(control, req);
-    const parts = await renderMarkdownOffLoop(field(req, 'body'));
+    const body = field(req, 'body');
+    const parts = await renderMarkdownOffLoop(req.query.frontmatter === 'skip' ? withoutFrontmatter(body) : body);
     res.status(200).type('html').set('Cache-Control', 'no-store').send(partsMarkup(parts).toString());
   });
 

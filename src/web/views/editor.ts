@@ -30,6 +30,8 @@ function conflictPanel(conflict: EditConflict): SafeHtml {
 /** One text to edit: markdown on the left, its rendering on the right (below on narrow screens), kept live by app.js. */
 export function markdownEditor(field: {
   readonly orgId: string;
+  /** A whole repository file: its preview leaves out the frontmatter. */
+  readonly wholeFile?: boolean;
   /** The textarea's id and name, and the id of the preview beside it. */
   readonly id: string;
   readonly name: string;
@@ -42,7 +44,7 @@ export function markdownEditor(field: {
   return html`<div class="editor-split">
     <div class="editor-pane">
       <label for="${field.id}">${field.label}</label>
-      <textarea id="${field.id}" name="${field.name}" spellcheck="true" data-preview-url="/o/${field.orgId}/preview" data-preview-target="${preview}">${field.text}</textarea>
+      <textarea id="${field.id}" name="${field.name}" spellcheck="true" data-preview-url="/o/${field.orgId}/preview${field.wholeFile ? '?frontmatter=skip' : ''}" data-preview-target="${preview}">${field.text}</textarea>
     </div>
     <div class="editor-pane">
       <p class="pane-label" id="${preview}-label">Preview</p>

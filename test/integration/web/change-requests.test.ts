@@ -148,6 +148,10 @@ describe('web: review change requests, merge one, resolve the conflict of the ne
     expect(withMarkers).toMatch(/<<<<<<< main\n.*2025 logs.*\n=======\n.*2026 logs.*\n>>>>>>> proposed\n/);
     const resolve = (text: string) => text.replace(/<<<<<<< main\n[\s\S]*?>>>>>>> proposed\n/, `${RESOLVED}\n`);
     await editorArea.fill(resolve(withMarkers));
+    // The live preview follows, without the frontmatter of the whole file.
+    const preview = page.locator('#file-0-preview');
+    await expect.poll(() => preview.innerText()).toContain(RESOLVED);
+    expect(await preview.innerText()).not.toContain('requirementType');
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await scrollsSideways(page)).toBe(false);
     expect(await axeFindings(page)).toEqual([]);

@@ -3,6 +3,7 @@ import { MergeConflictError, type MergeConflict } from '../../../errors.js';
 import { unifiedDiffOffLoop } from '../../../patch/index.js';
 import { audited } from '../../audit-trail.js';
 import { orgContext, sendHtml, type OrgContext } from '../../context.js';
+import { withoutFrontmatter } from '../../markdown.js';
 import { renderMarkdownOffLoop } from '../../markdown-thread.js';
 import { partsMarkup } from '../../rendered-documents.js';
 import { csrfToken } from '../../security.js';
@@ -42,7 +43,7 @@ async function toResolve(conflict: MergeConflict, text: string): Promise<Conflic
   const [mainChange, proposedChange, preview] = await Promise.all([
     unifiedDiffOffLoop(conflict.base ?? '', conflict.main ?? '', conflict.path),
     unifiedDiffOffLoop(conflict.base ?? '', conflict.proposed ?? '', conflict.path),
-    renderMarkdownOffLoop(text),
+    renderMarkdownOffLoop(withoutFrontmatter(text)),
   ]);
   return { conflict, mainChange, proposedChange, text, preview: partsMarkup(preview) };
 }

@@ -47,6 +47,7 @@ function fileEditor(orgId: string, file: ConflictToResolve, index: number): Safe
   <input type="hidden" name="path-${index}" value="${conflict.path}">
   ${markdownEditor({
     orgId,
+    wholeFile: true,
     id: `file-${index}`,
     name: `file-${index}`,
     previewId: `file-${index}-preview`,
