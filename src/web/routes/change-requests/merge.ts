@@ -92,8 +92,9 @@ export function mergeRoutes(deps: ChangeRequestRouteDeps): express.Router {
     if (refusedForgery(req, res, config.baseUrl)) return;
     const ctx = await orgContext(control, req);
     const number = numberParam(req);
-    const resolutions = resolutionsOf(req);
     const resolvedOn = commitField(field(req, 'resolvedOn'));
+    // Resolutions count only with the main they were written against: without it they could undo its later changes.
+    const resolutions = resolvedOn ? resolutionsOf(req) : new Map<string, string>();
     try {
       await audited(
         control,
