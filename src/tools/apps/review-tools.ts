@@ -87,6 +87,9 @@ export const closeChangeRequestTool: AnyToolDef = {
   output: summaryOutput,
   async run(ctx, args) {
     const closed = await changeRequestsOf(ctx).close(ctx.actor, Number(args.number));
-    return { structured: changeRequestFields(closed), text: `Closed change request #${closed.number} without merging it` };
+    return {
+      structured: changeRequestFields(closed),
+      text: `Closed change request #${closed.number} without merging it`,
+    };
   },
 };
