@@ -13,7 +13,7 @@ const MAX_ENTRIES = 10_000;
 export function readsUntilChange(db: SqlDatabase): Pick<SqlQueries, 'all' | 'get'> {
   // By statement, then by parameters: the statement's text is the same string each time, so
   // its hash is computed once, not on a key built of it per call.
-  const remembered = new Map<string, Map<string, unknown>>();
+  const remembered = new Map<string, Map<string, Promise<unknown>>>();
   let count = 0;
   let rememberedAt: number | undefined;
   const forget = (stamp: number) => {
@@ -25,19 +25,22 @@ export function readsUntilChange(db: SqlDatabase): Pick<SqlQueries, 'all' | 'get
   const read = async <T>(sql: string, params: readonly SqlValue[], load: () => Promise<T>): Promise<T> => {
     const stamp = await db.changeStamp();
     if (stamp === undefined) return load();
-    if (stamp !== rememberedAt) forget(stamp);
+    if (stamp !== rememberedAt || count >= MAX_ENTRIES) forget(stamp);
     const key = params.join('\u0000');
-    const answers = remembered.get(sql);
-    if (answers?.has(key)) return answers.get(key) as T;
-    const value = await load();
-    // Read under an older stamp than the one now remembered: it may already be stale.
-    if (rememberedAt !== stamp) return value;
-    if (count >= MAX_ENTRIES) forget(stamp);
-    let forStatement = remembered.get(sql);
-    if (!forStatement) remembered.set(sql, (forStatement = new Map()));
-    forStatement.set(key, value);
+    let answers = remembered.get(sql);
+    if (!answers) remembered.set(sql, (answers = new Map()));
+    const known = answers.get(key);
+    if (known) return known as Promise<T>;
+    // Remembered while it loads: the calls that arrive meanwhile (ten clients' next requests once
+    // an audit batch moved the stamp) share this read instead of each sending its own.
+    const answer = load();
+    const held = answers;
+    held.set(key, answer);
     count += 1;
-    return value;
+    answer.catch(() => {
+      if (held.get(key) === answer) held.delete(key);
+    });
+    return answer;
   };
 
   return {
