@@ -69,4 +69,19 @@ describe('score at a time over the impact-ordered index', () => {
     for (const query of queries) ids(index, query);
     expect(queries.map((query) => ids(index, query, new Set(['ws-a']), 50))).toEqual(first);
   });
+
+  it('admits a slot another search refused, and leaves no sum behind after the index grows', () => {
+    // Past the scratch's first 1,024 slots, so that it grows between searches.
+    const more = corpus(1_500);
+    const index = built(Infinity, more.slice(0, 300));
+    const fresh = built(Infinity, more.slice(0, 300));
+    for (const query of queries) ids(index, query, new Set(['ws-b']));
+    for (const query of queries) expect(ids(index, query), query).toEqual(ids(fresh, query));
+    for (const doc of more.slice(300)) {
+      index.upsert(doc);
+      fresh.upsert(doc);
+    }
+    for (const query of queries)
+      expect(ids(index, query, new Set(['ws-a'])), query).toEqual(ids(fresh, query, new Set(['ws-a'])));
+  });
 });
