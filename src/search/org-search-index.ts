@@ -270,15 +270,13 @@ export class OrgSearchIndex {
       if (grouped.length > 0) words.set(group, grouped);
     }
     const documents = this.#slots.size;
-    return [...words]
-      .map(([term, group]) => ({
-        words: group,
-        idf:
-          (parsed.terms.get(term) ?? 1) *
-          idf(documents, Math.max(...group.map(({ word }) => this.#index.documentFrequency(word)))),
-      }))
-      .filter((term) => term.words.some(({ word }) => this.#index.documentFrequency(word) > 0))
-      .sort((a, b) => b.idf - a.idf);
+    const found: QueryTerm[] = [];
+    for (const [term, group] of words) {
+      // A term counts as rare as its most frequent word; one no document holds is left out.
+      const frequency = Math.max(...group.map(({ word }) => this.#index.documentFrequency(word)));
+      if (frequency > 0) found.push({ words: group, idf: (parsed.terms.get(term) ?? 1) * idf(documents, frequency) });
+    }
+    return found.sort((a, b) => b.idf - a.idf);
   }
 
   /** BM25F with the index's current averages: each term's words' frequencies, weighted, in each field, then its impact. */
@@ -294,7 +292,11 @@ export class OrgSearchIndex {
         const at = positions.get(word);
         if (!at) continue;
         document += weight * at.length;
-        for (const position of at) if (position < titleTerms) title += weight;
+        // Positions ascend, the title's first.
+        for (const position of at) {
+          if (position >= titleTerms) break;
+          title += weight;
+        }
         title += weight * (aliasTerms.get(word) ?? 0);
       }
       if (document > 0) total += term.idf * termImpact({ title, document }, length, average);
