@@ -142,20 +142,33 @@ export function parseLog(output: string): HistoryStep[] {
   return steps;
 }
 
-/** `:<mode> <mode> <old> <new> <status>\0<path>\0` entries, as `--raw -z` writes them. */
-function parseRaw(raw: string): FileChange[] {
-  const changes: FileChange[] = [];
+/** A path `--raw` lists, with each side's mode and object (null on the side where it is absent). */
+export interface RawChange {
+  readonly path: string;
+  readonly before: { readonly mode: string; readonly oid: string } | null;
+  readonly after: { readonly mode: string; readonly oid: string } | null;
+}
+
+/** `:<mode> <mode> <old> <new> <status>\0<path>\0` entries, as `--raw -z` writes them, every mode kept. */
+export function parseRawEntries(raw: string): RawChange[] {
+  const changes: RawChange[] = [];
   const tokens = raw.split('\0');
   for (let i = 0; i < tokens.length; i++) {
     const meta = tokens[i]!.trim();
     if (!meta.startsWith(':')) continue;
     const [oldMode, newMode, before, after] = meta.slice(1).split(' ');
-    const path = tokens[++i]!;
-    const blob = (mode: string | undefined, oid: string | undefined) =>
-      !oid || ZERO_OID.test(oid) || !mode?.startsWith('100') ? null : oid;
-    const change = { path, before: blob(oldMode, before), after: blob(newMode, after) };
-    // A submodule or a symlink is no file of ours on either side.
-    if (change.before || change.after) changes.push(change);
+    const side = (mode: string | undefined, oid: string | undefined) =>
+      !oid || !mode || ZERO_OID.test(oid) || /^0+$/.test(mode) ? null : { mode, oid };
+    changes.push({ path: tokens[++i]!, before: side(oldMode, before), after: side(newMode, after) });
   }
   return changes;
+}
+
+/** The regular files among parseRawEntries': a submodule or a symlink is no file of ours on either side. */
+function parseRaw(raw: string): FileChange[] {
+  const blob = (side: RawChange['before']) => (side?.mode.startsWith('100') ? side.oid : null);
+  return parseRawEntries(raw).flatMap((entry) => {
+    const change = { path: entry.path, before: blob(entry.before), after: blob(entry.after) };
+    return change.before || change.after ? [change] : [];
+  });
 }

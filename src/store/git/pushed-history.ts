@@ -1,12 +1,9 @@
 import { gitEnvironment, run } from '../../launcher/index.js';
 import type { Author, QuarantineObjects } from '../types.js';
+import { parseRawEntries, type RawChange } from './native-history.js';
 
 /** A path a pushed commit changed, with both sides' mode and object (null on the side where it is absent). */
-export interface PushedFileChange {
-  readonly path: string;
-  readonly before: { readonly mode: string; readonly oid: string } | null;
-  readonly after: { readonly mode: string; readonly oid: string } | null;
-}
+export type PushedFileChange = RawChange;
 
 export interface PushedCommitStep {
   readonly oid: string;
@@ -19,7 +16,6 @@ export interface PushedCommitStep {
 
 const RECORD = '\x1e';
 const FIELD = '\x1f';
-const ZERO_OID = /^0{40}$/;
 const MAX_LOG_BYTES = 256 * 1024 * 1024;
 
 /**
@@ -65,21 +61,7 @@ export function parsePushedLog(output: string): PushedCommitStep[] {
         parents: parents ? parents.split(' ') : [],
         author: { name: name ?? '', email: email ?? '' },
         subject: subject ?? '',
-        changes: parseRawWithModes(fields.slice(5).join(FIELD)),
+        changes: parseRawEntries(fields.slice(5).join(FIELD)),
       };
     });
-}
-
-function parseRawWithModes(raw: string): PushedFileChange[] {
-  const changes: PushedFileChange[] = [];
-  const tokens = raw.split('\0');
-  for (let i = 0; i < tokens.length; i++) {
-    const meta = tokens[i]!.trim();
-    if (!meta.startsWith(':')) continue;
-    const [oldMode, newMode, before, after] = meta.slice(1).split(' ');
-    const side = (mode: string | undefined, oid: string | undefined) =>
-      !oid || !mode || ZERO_OID.test(oid) || /^0+$/.test(mode) ? null : { mode, oid };
-    changes.push({ path: tokens[++i]!, before: side(oldMode, before), after: side(newMode, after) });
-  }
-  return changes;
 }
