@@ -17,6 +17,12 @@ import type {
 
 export type ChangeRequestDeps = DomainDeps & { readonly branches: BranchStore };
 
+/** A change request one may see, and what it changes, read when first asked. */
+interface Seen {
+  readonly row: ChangeRequest;
+  changes(): Promise<BranchChanges>;
+}
+
 /** How long review rules read from the database are trusted (see reviewRules). */
 const RULES_FRESH_MS = 1_000;
 
@@ -84,9 +90,40 @@ export class ChangeRequests {
 
   /** The row, if the actor may see it; NotFoundError otherwise (its existence is not told). */
   async get(actor: Actor, number: number): Promise<ChangeRequest> {
+    return (await this.seen(actor, number)).row;
+  }
+
+  /**
+   * The row, if the actor may see it, and what it changes: read from Git at most once per call
+   * (deciding who may see it reads it already for all but its author).
+   */
+  private async seen(actor: Actor, number: number): Promise<Seen> {
     const row = await this.deps.control.changeRequests.get(actor.principal.orgId, checkedNumber(number));
-    if (!row || !(await this.visibleTo(actor, row))) throw new NotFoundError('change request');
-    return row;
+    if (!row) throw new NotFoundError('change request');
+    return this.seenRow(actor, row);
+  }
+
+  private async seenRow(actor: Actor, row: ChangeRequest): Promise<Seen> {
+    let changes: Promise<BranchChanges> | undefined;
+    const changesOnce = () => (changes ??= this.changesOf(row));
+    if (row.authorId !== actor.principal.userId) {
+      const read = await changesOnce().catch(() => undefined);
+      if (!read || !workspacesOf(read).every((w) => canRead(actor.principal, w))) {
+        throw new NotFoundError('change request');
+      }
+    }
+    return { row, changes: changesOnce };
+  }
+
+  /** As seen, for one still open. */
+  private async seenOpen(actor: Actor, number: number): Promise<Seen> {
+    const seen = await this.seen(actor, number);
+    if (seen.row.state !== 'open') {
+      throw new ConflictError(
+        `change request ${seen.row.number} is ${seen.row.state}; open a new one to propose more changes`,
+      );
+    }
+    return seen;
   }
 
   async summary(actor: Actor, number: number): Promise<ChangeRequestView> {
@@ -94,8 +131,9 @@ export class ChangeRequests {
   }
 
   async detail(actor: Actor, number: number): Promise<ChangeRequestDetailView> {
-    const row = await this.get(actor, number);
-    const changes = await this.changesOf(row);
+    const seen = await this.seen(actor, number);
+    const { row } = seen;
+    const changes = await seen.changes();
     const [view, files, comments, merge] = await Promise.all([
       this.view(row),
       Promise.all(changes.files.map((file) => fileView(file))),
@@ -121,11 +159,7 @@ export class ChangeRequests {
 
   /** An open change request the actor may add commits to (anyone who may see it; each write checks its workspace). */
   async writable(actor: Actor, number: number): Promise<ChangeRequest> {
-    const row = await this.get(actor, number);
-    if (row.state !== 'open') {
-      throw new ConflictError(`change request ${row.number} is ${row.state}; open a new one to propose more changes`);
-    }
-    return row;
+    return (await this.seenOpen(actor, number)).row;
   }
 
   /**
@@ -142,8 +176,9 @@ export class ChangeRequests {
 
   /** The author says it is ready: a summary becomes its description. */
   async submit(actor: Actor, number: number, summary?: string): Promise<ChangeRequestView> {
-    const row = await this.writable(actor, number);
-    await this.assertMayAdminister(actor, row);
+    const seen = await this.seenOpen(actor, number);
+    const { row } = seen;
+    await this.assertMayAdminister(actor, seen);
     const updated = await this.deps.control.changeRequests.update(row.orgId, row.number, {
       submitted: true,
       ...(summary !== undefined && summary.trim() ? { description: summary } : {}),
@@ -174,8 +209,9 @@ export class ChangeRequests {
     resolutions?: ReadonlyMap<string, string>,
     resolvedOn?: string,
   ): Promise<MergedView> {
-    const row = await this.writable(actor, number);
-    const changes = await this.changesOf(row);
+    const seen = await this.seenOpen(actor, number);
+    const { row } = seen;
+    const changes = await seen.changes();
     const allowance = await this.mergeAllowance(actor, row, changes);
     if (!allowance.allowed) throw new PermissionDeniedError(`permission denied: ${allowance.reason}`);
     const message = `Merge change request ${row.number}: ${row.title}\n\nChange-Request: ${row.number}\n`;
@@ -196,12 +232,12 @@ export class ChangeRequests {
     for (const result of outcome.results) await this.announceArtifact(row.orgId, result);
     const view = await this.view(merged);
     await this.announce(actor, 'merged', view, workspacesOf(changes));
-    const seen = new Map(outcome.results.map((r) => [r.artifact.id, r.artifact.title]));
+    const titles = new Map(outcome.results.map((r) => [r.artifact.id, r.artifact.title]));
     return {
       changeRequest: view,
       kind: outcome.kind,
       commit: outcome.commit,
-      artifacts: [...seen].map(([id, title]) => ({ id, title, url: artifactUrl(this.deps.baseUrl, row.orgId, id) })),
+      artifacts: [...titles].map(([id, title]) => ({ id, title, url: artifactUrl(this.deps.baseUrl, row.orgId, id) })),
     };
   }
 
@@ -256,8 +292,9 @@ export class ChangeRequests {
     from: ChangeRequestState,
     to: ChangeRequestState,
   ): Promise<ChangeRequestView> {
-    const row = await this.get(actor, number);
-    await this.assertMayAdminister(actor, row);
+    const seen = await this.seen(actor, number);
+    const { row } = seen;
+    await this.assertMayAdminister(actor, seen);
     if (row.state !== from) throw new ConflictError(`change request ${row.number} is ${row.state}, not ${from}`);
     const moved = await this.deps.control.changeRequests.transition({
       orgId: row.orgId,
@@ -267,8 +304,7 @@ export class ChangeRequests {
       by: actor.principal.userId,
     });
     const view = await this.view(moved);
-    const changes = await this.changesOf(row);
-    await this.announce(actor, to === 'closed' ? 'closed' : 'opened', view, workspacesOf(changes));
+    await this.announce(actor, to === 'closed' ? 'closed' : 'opened', view, workspacesOf(await seen.changes()));
     return view;
   }
 
@@ -341,9 +377,9 @@ export class ChangeRequests {
   }
 
   /** Its author, or anyone who may write every workspace it changes. */
-  private async assertMayAdminister(actor: Actor, row: ChangeRequest): Promise<void> {
+  private async assertMayAdminister(actor: Actor, { row, changes: read }: Seen): Promise<void> {
     if (row.authorId === actor.principal.userId) return;
-    const changes = await this.changesOf(row);
+    const changes = await read();
     if (!workspacesOf(changes).every((w) => canWrite(actor.principal, w))) {
       throw new PermissionDeniedError(
         'permission denied: only its author or an editor of every workspace it changes may do this',
@@ -380,10 +416,10 @@ export class ChangeRequests {
   }
 
   private async visibleTo(actor: Actor, row: ChangeRequest): Promise<boolean> {
-    if (row.authorId === actor.principal.userId) return true;
-    const changes = await this.changesOf(row).catch(() => undefined);
-    if (!changes) return false;
-    return workspacesOf(changes).every((w) => canRead(actor.principal, w));
+    return this.seenRow(actor, row).then(
+      () => true,
+      () => false,
+    );
   }
 
   private async names(ids: readonly (string | null)[]): Promise<Map<string, string>> {
