@@ -78,7 +78,6 @@ export async function createHttpApp(
       push: {
         specs,
         changeRequests: services.changeRequests.changeRequests,
-        hooksDir: path.join(config.cacheDir, 'git-hooks'),
         limits: config.push,
         fsync: config.fsync,
       },

@@ -154,7 +154,7 @@ export interface PushLimits {
   readonly maxPackBytes: number;
   /** Objects in that pack, read from its header before git unpacks anything. */
   readonly maxObjects: number;
-  /** From the start of `git receive-pack` to its end, checks included. */
+  /** For the pack to arrive and be unpacked (a slow or stalled pusher is stopped). */
   readonly timeoutMs: number;
 }
 

@@ -17,10 +17,7 @@ import type {
   HistoryEntry,
   NewArtifact,
   NewFolder,
-  PushedCommit,
-  PushedUpdate,
-  PushRules,
-  QuarantineObjects,
+  PushToLand,
   ReceivedPush,
 } from '../store/types.js';
 
@@ -77,17 +74,8 @@ export interface ArtifactStore {
 
 /** Pushes to `main` through native git (GitStore satisfies it). */
 export interface PushStore {
-  /** A push native git lands once the store accepted its commits (see GitStore.receivePush). */
-  receivePush(
-    orgId: string,
-    push: {
-      readonly update: PushedUpdate;
-      readonly objects: QuarantineObjects;
-      readonly rules: PushRules;
-      accepted(commits: readonly PushedCommit[]): void;
-      landed(): Promise<void>;
-    },
-  ): Promise<ReceivedPush>;
+  /** A push the store judges, then lands (see GitStore.receivePush). */
+  receivePush(key: string, push: PushToLand): Promise<ReceivedPush>;
 }
 
 /** A change request's branch in the store (GitStore satisfies it); the branch itself is read through `ArtifactStore` by its key. */
@@ -97,10 +85,8 @@ export interface BranchStore {
   forkChangeRequest(orgId: string, number: number): Promise<string>;
   /** `main`'s commit now, read from the ref. */
   mainCommit(orgId: string): Promise<string | null>;
-  /** The commit a branch (`refs/heads/…`) points at; null when none. */
-  refTip(orgId: string, ref: string): Promise<string | null>;
-  /** Makes change request `number`'s branch of what a push brought under another branch name. */
-  adoptPushedBranch(orgId: string, number: number, pushedRef: string, tip: string): Promise<void>;
+  /** Makes change request `number`'s branch at `tip`, commits a push landed without moving a branch. */
+  adoptPushedBranch(orgId: string, number: number, tip: string): Promise<void>;
   changeRequestTip(orgId: string, number: number): Promise<string | null>;
   /** Its changes since it parted from `main`, or since `from` (a merged one's base: main holds its tip). */
   changeRequestChanges(orgId: string, number: number, from?: string): Promise<BranchChanges>;

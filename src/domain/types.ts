@@ -19,15 +19,15 @@ export interface Actor {
 
 export type ReadMode = 'concise' | 'full';
 
-/** A push to `main` as `git receive-pack` hands it over: the update, where its objects wait, and the moments around git moving the ref. */
+/** A push as the Git transport hands it over: the update, where its objects wait, and how they land. */
 export interface PushToReceive {
   readonly update: PushedUpdate;
-  /** The quarantine's object directories, as git gives them to its pre-receive hook. */
+  /** The quarantine's object directories (git's own environment variables). */
   readonly objects: QuarantineObjects;
-  /** Called once every commit passed, before git moves the ref; `note` is told to the pusher. */
+  /** Called once every commit passed, before anything moves; `note` is told to the pusher. */
   accepted(commits: readonly PushedCommit[], note?: string): void;
-  /** Resolves once git is done (whether or not it moved `main`). */
-  landed(): Promise<void>;
+  /** Moves the pushed objects into the repository; the store moves the branch after. */
+  land(): Promise<void>;
 }
 
 export interface ArtifactView {

@@ -2,12 +2,12 @@ import { createGunzip } from 'node:zlib';
 import type { Duplex } from 'node:stream';
 import { Router, type Request } from 'express';
 import { PermissionDeniedError } from '../errors.js';
+import { pushAdvertisement } from './advertise-push.js';
 import { admitGitRequest, type AdmittedRequest, type GitHttpDeps } from './admit-git-request.js';
 import { authorizePush } from './authorize-push.js';
 import { observeUploadPack } from './observe-upload-pack.js';
 import { FLUSH_PKT, pktLine } from './pkt-line.js';
 import { recordGitAudit } from './record-git-audit.js';
-import { advertiseReceivePack } from './run-receive-pack.js';
 import { runUploadPack } from './run-upload-pack.js';
 import { gitErrorHandler, sendText } from './send-git-error.js';
 import { servePush, type PushDeps } from './serve-push.js';
@@ -25,8 +25,8 @@ const NO_CACHE = {
 /**
  * Git smart HTTP, mounted at `/git`: `git clone {base}/git/{orgId}.git` with a personal access
  * token as the password, served by the system `git upload-pack` (protocol v0 and v2), and
- * `git push` to `main` by an editor, served by `git receive-pack` (v0 and v1: git has no v2
- * push) with every pushed commit judged by the store before `main` moves (serve-push.ts).
+ * `git push` to `main` or a change request's branch by an editor (v0 and v1: git has no v2
+ * push), every pushed commit judged by the store before the branch moves (serve-push.ts).
  */
 export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
   const router = Router();
@@ -56,9 +56,10 @@ export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
     const service = req.query.service;
     if (service === 'git-receive-pack') {
       const { gitdir } = await admitPush(req);
+      const refs = await pushAdvertisement(gitdir);
       res.writeHead(200, { ...NO_CACHE, 'Content-Type': 'application/x-git-receive-pack-advertisement' });
-      res.write(Buffer.concat([pktLine('# service=git-receive-pack\n'), FLUSH_PKT]));
-      return advertiseReceivePack({ gitdir, gitProtocol: req.get('git-protocol'), output: res });
+      res.end(Buffer.concat([pktLine('# service=git-receive-pack\n'), FLUSH_PKT, refs]));
+      return;
     }
     if (service !== 'git-upload-pack') {
       return sendText(res, 403, 'only the smart HTTP protocol is served; use git 1.6.6 or newer');

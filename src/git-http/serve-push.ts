@@ -1,35 +1,57 @@
+import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type { Duplex } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { PushLimits } from '../config/index.js';
 import type { ChangeRequests, PushToReceive, SpecService } from '../domain/index.js';
 import { PushRefusedError } from '../errors.js';
 import type { ReceivedPush } from '../store/types.js';
 import type { AdmittedRequest, GitHttpDeps } from './admit-git-request.js';
-import { preReceiveHooks } from './pre-receive-hook.js';
+import { PushQuarantine } from './push-quarantine.js';
+import { pushReport } from './push-report.js';
+import { readPushRequest, StreamBytes, type PushRequest, type RefCommand } from './push-request.js';
 import { pushTargetOf } from './push-target.js';
-import { openVerdictChannel, type HookRequest, type Verdict } from './push-verdicts.js';
 import { recordPushAudit } from './record-push-audit.js';
-import { runReceivePack, type ReceivePackOutcome } from './run-receive-pack.js';
 
 /** What serving pushes needs beside what every Git request needs. */
 export interface PushDeps {
   readonly specs: Pick<SpecService, 'receivePush'>;
   /** Pushes to change requests' branches (`cr/*`); without it they are refused. */
   readonly changeRequests?: Pick<ChangeRequests, 'receivePush'>;
-  /** Where this process writes its pre-receive hook (a directory among its caches). */
-  readonly hooksDir: string;
   readonly limits: PushLimits;
-  /** Whether git syncs the pushed objects and `main` to disk before answering, as the store's writes do. */
+  /** Whether git syncs the pushed objects to disk as it writes them, as the store's writes do. */
   readonly fsync: boolean;
 }
 
-const ZERO_OID = /^0{40}$/;
+/** What became of a push: its pack not taken, refused, or landed. */
+interface PushOutcome {
+  /** Why the pack was not taken; null when it was (or none came). */
+  readonly unpack: string | null;
+  /** Why nothing moved; null when the push landed. */
+  readonly refusal: readonly string[] | null;
+  /** Told to the pusher when it landed (a change request opened). */
+  readonly note?: string;
+  readonly received?: ReceivedPush;
+  /** The reason kept in the audit log when the service itself failed. */
+  readonly failure?: string;
+}
+
 const REFUSED_HEADER = 'Specbase refused this push; nothing was changed:';
 const CHECK_FAILED =
   'Specbase could not check this push; nothing was changed. Try again; if it persists, tell an administrator';
+const SHALLOW =
+  'a push from a shallow clone cannot be checked commit by commit: fetch the whole history (git fetch --unshallow), then push again';
 
-/** Git's report of a push, from `git receive-pack` with our pre-receive hook judging every commit. */
+/**
+ * `git push`, received here rather than by `git receive-pack`: native git unpacks the pack into
+ * a quarantine (see PushQuarantine), then the store judges every pushed commit and moves the
+ * branch itself, under its lock, as it does for any write (see GitStore.receivePush).
+ * receive-pack would first walk every tree of the branch's tip to check the pack's
+ * connectivity: tens of milliseconds at 10,000 artifacts, growing with the repository. The
+ * store's checks read every object the pushed commits add (their trees down each changed
+ * path, and each changed file), so a pack missing one is refused all the same, at a cost that
+ * follows the push rather than the repository.
+ */
 export async function servePush(
   deps: GitHttpDeps & { readonly push: PushDeps },
   admitted: AdmittedRequest,
@@ -37,96 +59,120 @@ export async function servePush(
   res: Response,
 ): Promise<void> {
   const started = Date.now();
-  const actor = { principal: admitted.principal, client: 'git' };
-  let received: Promise<ReceivedPush> | undefined;
-  let gitDone!: () => void;
-  const gitExited = new Promise<void>((resolve) => (gitDone = resolve));
-  const judge = (request: HookRequest): Promise<Verdict> => {
-    const updates = request.updates
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split(' ') as [string, string, string]);
-    const refusals = updates.flatMap(([, , ref]) => {
-      const target = pushTargetOf(ref);
-      if (target.kind !== 'refused' && target.kind !== 'main' && !deps.push.changeRequests) {
-        return [`${ref} cannot be pushed: this server takes pushes to main only`];
-      }
-      return target.kind === 'refused' ? [target.reason] : [];
-    });
-    if (refusals.length > 0) return Promise.resolve(refusedVerdict(refusals));
-    if (updates.length !== 1) return Promise.resolve(refusedVerdict(['a push updates one branch at a time']));
-    const [old, next, ref] = updates[0]!;
-    const target = pushTargetOf(ref);
-    return new Promise((answer) => {
-      const push: PushToReceive = {
-        update: { old: ZERO_OID.test(old) ? null : old, new: ZERO_OID.test(next) ? null : next },
-        objects: request.objects,
-        accepted: (_commits, note) => answer({ ok: true, message: note ? `${note}\n` : '' }),
-        landed: () => gitExited,
-      };
-      const changeRequests = deps.push.changeRequests;
-      received =
-        target.kind === 'changeRequest' && changeRequests
-          ? changeRequests.receivePush(actor, { number: target.number }, push)
-          : target.kind === 'newChangeRequest' && changeRequests
-            ? changeRequests.receivePush(actor, { pushedRef: target.ref }, push)
-            : deps.push.specs.receivePush(actor, push);
-      received.catch((error: unknown) =>
-        answer(
-          error instanceof PushRefusedError
-            ? refusedVerdict(error.message.split('\n'))
-            : { ok: false, message: `${CHECK_FAILED}\n` },
-        ),
-      );
-    });
-  };
-  const channel = await openVerdictChannel(judge);
-  let outcome: ReceivePackOutcome;
-  try {
-    const hooksDir = await preReceiveHooks(deps.push.hooksDir);
-    const stages: Duplex[] = /^(x-)?gzip$/i.test(req.get('content-encoding') ?? '') ? [createGunzip()] : [];
-    res.writeHead(200, {
-      'Cache-Control': 'no-cache, max-age=0, must-revalidate',
-      'Content-Type': 'application/x-git-receive-pack-result',
-    });
-    outcome = await runReceivePack({
-      gitdir: admitted.gitdir,
-      gitProtocol: req.get('git-protocol'),
-      hooksDir,
-      hookEnv: channel.env,
-      limits: deps.push.limits,
-      fsync: deps.push.fsync,
-      input: [req, ...stages],
-      output: res,
-    });
-  } finally {
-    gitDone();
-    await channel.close();
+  let input: Readable = req;
+  if (/^(x-)?gzip$/i.test(req.get('content-encoding') ?? '')) {
+    const gunzip = createGunzip();
+    pipeline(req, gunzip).catch(() => undefined);
+    input = gunzip;
   }
-  // git's report ends only once the store has followed main and the webhooks have their events:
-  // when `git push` returns, the push is read, searched and announced everywhere, as an edit is
-  // when its tool call answers.
-  const push = await received?.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
+  const bytes = new StreamBytes(input);
+  const request = await readPushRequest(bytes);
+  if (request.commands.length === 0) {
+    res.writeHead(200, { 'Content-Type': 'application/x-git-receive-pack-result' }).end();
+    return;
+  }
+  const outcome = await receive(deps, admitted, request, bytes);
+  // What is left of a pack not taken is not read: the connection closes once the answer is out.
+  if (!req.complete) res.setHeader('Connection', 'close');
+  res.writeHead(200, {
+    'Cache-Control': 'no-cache, max-age=0, must-revalidate',
+    'Content-Type': 'application/x-git-receive-pack-result',
+  });
+  const refusedAs = outcome.unpack !== null ? 'unpacker error' : 'refused by Specbase';
+  res.end(
+    pushReport(request.capabilities, {
+      message: messageOf(outcome),
+      unpack: outcome.unpack,
+      refs: request.commands.map(({ ref }) => ({ ref, refused: outcome.refusal === null ? null : refusedAs })),
+    }),
+    () => {
+      if (!req.complete) req.destroy();
+    },
   );
-  res.end();
   // Not waited for, as a tool call's row is not: the audit log batches rows and holds them through a database hiccup.
   void recordPushAudit(deps.control, {
     pusher: admitted.principal,
     orgId: admitted.orgId,
     client: req.get('user-agent'),
     durationMs: Date.now() - started,
-    ...(push && 'value' in push ? { received: push.value } : {}),
-    failure:
-      push && 'error' in push
-        ? push.error instanceof PushRefusedError
-          ? push.error.message
-          : `${CHECK_FAILED} (${push.error instanceof Error ? push.error.message : String(push.error)})`
-        : (outcome.stopped ?? (outcome.exitCode === 0 ? undefined : outcome.stderr || 'git receive-pack failed')),
+    ...(outcome.received ? { received: outcome.received } : {}),
+    failure: outcome.failure ?? outcome.refusal?.join('\n'),
   }).catch(() => undefined);
 }
 
-function refusedVerdict(reasons: readonly string[]): Verdict {
-  return { ok: false, message: `${REFUSED_HEADER}\n${reasons.map((line) => `  ${line}\n`).join('')}` };
+function messageOf(outcome: PushOutcome): string {
+  if (outcome.unpack !== null) return `${outcome.unpack}\n`;
+  if (outcome.refusal !== null) return `${REFUSED_HEADER}\n${outcome.refusal.map((line) => `  ${line}\n`).join('')}`;
+  return outcome.note ? `${outcome.note}\n` : '';
+}
+
+/** Takes the pack into quarantine, has the push judged and landed, and drops the quarantine whatever happened. */
+async function receive(
+  deps: GitHttpDeps & { readonly push: PushDeps },
+  admitted: AdmittedRequest,
+  request: PushRequest,
+  bytes: StreamBytes,
+): Promise<PushOutcome> {
+  const { limits, fsync } = deps.push;
+  const quarantine = await PushQuarantine.open(admitted.gitdir);
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(`the push took longer than ${limits.timeoutMs / 1000} s; nothing was changed`),
+    limits.timeoutMs,
+  );
+  try {
+    const unpack = request.sendsPack ? await quarantine.unpack(bytes, limits, fsync, deadline.signal) : undefined;
+    if (unpack !== undefined) return { unpack, refusal: [unpack], failure: unpack };
+    return await judge(deps, admitted, request, quarantine);
+  } finally {
+    clearTimeout(timer);
+    await quarantine.discard().catch(() => undefined);
+  }
+}
+
+/** The refs a push names, checked against what may be pushed, then the one update handed to the store. */
+async function judge(
+  deps: GitHttpDeps & { readonly push: PushDeps },
+  admitted: AdmittedRequest,
+  request: PushRequest,
+  quarantine: PushQuarantine,
+): Promise<PushOutcome> {
+  const refused = (refusal: readonly string[], failure?: string): PushOutcome => ({
+    unpack: null,
+    refusal,
+    ...(failure ? { failure } : {}),
+  });
+  const { changeRequests } = deps.push;
+  const refusals = request.commands.flatMap(({ ref }) => {
+    const target = pushTargetOf(ref);
+    if (target.kind === 'refused') return [target.reason];
+    return target.kind !== 'main' && !changeRequests
+      ? [`${ref} cannot be pushed: this server takes pushes to main only`]
+      : [];
+  });
+  if (refusals.length > 0) return refused(refusals);
+  if (request.shallow.length > 0) return refused([SHALLOW]);
+  if (request.commands.length !== 1) return refused(['a push updates one branch at a time']);
+  const command: RefCommand = request.commands[0]!;
+  const target = pushTargetOf(command.ref);
+  let note: string | undefined;
+  const push: PushToReceive = {
+    update: { old: command.old, new: command.new },
+    objects: quarantine.objects,
+    accepted: (_commits, said) => (note = said),
+    land: () => quarantine.land(),
+  };
+  const actor = { principal: admitted.principal, client: 'git' };
+  try {
+    const received =
+      target.kind === 'changeRequest' && changeRequests
+        ? await changeRequests.receivePush(actor, { number: target.number }, push)
+        : target.kind === 'newChangeRequest' && changeRequests
+          ? await changeRequests.receivePush(actor, { pushedRef: target.ref }, push)
+          : await deps.push.specs.receivePush(actor, push);
+    return { unpack: null, refusal: null, received, ...(note ? { note } : {}) };
+  } catch (error) {
+    if (error instanceof PushRefusedError) return refused(error.message.split('\n'));
+    return refused([CHECK_FAILED], `${CHECK_FAILED} (${error instanceof Error ? error.message : String(error)})`);
+  }
 }

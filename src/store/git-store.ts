@@ -66,10 +66,7 @@ import type {
   NewArtifact,
   NewFolder,
   PushedChange,
-  PushedCommit,
-  PushedUpdate,
-  PushRules,
-  QuarantineObjects,
+  PushToLand,
   ReceivedPush,
   StoreDocuments,
   StoreLog,
@@ -348,27 +345,19 @@ export class GitStore {
   }
 
   /**
-   * A `git push` to `main` that native `git receive-pack` lands: its commits, still in git's
-   * quarantine (`objects`), are judged against `main` as every write of this process waits
-   * (see checkPush); `accepted` hears the verdict, `landed` waits for git to move `main`, and the
-   * store then follows it as it follows any commit of another process (index, links, listeners).
-   * Throws PushRefusedError, with nothing moved, when a commit breaks a rule.
+   * A `git push` to a branch (`key`: `main`, or a change request's): its commits, still in
+   * quarantine (`objects`), are judged against the branch while every other write waits (see
+   * checkPush); `accepted` hears the verdict, `land` brings the objects in, and the store moves
+   * the branch (unless `keepRef`) and follows it as it follows any commit (index, links,
+   * listeners). Throws PushRefusedError, with nothing moved, when a commit breaks a rule.
    */
-  async receivePush(
-    orgId: string,
-    push: {
-      readonly update: PushedUpdate;
-      readonly objects: QuarantineObjects;
-      readonly rules: PushRules;
-      accepted(commits: readonly PushedCommit[]): void;
-      landed(): Promise<void>;
-    },
-  ): Promise<ReceivedPush> {
+  async receivePush(key: string, push: PushToLand): Promise<ReceivedPush> {
     const { judged, results, handle } = await this.orgs.receive(
-      orgId,
+      key,
       (handle) =>
         checkPush({
-          gitdir: handle.repo.gitdir,
+          repo: handle.repo,
+          branch: handle.repo.ref.replace(/^refs\/heads\//, ''),
           state: handle.state,
           update: push.update,
           objects: push.objects,
@@ -377,7 +366,8 @@ export class GitStore {
         }),
       async (commits) => {
         push.accepted(commits);
-        await push.landed();
+        await push.land();
+        return push.keepRef ? undefined : (push.update.new ?? undefined);
       },
     );
     const changes = results.flatMap((result): PushedChange[] => {
@@ -475,15 +465,9 @@ export class GitStore {
     return fork;
   }
 
-  /** The commit a ref of the organization's repository points at (`refs/heads/…`); null when none. */
-  refTip(orgId: string, ref: string): Promise<string | null> {
-    if (!/^refs\/heads\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes('..')) return Promise.resolve(null);
-    return readRef(this.gitdir(orgId), ref);
-  }
-
-  /** Makes change request `number`'s branch of the commits a push brought under `pushedRef` (see adoptBranch). */
-  async adoptPushedBranch(orgId: string, number: number, pushedRef: string, tip: string): Promise<void> {
-    await adoptBranch(this.gitdir(orgId), pushedRef, changeRequestRef(number), tip, this.durability);
+  /** Makes change request `number`'s branch at `tip`, the commits a push landed with `keepRef` (see adoptBranch). */
+  async adoptPushedBranch(orgId: string, number: number, tip: string): Promise<void> {
+    await adoptBranch(this.gitdir(orgId), changeRequestRef(number), tip, this.durability);
     await this.orgs.seedFromMain(orgId, changeRequestKey(orgId, number));
   }
 

@@ -7,6 +7,7 @@ export {
   FSYNC,
   NO_FSYNC,
   parsePorcelainBlame,
+  pushableBranches,
   type BlamedLine,
   type BlameLimits,
   type Durability,

@@ -218,7 +218,25 @@ export type QuarantineObjects = Readonly<
   Partial<Record<'GIT_OBJECT_DIRECTORY' | 'GIT_ALTERNATE_OBJECT_DIRECTORIES', string>>
 >;
 
-/** What a push asks of `main`: move from `old` to `new` (null: delete it). */
+/**
+ * A push for the store to land on a branch (`main`, or a change request's): judged first, then
+ * its objects brought in from quarantine (`land`), then the branch moved by the store itself,
+ * under its lock, as any write moves it.
+ */
+export interface PushToLand {
+  readonly update: PushedUpdate;
+  /** Where the pushed objects wait until `land`. */
+  readonly objects: QuarantineObjects;
+  readonly rules: PushRules;
+  /** Called once every commit passed, before anything moves. */
+  accepted(commits: readonly PushedCommit[]): void;
+  /** Moves the pushed objects into the repository (the branch moves after). */
+  land(): Promise<void>;
+  /** Lands the objects but leaves the branch where it is: a new change request's branch is made of them after. */
+  readonly keepRef?: boolean;
+}
+
+/** What a push asks of a branch: move from `old` to `new` (null: delete it). */
 export interface PushedUpdate {
   readonly old: string | null;
   readonly new: string | null;

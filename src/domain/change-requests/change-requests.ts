@@ -312,8 +312,9 @@ export class ChangeRequests {
    * A `git push` to a change request's branch (`number`), or of a new branch under `cr/`
    * (`pushedRef`), which opens one titled by its first commit. The commits are judged as a push
    * to `main` is (see GitStore.receivePush): against the branch, or for a new one against
-   * `main` now, with the pusher's permissions; nothing is announced as artifact events until a
-   * merge, and the change request's own events say what happened.
+   * `main` now, with the pusher's permissions; a new one's branch `cr/{n}` is made of the landed
+   * commits once its row is, and the pushed name never exists. Nothing is announced as artifact
+   * events until a merge, and the change request's own events say what happened.
    */
   async receivePush(
     actor: Actor,
@@ -348,6 +349,7 @@ export class ChangeRequests {
     const received = await this.deps.pushes.receivePush(orgId, {
       ...push,
       rules,
+      keepRef: true,
       update: { old: base, new: push.update.new },
       accepted: (commits) => {
         opened = this.deps.control.changeRequests.open({
@@ -367,10 +369,9 @@ export class ChangeRequests {
         );
       },
     });
-    const row = await opened?.catch(() => undefined);
-    const tip = push.update.new;
-    if (!row || (await this.deps.branches.refTip(orgId, target.pushedRef)) !== tip) return received;
-    await this.deps.branches.adoptPushedBranch(orgId, row.number, target.pushedRef, tip);
+    const row = await opened;
+    if (!row) return received;
+    await this.deps.branches.adoptPushedBranch(orgId, row.number, push.update.new);
     const changes = await this.deps.branches.changeRequestChanges(orgId, row.number);
     await this.announce(actor, 'opened', await this.view(row), workspacesOf(changes));
     return received;

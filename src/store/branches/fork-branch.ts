@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { gitPlumbing, lockRef, readMain, readRef, writeRef, type Durability } from '../git/index.js';
+import { lockRef, readMain, readRef, writeRef, type Durability } from '../git/index.js';
 
 /**
  * Makes a change request's branch at `main`'s commit now; refused when the branch exists (a
@@ -18,17 +18,8 @@ export async function forkBranch(gitdir: string, ref: string, durability: Durabi
   }
 }
 
-/**
- * Makes a change request's branch of commits git just received under another name (a push of
- * `cr/my-change`): `ref` points at `tip`, and the pushed name goes, if it still points there.
- */
-export async function adoptBranch(
-  gitdir: string,
-  pushedRef: string,
-  ref: string,
-  tip: string,
-  durability: Durability,
-): Promise<void> {
+/** Makes a change request's branch of commits a push just landed (a push of `cr/my-change`): `ref` points at `tip`. */
+export async function adoptBranch(gitdir: string, ref: string, tip: string, durability: Durability): Promise<void> {
   const release = await lockRef(gitdir, ref);
   try {
     if ((await readRef(gitdir, ref)) !== null) throw new ConflictError(`the branch ${ref} already exists`);
@@ -36,6 +27,4 @@ export async function adoptBranch(
   } finally {
     await release();
   }
-  // git's own compare-and-delete: a newer push under the same name keeps its branch.
-  await gitPlumbing(gitdir, ['update-ref', '-d', pushedRef, tip]).catch(() => undefined);
 }

@@ -12,17 +12,20 @@ export { prepareLooseBlobs } from './loose-blob-thread.js';
 export { KeyedMutex } from './mutex.js';
 export { deletedFiles, firstParentHistory, pathHistory, type HistoryStep } from './native-history.js';
 export { parsePushedLog, pushedHistory, type PushedCommitStep, type PushedFileChange } from './pushed-history.js';
+export { pushedLine, subjectOf } from './pushed-line.js';
 export { lockRef } from './ref-lock.js';
-export { changeRequestRef, MAIN_REF, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
+export { changeRequestRef, MAIN_REF, pushableBranches, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
 export {
   initBareRepo,
   openRepo,
+  readBlobBytes,
   readBlobText,
   readCommitObject,
   readTreeEntries,
   writeBlobText,
   writeCommitObject,
   writeTreeEntries,
+  withQuarantine,
   writingObjectsTogether,
   type CommitObject,
   type Repo,

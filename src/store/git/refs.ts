@@ -78,3 +78,30 @@ export async function writeRef(gitdir: string, ref: string, commit: string, dura
     durability,
   );
 }
+
+/**
+ * The branches a push may update and their commits, `main` first, then change requests'
+ * `cr/*` by name; loose refs over packed ones, locks and anything else left out.
+ */
+export async function pushableBranches(gitdir: string): Promise<{ readonly ref: string; readonly oid: string }[]> {
+  const names = new Set<string>();
+  const loose = await fsp.readdir(path.join(gitdir, 'refs/heads/cr')).catch((error: unknown) => {
+    if (isMissing(error)) return [] as string[];
+    throw error;
+  });
+  for (const name of loose) names.add(`refs/heads/cr/${name}`);
+  const packed = await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8').catch((error: unknown) => {
+    if (isMissing(error)) return '';
+    throw error;
+  });
+  for (const line of packed.split('\n')) {
+    const ref = line.slice(41);
+    if (ref.startsWith('refs/heads/cr/')) names.add(ref);
+  }
+  const refs = [MAIN_REF, ...[...names].filter((ref) => /^refs\/heads\/cr\/\d+$/.test(ref)).sort(byNumber)];
+  const tips = await Promise.all(refs.map(async (ref) => ({ ref, oid: await readRef(gitdir, ref) })));
+  return tips.flatMap(({ ref, oid }) => (oid ? [{ ref, oid }] : []));
+}
+
+const byNumber = (a: string, b: string): number =>
+  Number(a.slice(a.lastIndexOf('/') + 1)) - Number(b.slice(b.lastIndexOf('/') + 1));

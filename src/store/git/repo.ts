@@ -1,3 +1,5 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
 import { repositoryFs, type Durability } from './atomic-fs.js';
 import { readLooseBlobOffLoop } from './loose-blob-thread.js';
@@ -25,6 +27,31 @@ export const openRepo = (gitdir: string, durability: Durability, ref = MAIN_REF)
   fs: repositoryFs(durability),
 });
 
+const LOOSE_OBJECT = /^[0-9a-f]{2}\/[0-9a-f]{38}$/;
+
+/**
+ * `repo` with a push's quarantine in front, for reading: a loose object is read from
+ * `quarantineDir` (where `git unpack-objects` put the pushed ones) if it is there, from the
+ * repository otherwise. isomorphic-git then reads pushed commits, trees and blobs in process.
+ */
+export function withQuarantine(repo: Repo, quarantineDir: string): Repo {
+  const objects = `${repo.gitdir}/objects/`;
+  async function readFile(file: string, options?: Parameters<typeof fsp.readFile>[1]) {
+    const name = file.startsWith(objects) ? file.slice(objects.length) : '';
+    if (LOOSE_OBJECT.test(name)) {
+      try {
+        return await fsp.readFile(path.join(quarantineDir, name), options);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    return fsp.readFile(file, options);
+  }
+  // isomorphic-git reads objects by path with readFile alone: the overloads of fs's own need not be matched.
+  const promises = { ...repo.fs.promises, readFile: readFile as typeof fsp.readFile };
+  return { ...repo, fs: { ...repo.fs, promises } };
+}
+
 const decoder = new TextDecoder('utf-8');
 
 /**
@@ -32,10 +59,15 @@ const decoder = new TextDecoder('utf-8');
  * anything else by isomorphic-git, which inflates in JavaScript on the loop.
  */
 export async function readBlobText(repo: Repo, oid: string): Promise<string> {
-  const bytes =
+  return decoder.decode(await readBlobBytes(repo, oid));
+}
+
+/** A blob's bytes, read as readBlobText reads them. */
+export async function readBlobBytes(repo: Repo, oid: string): Promise<Uint8Array> {
+  return (
     (await readLooseBlobOffLoop(repo.gitdir, oid)) ??
-    (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob;
-  return decoder.decode(bytes);
+    (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob
+  );
 }
 
 export async function readTreeEntries(repo: Repo, oid: string): Promise<TreeEntry[]> {

@@ -9,6 +9,7 @@ import {
   openRepo,
   readRef,
   refStampThisTick,
+  writeRef,
   type Durability,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
@@ -148,29 +149,32 @@ export class OrgKeeper {
   }
 
   /**
-   * A push that native git lands: `judge` runs as the only writer of the organization in this
-   * process, with the state at `main`; once it passes, `landed` waits for git, which moves `main`
-   * itself under `main.lock` (its compare-and-set of the old value keeps other processes out),
-   * and the state then follows `main`. What git's commits changed is told to listeners and
-   * answered. Holding the write section from judging to following keeps this process's own
-   * writes from landing in between.
+   * A push: `judge` runs as the only writer of the branch, here and in every process (its lock),
+   * with the state at its tip; once it passes, `land` brings the pushed objects in and names the
+   * commit the branch moves to (none: it stays), and the state follows it. What the pushed
+   * commits changed is told to listeners and answered. Holding the lock from judging to moving
+   * keeps every other write, of this process or another replica, from landing in between.
    */
   async receive<T>(
     orgId: string,
     judge: (handle: OrgHandle) => Promise<T>,
-    landed: (judged: T) => Promise<void>,
+    land: (judged: T) => Promise<string | undefined>,
   ): Promise<{ judged: T; results: CommitResult[]; handle: OrgHandle }> {
     const lease = this.#lease(orgId);
     try {
       const handle = await lease.handle;
       const results: CommitResult[] = [];
-      const judged = await this.#exclusive(handle, async () => {
-        await this.#catchUp(handle, true);
-        const verdict = await judge(handle);
-        await landed(verdict);
-        await this.#catchUp(handle, true, undefined, (found) => results.push(...found));
-        return verdict;
-      });
+      const judged = await this.#exclusive(handle, () =>
+        this.#locked(handle, async () => {
+          const verdict = await judge(handle);
+          const tip = await land(verdict);
+          if (tip) {
+            await writeRef(handle.repo.gitdir, handle.repo.ref, tip, this.#options.durability);
+            await this.#catchUp(handle, true, undefined, (found) => results.push(...found));
+          }
+          return verdict;
+        }),
+      );
       return { judged, results, handle };
     } finally {
       lease.release();

@@ -1,6 +1,17 @@
 import { InvalidInputError, PushRefusedError, SpecbaseError, type PushRefusal } from '../../errors.js';
 import type { OrgState } from '../catalog/index.js';
-import { CatFileBatch, pushedHistory, type PushedCommitStep, type PushedFileChange } from '../git/index.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  CatFileBatch,
+  pushedHistory,
+  pushedLine,
+  readBlobBytes,
+  withQuarantine,
+  type PushedCommitStep,
+  type PushedFileChange,
+  type Repo,
+} from '../git/index.js';
 import { parseRepositoryFile } from '../layout/index.js';
 import type { WriteEnv } from '../org/index.js';
 import type { PushedCommit, PushedUpdate, PushRules, QuarantineObjects } from '../types.js';
@@ -14,9 +25,36 @@ const MAX_REFUSALS = 20;
 const FILE_MODES: ReadonlySet<string> = new Set(['100644', '100755']);
 const FETCH_AND_REBASE = 'fetch and rebase (git pull --rebase), then push again';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Commits of a push read in process at most; a longer push is read by one `git log`, as is anything but a plain line. */
+const IN_PROCESS_COMMITS = 32;
+
+/** Where the checks read pushed files from. */
+interface Blobs {
+  read(oid: string): Promise<Uint8Array>;
+  close(): void;
+}
+
+/**
+ * The pushed commits and a reader of their files. A push of few objects lies loose in its
+ * quarantine (see the Git transport): it is read in process, as the store reads its own
+ * commits, where `git log` and `git cat-file` cost two processes, most of a one-file push's
+ * checks. A packed one (many objects), or anything but a plain line of commits, goes to git.
+ */
+async function pushedCommits(push: PushToCheck, from: string | null, to: string) {
+  const quarantine = push.objects.GIT_OBJECT_DIRECTORY;
+  if (quarantine && !existsSync(path.join(quarantine, 'pack'))) {
+    const repo = withQuarantine(push.repo, quarantine);
+    const steps = await pushedLine(repo, { from, to }, IN_PROCESS_COMMITS);
+    if (steps) return { steps, blobs: { read: (oid: string) => readBlobBytes(repo, oid), close: () => undefined } };
+  }
+  const steps = await pushedHistory(push.repo.gitdir, { from, to }, push.objects);
+  return { steps, blobs: new CatFileBatch(push.repo.gitdir, push.objects) };
+}
 
 export interface PushToCheck {
-  readonly gitdir: string;
+  readonly repo: Repo;
+  /** The branch pushed to, as the pusher names it (`main`, `cr/7`): refusals say which. */
+  readonly branch: string;
   readonly state: OrgState;
   readonly update: PushedUpdate;
   readonly objects: QuarantineObjects;
@@ -25,37 +63,38 @@ export interface PushToCheck {
 }
 
 /**
- * Judges a push to `main` before any ref moves, all or nothing: `main` must not be deleted or
- * rewound, the pushed commits must line up on top of it one by one (no merges: rebase), and
+ * Judges a push to a branch before any ref moves, all or nothing: the branch must not be deleted
+ * or rewound, the pushed commits must line up on top of it one by one (no merges: rebase), and
  * each must leave the repository as the store's own writes would (see checkChangedFile and
  * checkPlacement), touching only workspaces the pusher may write. Answers the pushed commits,
  * oldest first; throws PushRefusedError naming each commit, file and rule broken (those of the
  * first commit that breaks any).
  */
 export async function checkPush(push: PushToCheck): Promise<PushedCommit[]> {
-  const { state, update } = push;
-  if (update.new === null) throw refused({ rule: 'deleting main is refused' });
+  const { state, update, branch } = push;
+  if (update.new === null) throw refused({ rule: `deleting ${branch} is refused` });
   if (update.old !== state.head) {
     throw refused({
-      rule: `main moved on since you fetched (it is now at ${state.head?.slice(0, 10)}): ${FETCH_AND_REBASE}`,
+      rule: `${branch} moved on since you fetched (it is now at ${state.head?.slice(0, 10)}): ${FETCH_AND_REBASE}`,
     });
   }
-  const steps = await pushedHistory(push.gitdir, { from: state.head, to: update.new }, push.objects);
-  if (steps.length === 0) throw refused({ rule: `this would move main back to an older commit: ${FETCH_AND_REBASE}` });
+  const { steps, blobs } = await pushedCommits(push, state.head, update.new);
   const catalog = new PushedCatalog(state);
   const check: FileCheck = { catalog, rules: push.rules, env: push.env };
-  const blobs = new CatFileBatch(push.gitdir, push.objects);
   try {
+    if (steps.length === 0) {
+      throw refused({ rule: `this would move ${branch} back to an older commit: ${FETCH_AND_REBASE}` });
+    }
     let expectedParent = state.head;
     for (const step of steps) {
       if (step.parents.length !== 1) {
         throw refused({
           commit: step.oid,
-          rule: `merge commits are refused: history on main stays linear; ${FETCH_AND_REBASE}`,
+          rule: `merge commits are refused: history on ${branch} stays linear; ${FETCH_AND_REBASE}`,
         });
       }
       if (step.parents[0] !== expectedParent) {
-        throw refused({ commit: step.oid, rule: `the commit is not on top of main: ${FETCH_AND_REBASE}` });
+        throw refused({ commit: step.oid, rule: `the commit is not on top of ${branch}: ${FETCH_AND_REBASE}` });
       }
       const refusals = await checkCommit(check, blobs, step);
       if (refusals.length > 0) throw new PushRefusedError(refusals.slice(0, MAX_REFUSALS));
@@ -76,7 +115,7 @@ function ruleOf(error: unknown, path: string): string {
 }
 
 /** Lays one commit over the catalog, file by file, then checks where everything it touched sits. */
-async function checkCommit(check: FileCheck, blobs: CatFileBatch, step: PushedCommitStep): Promise<PushRefusal[]> {
+async function checkCommit(check: FileCheck, blobs: Blobs, step: PushedCommitStep): Promise<PushRefusal[]> {
   const refusals: PushRefusal[] = [];
   const refuse = (path: string, rule: string) => refusals.push({ commit: step.oid, path, rule });
   const touched: { readonly entry: PushedEntry; readonly before?: PushedEntry }[] = [];
@@ -124,7 +163,7 @@ function removeFile(check: FileCheck, change: PushedFileChange): PushedEntry | u
 
 async function changeFile(
   check: FileCheck,
-  blobs: CatFileBatch,
+  blobs: Blobs,
   change: PushedFileChange,
   after: NonNullable<PushedFileChange['after']>,
 ): Promise<{ entry: PushedEntry; before?: PushedEntry }> {
@@ -148,7 +187,7 @@ async function changeFile(
   return before ? { entry, before } : { entry };
 }
 
-async function readText(blobs: CatFileBatch, oid: string): Promise<string> {
+async function readText(blobs: Blobs, oid: string): Promise<string> {
   try {
     return utf8.decode(await blobs.read(oid));
   } catch (error) {

@@ -98,7 +98,6 @@ export async function openGitHttpFixture(): Promise<GitHttpFixture> {
       gitdirOf: gitdir,
       push: {
         specs,
-        hooksDir: path.join(dataDir, 'cache', 'git-hooks'),
         limits: loadConfig({}).push,
         fsync: false,
       },

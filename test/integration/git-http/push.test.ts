@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { GitCli } from './git-cli.js';
 
 const ENGINEER = ['-c', 'user.name=Eve Engineer', '-c', 'user.email=eve@example.com'];
-const MAX_OBJECTS = 40;
+/** Above git's unpack limit (100), so that a push of many commits arrives as a pack to index. */
+const MAX_OBJECTS = 400;
 
 describe('git push to main', () => {
   let h: Harness;
@@ -252,9 +253,34 @@ describe('git push to main', () => {
     await commit('Another idea');
     const rewound = await push(['--force', 'origin', `HEAD:cr/${number}`]);
     expect(rewound.code).not.toBe(0);
+    expect(rewound.stderr).toContain(`the commit is not on top of cr/${number}: fetch and rebase`);
     const unknown = await push(['origin', 'HEAD:cr/999999']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/change request not found/);
+  });
+
+  it('lands a push of many commits, packed and read by git rather than in process, as it lands one', async () => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const requirement = await metaOf('requirement');
+    const commits = 40;
+    for (let i = 0; i < commits; i++) {
+      await rewrite(requirement, (text) => `${text}\nLine ${i} from a long afternoon.\n`);
+      await commit(`Line ${i}`);
+    }
+    const packs = async () => (await readdir(path.join(h.gitdir, 'objects', 'pack'))).filter((f) => f.endsWith('.idx'));
+    const packsBefore = await packs();
+    const result = await push();
+    expect(result.code, result.stderr).toBe(0);
+    const tip = (await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim();
+    expect(await main()).toBe(tip);
+    expect((await packs()).length).toBe(packsBefore.length + 1);
+    expect(await bareGit(h.gitdir, 'fsck', '--no-progress', '--connectivity-only')).toBe('');
+    expect(await readdir(path.join(h.gitdir, 'objects'))).not.toContainEqual(expect.stringMatching(/^tmp_objdir/));
+    expect((await h.services.store.read(h.orgId, requirement.id)).body).toContain(`Line ${commits - 1} from a long`);
+    expect((await h.services.store.history(h.orgId, requirement.id)).slice(0, commits).map((e) => e.commit)).toContain(
+      tip,
+    );
   });
 
   it('stops a push past the object limit before git unpacks it, and says why', async () => {
