@@ -7,7 +7,15 @@ import { isObjectId, isUuid } from '../ids.js';
 import { launcher } from '../launcher/index.js';
 import { sqliteDriver } from '../sqlite/index.js';
 import { deletedArtifacts, importedPaths } from './catalog/index.js';
-import { changeRequestRef, FSYNC, prepareLooseBlobs, readMain, readRef, type Durability } from './git/index.js';
+import {
+  changeRequestRef,
+  FSYNC,
+  prepareLooseBlobs,
+  readMain,
+  readRef,
+  regularFileChanges,
+  type Durability,
+} from './git/index.js';
 import {
   adoptBranch,
   branchChanges,
@@ -364,17 +372,24 @@ export class GitStore {
           rules: push.rules,
           env: this.env,
         }),
-      async (commits) => {
-        push.accepted(commits);
+      async (steps) => {
+        push.accepted(steps.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject })));
         await push.land();
-        return push.keepRef ? undefined : (push.update.new ?? undefined);
+        if (push.keepRef || !push.update.new) return undefined;
+        const history = steps.map(({ oid, commit, changes }) => ({
+          oid,
+          commit,
+          changes: regularFileChanges(changes),
+        }));
+        return { tip: push.update.new, history };
       },
     );
     const changes = results.flatMap((result): PushedChange[] => {
       const entry = handle.state.byArtifact.get(result.artifact.id)?.findLast((e) => e.commit === result.commit);
       return entry ? [{ result, verb: entry.verb, author: entry.author }] : [];
     });
-    return { commits: judged, landed: handle.state.head === push.update.new, changes };
+    const commits = judged.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject }));
+    return { commits, landed: handle.state.head === push.update.new, changes };
   }
 
   /** Files imported so far (their `Specbase-Import` trailer) -> the artifact each became. */

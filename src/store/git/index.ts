@@ -10,9 +10,15 @@ export { CommitGraphs } from './commit-graph.js';
 export { gitPlumbing } from './git-plumbing.js';
 export { prepareLooseBlobs } from './loose-blob-thread.js';
 export { KeyedMutex } from './mutex.js';
-export { deletedFiles, firstParentHistory, pathHistory, type HistoryStep } from './native-history.js';
-export { parsePushedLog, pushedHistory, type PushedCommitStep, type PushedFileChange } from './pushed-history.js';
-export { pushedLine, subjectOf } from './pushed-line.js';
+export {
+  deletedFiles,
+  firstParentHistory,
+  pathHistory,
+  regularFileChanges,
+  type HistoryStep,
+} from './native-history.js';
+export { pushedHistory, type PushedCommitStep, type PushedFileChange } from './pushed-history.js';
+export { pushedLine } from './pushed-line.js';
 export { lockRef } from './ref-lock.js';
 export { changeRequestRef, MAIN_REF, pushableBranches, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
 export {

@@ -14,7 +14,9 @@ const RECORD = '\x1e';
 const FIELD = '\x1f';
 const ZERO_OID = /^0{40}$/;
 
-const LOG_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
+/** A commit as the logs here write it: its id, parents, tree, author, time and message (see parseLogRecords). */
+export const COMMIT_FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%T${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
+const LOG_FORMAT = `--format=${COMMIT_FORMAT}`;
 const LOG_ARGS = [
   'log',
   '--root',
@@ -125,21 +127,27 @@ function runGit(gitdir: string, args: readonly string[]): Promise<Buffer> {
 
 /** Parses the output of the `git log` above; exported for its unit test. */
 export function parseLog(output: string): HistoryStep[] {
-  const steps: HistoryStep[] = [];
-  for (const record of output.split(RECORD).slice(1)) {
-    const fields = record.split(FIELD);
-    const [oid, parents, tree, name, email, time, message] = fields;
-    const person = { name: name!, email: email!, timestamp: Number(time), timezoneOffset: 0 };
-    const commit: CommitObject = {
-      message: message!,
-      tree: tree!,
-      parent: parents ? parents.split(' ') : [],
-      author: person,
-      committer: person,
-    };
-    steps.push({ oid: oid!, commit, changes: parseRaw(fields.slice(7).join(FIELD)) });
-  }
-  return steps;
+  return parseLogRecords(output).map(({ oid, commit, raw }) => ({ oid, commit, changes: parseRaw(raw) }));
+}
+
+/** The records of a `git log --format=COMMIT_FORMAT --raw -z`, each commit with its raw changes unparsed. */
+export function parseLogRecords(output: string): { oid: string; commit: CommitObject; raw: string }[] {
+  return output
+    .split(RECORD)
+    .slice(1)
+    .map((record) => {
+      const fields = record.split(FIELD);
+      const [oid, parents, tree, name, email, time, message] = fields;
+      const person = { name: name!, email: email!, timestamp: Number(time), timezoneOffset: 0 };
+      const commit: CommitObject = {
+        message: message!,
+        tree: tree!,
+        parent: parents ? parents.split(' ') : [],
+        author: person,
+        committer: person,
+      };
+      return { oid: oid!, commit, raw: fields.slice(7).join(FIELD) };
+    });
 }
 
 /** A path `--raw` lists, with each side's mode and object (null on the side where it is absent). */
@@ -164,11 +172,13 @@ export function parseRawEntries(raw: string): RawChange[] {
   return changes;
 }
 
-/** The regular files among parseRawEntries': a submodule or a symlink is no file of ours on either side. */
-function parseRaw(raw: string): FileChange[] {
+/** The regular files among raw changes: a submodule or a symlink is no file of ours on either side. */
+export function regularFileChanges(changes: readonly RawChange[]): FileChange[] {
   const blob = (side: RawChange['before']) => (side?.mode.startsWith('100') ? side.oid : null);
-  return parseRawEntries(raw).flatMap((entry) => {
+  return changes.flatMap((entry) => {
     const change = { path: entry.path, before: blob(entry.before), after: blob(entry.after) };
     return change.before || change.after ? [change] : [];
   });
 }
+
+const parseRaw = (raw: string): FileChange[] => regularFileChanges(parseRawEntries(raw));

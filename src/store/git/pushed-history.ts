@@ -1,6 +1,7 @@
 import { gitEnvironment, run } from '../../launcher/index.js';
 import type { Author, QuarantineObjects } from '../types.js';
-import { parseRawEntries, type RawChange } from './native-history.js';
+import { COMMIT_FORMAT, parseLogRecords, parseRawEntries, type RawChange } from './native-history.js';
+import type { CommitObject } from './repo.js';
 
 /** A path a pushed commit changed, with both sides' mode and object (null on the side where it is absent). */
 export type PushedFileChange = RawChange;
@@ -12,10 +13,17 @@ export interface PushedCommitStep {
   readonly subject: string;
   /** Against its first parent. */
   readonly changes: readonly PushedFileChange[];
+  /** The commit as the store's history reads it, for following the branch once it lands. */
+  readonly commit: CommitObject;
 }
 
-const RECORD = '\x1e';
-const FIELD = '\x1f';
+/** git's `%s`: the message's first paragraph, its lines joined by spaces. */
+export function subjectOf(message: string): string {
+  const lines = message.replace(/^(\s*\n)+/, '').split('\n');
+  const end = lines.findIndex((line) => line.trim() === '');
+  return (end < 0 ? lines : lines.slice(0, end)).map((line) => line.trimEnd()).join(' ');
+}
+
 const MAX_LOG_BYTES = 256 * 1024 * 1024;
 
 /**
@@ -39,7 +47,7 @@ export async function pushedHistory(
     '--raw',
     '--no-abbrev',
     '-z',
-    `--format=${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%s${FIELD}`,
+    `--format=${COMMIT_FORMAT}`,
     range.to,
     ...(range.from ? ['--not', range.from] : []),
     '--',
@@ -48,20 +56,14 @@ export async function pushedHistory(
   return parsePushedLog(out.toString('utf8'));
 }
 
-/** Parses the output of the `git log` above; exported for its unit test. */
-export function parsePushedLog(output: string): PushedCommitStep[] {
-  return output
-    .split(RECORD)
-    .slice(1)
-    .map((record) => {
-      const fields = record.split(FIELD);
-      const [oid, parents, name, email, subject] = fields;
-      return {
-        oid: oid!,
-        parents: parents ? parents.split(' ') : [],
-        author: { name: name ?? '', email: email ?? '' },
-        subject: subject ?? '',
-        changes: parseRawEntries(fields.slice(5).join(FIELD)),
-      };
-    });
+/** Parses the output of the `git log` above. */
+function parsePushedLog(output: string): PushedCommitStep[] {
+  return parseLogRecords(output).map(({ oid, commit, raw }) => ({
+    oid,
+    parents: commit.parent,
+    author: { name: commit.author.name, email: commit.author.email },
+    subject: subjectOf(commit.message),
+    changes: parseRawEntries(raw),
+    commit,
+  }));
 }

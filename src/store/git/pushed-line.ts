@@ -1,13 +1,6 @@
-import type { PushedCommitStep } from './pushed-history.js';
+import { subjectOf, type PushedCommitStep } from './pushed-history.js';
 import { readCommitObject, type Repo, type TreeEntry } from './repo.js';
 import { changedEntries, TreeCache } from './tree-diff.js';
-
-/** git's `%s`: the message's first paragraph, its lines joined by spaces. */
-export function subjectOf(message: string): string {
-  const lines = message.replace(/^(\s*\n)+/, '').split('\n');
-  const end = lines.findIndex((line) => line.trim() === '');
-  return (end < 0 ? lines : lines.slice(0, end)).map((line) => line.trimEnd()).join(' ');
-}
 
 const side = (entry: TreeEntry | null) => entry && { mode: entry.mode, oid: entry.oid };
 
@@ -43,6 +36,7 @@ export async function pushedLine(
       author: { name: commit.author.name, email: commit.author.email },
       subject: subjectOf(commit.message),
       changes: changes.map((change) => ({ path: change.path, before: side(change.before), after: side(change.after) })),
+      commit,
     });
     parentTree = commit.tree;
   }

@@ -249,12 +249,19 @@ export async function advanceTo(
   repo: Repo,
   state: OrgState,
   target: string,
-  options: { applied?: (results: CommitResult[]) => void; bodies: BodyCache; feed?: ColdFeed | undefined },
+  options: {
+    applied?: (results: CommitResult[]) => void;
+    bodies: BodyCache;
+    feed?: ColdFeed | undefined;
+    /** The commits from the head to `target` as a caller already read them (a push's checks). */
+    known?: readonly HistoryStep[] | undefined;
+  },
 ): Promise<'applied' | 'diverged'> {
   const fromRoot = state.head === null;
-  const short = fromRoot ? undefined : await chainTo(repo, state.head!, target);
-  const native = short === undefined;
-  const chain = native ? await nativeChain(repo, state.head, target) : short;
+  const known = options.known?.[0]?.commit.parent[0] === state.head && options.known.at(-1)?.oid === target;
+  const short = known ? options.known : fromRoot ? undefined : await chainTo(repo, state.head!, target);
+  const native = short === undefined || short.length > IN_PROCESS_COMMITS;
+  const chain = short ?? (await nativeChain(repo, state.head, target));
   if (chain === 'diverged') return 'diverged';
   // Parsing a whole history's log took tens of milliseconds at 10,000 artifacts: no more in one turn.
   if (fromRoot) await nextTurn();

@@ -11,6 +11,7 @@ import {
   refStampThisTick,
   writeRef,
   type Durability,
+  type HistoryStep,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
 import { removeFormerCaches, SavedState, savedStateFile, savedStateMismatch, saveOrDrop } from '../persist/index.js';
@@ -151,14 +152,15 @@ export class OrgKeeper {
   /**
    * A push: `judge` runs as the only writer of the branch, here and in every process (its lock),
    * with the state at its tip; once it passes, `land` brings the pushed objects in and names the
-   * commit the branch moves to (none: it stays), and the state follows it. What the pushed
+   * commit the branch moves to (none: it stays) with the commits' history as judging read it,
+   * and the state follows it without reading them again. What the pushed
    * commits changed is told to listeners and answered. Holding the lock from judging to moving
    * keeps every other write, of this process or another replica, from landing in between.
    */
   async receive<T>(
     orgId: string,
     judge: (handle: OrgHandle) => Promise<T>,
-    land: (judged: T) => Promise<string | undefined>,
+    land: (judged: T) => Promise<{ readonly tip: string; readonly history: readonly HistoryStep[] } | undefined>,
   ): Promise<{ judged: T; results: CommitResult[]; handle: OrgHandle }> {
     const lease = this.#lease(orgId);
     try {
@@ -167,10 +169,10 @@ export class OrgKeeper {
       const judged = await this.#exclusive(handle, () =>
         this.#locked(handle, async () => {
           const verdict = await judge(handle);
-          const tip = await land(verdict);
-          if (tip) {
-            await writeRef(handle.repo.gitdir, handle.repo.ref, tip, this.#options.durability);
-            await this.#catchUp(handle, true, undefined, (found) => results.push(...found));
+          const landed = await land(verdict);
+          if (landed) {
+            await writeRef(handle.repo.gitdir, handle.repo.ref, landed.tip, this.#options.durability);
+            await this.#catchUp(handle, true, undefined, (found) => results.push(...found), landed.history);
           }
           return verdict;
         }),
@@ -379,6 +381,7 @@ export class OrgKeeper {
     emit: boolean,
     feed?: ColdFeed,
     heard?: (results: CommitResult[]) => void,
+    known?: readonly HistoryStep[],
   ): Promise<void> {
     const main = await readRef(handle.repo.gitdir, handle.repo.ref);
     if (!main || main === handle.state.head) return;
@@ -390,7 +393,7 @@ export class OrgKeeper {
           this.#afterWrite(handle, results);
         }
       : undefined;
-    if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed })) === 'diverged') {
+    if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed, known })) === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
       await advanceTo(handle.repo, handle.state, main, { bodies, feed });

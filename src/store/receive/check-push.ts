@@ -14,7 +14,7 @@ import {
 } from '../git/index.js';
 import { parseRepositoryFile } from '../layout/index.js';
 import type { WriteEnv } from '../org/index.js';
-import type { PushedCommit, PushedUpdate, PushRules, QuarantineObjects } from '../types.js';
+import type { PushedUpdate, PushRules, QuarantineObjects } from '../types.js';
 import { checkChangedFile, checkWritable, type FileCheck } from './check-file.js';
 import { checkPlacement, strandedChild } from './check-placement.js';
 import { PushedCatalog, type PushedEntry } from './pushed-catalog.js';
@@ -67,10 +67,10 @@ export interface PushToCheck {
  * or rewound, the pushed commits must line up on top of it one by one (no merges: rebase), and
  * each must leave the repository as the store's own writes would (see checkChangedFile and
  * checkPlacement), touching only workspaces the pusher may write. Answers the pushed commits,
- * oldest first; throws PushRefusedError naming each commit, file and rule broken (those of the
+ * oldest first, as read (the store follows the branch with them once they land); throws PushRefusedError naming each commit, file and rule broken (those of the
  * first commit that breaks any).
  */
-export async function checkPush(push: PushToCheck): Promise<PushedCommit[]> {
+export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> {
   const { state, update, branch } = push;
   if (update.new === null) throw refused({ rule: `deleting ${branch} is refused` });
   if (update.old !== state.head) {
@@ -103,7 +103,7 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommit[]> {
   } finally {
     blobs.close();
   }
-  return steps.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject }));
+  return steps;
 }
 
 const refused = (refusal: PushRefusal): PushRefusedError => new PushRefusedError([refusal]);
