@@ -1,8 +1,8 @@
 /**
  * `git push` to main (issue 49) at 10,000 artifacts, against baselines measured in the same run.
  *
- * One-file push: the wall time of `git push` (the whole client: its two HTTP requests, the
- * server's git receive-pack, the pre-receive hook and the store's checks, the store following
+ * One-file push: the wall time of `git push` (the whole client: its processes and two HTTP
+ * requests, the server's `git unpack-objects` and the store's checks, the store following
  * main, webhooks and audit rows) for a commit that adds one line to one requirement, against the
  * same one-line edit through MCP (`specbase_edit_acceptance_criterion` on the wire, the client's
  * time from request to answer). Rounds alternate; target: push p50 <= 2x the edit's p50.
@@ -10,8 +10,8 @@
  * Long push: 500 commits, each adding a line to one file, pushed at once, in commits/s, against
  * the same 500 commits pushed by plain git into a bare copy of the same repository on the same
  * disk (`git push /path/copy.git`): git's own pack transfer and ref update with no checks and no
- * HTTP, the least any push of these commits can cost. The ratio is what the checks, the hook,
- * HTTP and following main cost on top.
+ * HTTP, the least any push of these commits can cost. The ratio is what the checks, HTTP and
+ * following main cost on top.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

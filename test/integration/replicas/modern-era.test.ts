@@ -1,5 +1,10 @@
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { git as bareGit } from '../../support/git.js';
+import { GitCli } from '../git-http/git-cli.js';
 import { call, callAny } from '../mcp/clients.js';
 import { connectMcp, startCluster, type Cluster } from './cluster.js';
 
@@ -121,6 +126,72 @@ describe('the 2026-07-28 era behind HAProxy', () => {
       await subscription.close();
     } finally {
       await Promise.all([listener.close(), writer.close()]);
+    }
+  });
+
+  it('a git push through HAProxy and edits on both replicas never interleave: each lands whole, history stays linear', async () => {
+    const git = await GitCli.create();
+    const work = await mkdtemp(path.join(tmpdir(), 'specbase-replica-push-'));
+    const clone = path.join(work, 'clone');
+    const token = cluster.demo.token;
+    const writers = await Promise.all(
+      cluster.replicas.map((replica, i) => connectMcp(replica.url, cluster.demo, `w${i}`)),
+    );
+    try {
+      await git.ok(['clone', '-q', `${cluster.proxy.url}/git/${cluster.demo.orgId}.git`, clone], { token });
+      const capabilityId = (
+        await call(writers[0]!, 'specbase_list_capabilities', { productId: cluster.demo.productId })
+      ).data.items[0].id as string;
+      const anchor = String(
+        (await call(writers[0]!, 'specbase_read_capability', { capabilityId, mode: 'full' })).data.content,
+      ).split('\n')[0]!;
+      const engineer = ['-c', 'user.name=Eve Engineer', '-c', 'user.email=eve@example.com'];
+      /** One line pushed to product.md, fetched and rebased again as long as an edit moved main first. */
+      const pushLine = async (line: string) => {
+        await appendFile(path.join(clone, 'product.md'), `\n${line}\n`);
+        await git.ok([...engineer, 'commit', '-qam', line], { cwd: clone });
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const pushed = await git.run(['push', '-q', 'origin', 'HEAD:main'], { cwd: clone, token });
+          if (pushed.code === 0) return;
+          expect(pushed.stderr).toMatch(/fetch first|moved on since you fetched|not on top of main/);
+          await git.ok([...engineer, 'pull', '-q', '--rebase', 'origin', 'main'], { cwd: clone, token });
+        }
+        throw new Error(`${line} was never pushed`);
+      };
+      const pushed: string[] = [];
+      const edited: string[] = [];
+      await Promise.all([
+        (async () => {
+          for (let i = 0; i < 6; i++) {
+            await pushLine(`Pushed line ${i}`);
+            pushed.push(`Pushed line ${i}`);
+          }
+        })(),
+        ...writers.map(async (writer, w) => {
+          for (let i = 0; i < 6; i++) {
+            const marker = `Edited on replica ${w + 1}, ${i}`;
+            await call(writer, 'specbase_edit_capability', { capabilityId, patch: `@@\n ${anchor}\n+${marker}\n` });
+            edited.push(marker);
+          }
+        }),
+      ]);
+      expect(pushed).toHaveLength(6);
+      expect(await bareGit(cluster.gitdir, 'rev-list', '--merges', 'main')).toBe('');
+      expect(await bareGit(cluster.gitdir, 'fsck', '--no-progress', '--connectivity-only')).toBe('');
+      const product = await bareGit(cluster.gitdir, 'show', 'main:product.md');
+      for (const line of pushed) expect(product).toContain(line);
+      for (const writer of writers) {
+        const capability = String(
+          (await call(writer, 'specbase_read_capability', { capabilityId, mode: 'full' })).data.content,
+        );
+        for (const marker of edited) expect(capability).toContain(marker);
+        const read = String((await call(writer, 'specbase_read_product', { mode: 'full' })).data.content);
+        expect(read).toContain('Pushed line 5');
+      }
+      expect(await readFile(path.join(clone, 'product.md'), 'utf8')).toContain('Pushed line 5');
+    } finally {
+      await Promise.all(writers.map((writer) => writer.close()));
+      await rm(work, { recursive: true, force: true });
     }
   });
 });
