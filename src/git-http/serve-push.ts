@@ -71,7 +71,7 @@ export async function servePush(
     res.writeHead(200, { 'Content-Type': 'application/x-git-receive-pack-result' }).end();
     return;
   }
-  const outcome = await receive(deps, admitted, request, bytes);
+  const outcome = await receive(deps, admitted, request, bytes, req);
   // What is left of a pack not taken is not read: the connection closes once the answer is out.
   if (!req.complete) res.setHeader('Connection', 'close');
   res.writeHead(200, {
@@ -112,6 +112,7 @@ async function receive(
   admitted: AdmittedRequest,
   request: PushRequest,
   bytes: StreamBytes,
+  req: Request,
 ): Promise<PushOutcome> {
   const { limits, fsync } = deps.push;
   const quarantine = await PushQuarantine.open(admitted.gitdir);
@@ -120,12 +121,18 @@ async function receive(
     () => deadline.abort(`the push took longer than ${limits.timeoutMs / 1000} s; nothing was changed`),
     limits.timeoutMs,
   );
+  // A pusher gone mid-pack leaves git waiting for the rest: it is stopped at once, not at the time limit.
+  const gone = () => {
+    if (!req.complete) deadline.abort('the connection closed before the pack arrived; nothing was changed');
+  };
+  req.once('close', gone);
   try {
     const unpack = request.sendsPack ? await quarantine.unpack(bytes, limits, fsync, deadline.signal) : undefined;
     if (unpack !== undefined) return { unpack, refusal: [unpack], failure: unpack };
     return await judge(deps, admitted, request, quarantine);
   } finally {
     clearTimeout(timer);
+    req.off('close', gone);
     await quarantine.discard().catch(() => undefined);
   }
 }

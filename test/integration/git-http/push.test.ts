@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -290,6 +291,42 @@ describe('git push to main', () => {
     expect(stderr).toMatch(
       new RegExp(`remote: the push holds \\d+ objects; the limit is ${MAX_OBJECTS}; nothing was changed`),
     );
+  });
+
+  it('stops unpacking at once when the pusher goes mid-pack, and keeps nothing of it', async () => {
+    const before = await main();
+    const incoming = async () =>
+      (await readdir(path.join(h.gitdir, 'objects'))).filter((name) => name.startsWith('tmp_objdir-incoming-'));
+    const command = `${before} ${'1'.repeat(40)} refs/heads/main\0report-status side-band-64k\n`;
+    const pkt = `${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`;
+    // A pack header announcing five objects, then a part of one: git waits for the rest.
+    const header = Buffer.concat([
+      Buffer.from('PACK'),
+      Buffer.from([0, 0, 0, 2, 0, 0, 0, 5]),
+      Buffer.from([0x35, 0x78]),
+    ]);
+    const request = http.request(`${repoUrl}/git-receive-pack`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${h.users.editor.token}`,
+        'Content-Type': 'application/x-git-receive-pack-request',
+        'Content-Length': '100000',
+      },
+    });
+    request.on('error', () => undefined);
+    request.write(Buffer.concat([Buffer.from(pkt), header]));
+    await waitUntil(
+      async () => (await incoming()).length > 0,
+      5_000,
+      () => 'git never started unpacking',
+    );
+    request.destroy();
+    await waitUntil(
+      async () => (await incoming()).length === 0,
+      5_000,
+      () => 'the quarantine stayed',
+    );
+    expect(await main()).toBe(before);
   });
 
   it("refuses a viewer's push before it sends anything, in a sentence git shows", async () => {
