@@ -1,5 +1,4 @@
 import type { RequestListener } from 'node:http';
-import path from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import { createAuth } from '../auth/index.js';
 import { createGitHttpRouter } from '../git-http/index.js';
