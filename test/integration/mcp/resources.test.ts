@@ -191,8 +191,9 @@ describe('subscriptions', () => {
       expect(listening.honoredFilter.resourceSubscriptions).toContain(uriOf(capabilityId));
       const partialListening = await modernPartial.listen({ resourceSubscriptions: [uriOf(hiddenId)] });
 
-      const started = Date.now();
+      // Timed from the commit, not from the clone and commit the other process makes first.
       await commitElsewhere(capabilityId, 'A line from elsewhere');
+      const started = Date.now();
       await expect
         .poll(() => heard.legacy!.length > 0 && heard.modern!.length > 0, { timeout: 1_000, interval: 20 })
         .toBe(true);
