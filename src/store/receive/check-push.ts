@@ -78,6 +78,9 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
       rule: `${branch} moved on since you fetched (it is now at ${state.head?.slice(0, 10)}): ${FETCH_AND_REBASE}`,
     });
   }
+  if (update.new === state.head) {
+    throw refused({ rule: `that commit is already ${branch}'s tip: the push brings nothing new` });
+  }
   const { steps, blobs } = await pushedCommits(push, state.head, update.new);
   const catalog = new PushedCatalog(state);
   const check: FileCheck = { catalog, rules: push.rules, env: push.env };

@@ -255,6 +255,8 @@ describe('git push to main', () => {
     const rewound = await push(['--force', 'origin', `HEAD:cr/${number}`]);
     expect(rewound.code).not.toBe(0);
     expect(rewound.stderr).toContain(`the commit is not on top of cr/${number}: fetch and rebase`);
+    const nothingNew = await push(['origin', 'origin/main:refs/heads/cr/nothing-new']);
+    expect(nothingNew.stderr).toContain("that commit is already main's tip: the push brings nothing new");
     const unknown = await push(['origin', 'HEAD:cr/999999']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/change request not found/);
@@ -282,6 +284,30 @@ describe('git push to main', () => {
     expect((await h.services.store.history(h.orgId, requirement.id)).slice(0, commits).map((e) => e.commit)).toContain(
       tip,
     );
+  });
+
+  it('takes push options (and ignores them); refuses a shallow clone, saying how to unshallow', async () => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const requirement = await metaOf('requirement');
+    await rewrite(requirement, (text) => `${text}\nPushed with an option.\n`);
+    await commit('Push with an option');
+    const withOption = await push(['-o', 'ci.skip', 'origin', 'HEAD:main']);
+    expect(withOption.code, withOption.stderr).toBe(0);
+    expect(await main()).toBe((await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim());
+
+    const shallow = path.join(work, 'shallow');
+    await git.ok(['clone', '-q', '--depth', '1', repoUrl, shallow], { token: h.users.editor.token });
+    await writeFile(
+      path.join(shallow, requirement.path),
+      `${await readFile(path.join(shallow, requirement.path), 'utf8')}\nShallow.\n`,
+    );
+    await git.ok([...ENGINEER, 'commit', '-qam', 'From a shallow clone'], { cwd: shallow });
+    const before = await main();
+    const refused = await git.run(['push', 'origin', 'HEAD:main'], { cwd: shallow, token: h.users.editor.token });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('a push from a shallow clone cannot be checked commit by commit');
+    expect(await main()).toBe(before);
   });
 
   it('stops a push past the object limit before git unpacks it, and says why', async () => {
