@@ -7,6 +7,11 @@
  * same one-line edit through MCP (`specbase_edit_acceptance_criterion` on the wire, the client's
  * time from request to answer). Rounds alternate; target: push p50 <= 2x the edit's p50.
  *
+ * The git client's own floor: the same push to a receiver that does nothing (it answers the
+ * advertisement it was given and reports every push accepted, reading and dropping the pack),
+ * in rounds alternating with the others: the processes and requests of `git push` itself,
+ * which no server can take away. Push minus floor is what the server spends.
+ *
  * Long push: 500 commits, each adding a line to one file, pushed at once, in commits/s, against
  * the same 500 commits pushed by plain git into a bare copy of the same repository on the same
  * disk (`git push /path/copy.git`): git's own pack transfer and ref update with no checks and no
@@ -90,16 +95,28 @@ export async function runPushBench(): Promise<void> {
       return timed(() => git('push', '-q', 'origin', 'HEAD:main'));
     };
 
+    const floor = await startNullReceiver(server.port, m.orgId, m.token);
+    const pushToFloor = async () => {
+      await commitOne();
+      const ms = await timed(() => git('push', '-q', floor.url, 'HEAD:main'));
+      await git('reset', '-q', '--hard', 'HEAD~1');
+      return ms;
+    };
+
     for (let i = 0; i < WARMUP; i++) {
       await edit();
       await pushOne();
+      await pushToFloor();
     }
     const edits: number[] = [];
     const pushes: number[] = [];
+    const floors: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       edits.push(await timed(edit));
       pushes.push(await pushOne());
+      floors.push(await pushToFloor());
     }
+    floor.close();
 
     await git('pull', '-q', '--rebase', 'origin', 'main');
     const copy = path.join(work, 'plain-copy.git');
@@ -117,6 +134,8 @@ export async function runPushBench(): Promise<void> {
         row('one-line edit through MCP', edits),
         row('one-file git push', pushes),
         `  p50 ratio push/edit: ${(median(pushes) / median(edits)).toFixed(2)}x (target <= 2x)`,
+        row('git push, no-op receiver', floors),
+        `  push p50 minus the client's floor: ${fmt(median(pushes) - median(floors), 1)} ms, ${((median(pushes) - median(floors)) / median(edits)).toFixed(2)}x the edit`,
         `${LONG_PUSH}-commit push (one line each)`,
         `  plain git push into a bare copy: ${fmt(plainMs, 0)} ms, ${fmt(perSecond(plainMs), 0)} commits/s`,
         `  Specbase push:                   ${fmt(specbaseMs, 0)} ms, ${fmt(perSecond(specbaseMs), 0)} commits/s (${(perSecond(specbaseMs) / perSecond(plainMs)).toFixed(2)}x the plain push)`,
@@ -127,6 +146,34 @@ export async function runPushBench(): Promise<void> {
     agent.destroy();
     await server.stop();
   }
+}
+
+/**
+ * A receive-pack endpoint that takes every push and does nothing with it: its advertisement is
+ * Specbase's own, asked for each time (the same request a real push makes first); a push's pack
+ * is read to its end and dropped, and git is told its ref was updated. What `git push` costs
+ * against it is the client's own floor: its processes, both requests, and no server work.
+ */
+async function startNullReceiver(port: number, orgId: string, token: string) {
+  const pkt = (text: string) => `${(text.length + 4).toString(16).padStart(4, '0')}${text}`;
+  const report = Buffer.from(pkt(`\x01${pkt('unpack ok\n')}${pkt('ok refs/heads/main\n')}0000`) + '0000');
+  const receiver = http.createServer((req, res) => {
+    if (req.method === 'GET') {
+      void fetch(`http://127.0.0.1:${port}/git/${orgId}.git/info/refs?service=git-receive-pack`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+        .then(async (advertised) => Buffer.from(await advertised.arrayBuffer()))
+        .then((advertisement) =>
+          res.writeHead(200, { 'Content-Type': 'application/x-git-receive-pack-advertisement' }).end(advertisement),
+        );
+      return;
+    }
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/x-git-receive-pack-result' }).end(report));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port: floorPort } = receiver.address() as { port: number };
+  return { url: `http://127.0.0.1:${floorPort}/floor.git`, close: () => receiver.close() };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
