@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PushLimits } from '../config/index.js';
 import { gitEnvironment, launcher } from '../launcher/index.js';
-import type { QuarantineObjects } from '../store/types.js';
+import { FSYNC, type QuarantineObjects } from '../store/index.js';
 import type { StreamBytes } from './push-request.js';
 
 /**
@@ -87,22 +87,32 @@ export class PushQuarantine {
     }
   }
 
-  /** Moves every object into the repository: packs first, each index last, then loose objects. */
-  async land(): Promise<void> {
+  /**
+   * Moves every object into the repository: packs first, each index last, then loose objects.
+   * With `fsync`, every directory that gained an entry is synced before this resolves, as the
+   * store syncs its own objects' directories, so that no branch moved after it names an object
+   * a power loss could take back.
+   */
+  async land(fsync: boolean): Promise<void> {
     const objects = path.join(this.gitdir, 'objects');
+    const gained = new Set<string>();
     const packs = await readdir(path.join(this.dir, 'pack')).catch(() => [] as string[]);
     for (const name of packs.sort((a, b) => rankOf(a) - rankOf(b))) {
       await rename(path.join(this.dir, 'pack', name), path.join(objects, 'pack', name));
+      gained.add(path.join(objects, 'pack'));
     }
     const fanout = (await readdir(this.dir)).filter((name) => /^[0-9a-f]{2}$/.test(name));
     await Promise.all(
       fanout.map(async (prefix) => {
-        await mkdir(path.join(objects, prefix), { recursive: true });
+        const target = path.join(objects, prefix);
+        if (await mkdir(target, { recursive: true })) gained.add(objects);
         for (const name of await readdir(path.join(this.dir, prefix))) {
-          await rename(path.join(this.dir, prefix, name), path.join(objects, prefix, name));
+          await rename(path.join(this.dir, prefix, name), path.join(target, name));
         }
+        gained.add(target);
       }),
     );
+    if (fsync) await Promise.all([...gained].map((dir) => FSYNC.syncDirectory(dir)));
   }
 
   async discard(): Promise<void> {

@@ -167,7 +167,7 @@ async function judge(
     update: { old: command.old, new: command.new },
     objects: quarantine.objects,
     accepted: (_commits, said) => (note = said),
-    land: () => quarantine.land(),
+    land: () => quarantine.land(deps.push.fsync),
   };
   const actor = { principal: admitted.principal, client: 'git' };
   try {
