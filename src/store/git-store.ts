@@ -17,7 +17,6 @@ import {
   type Durability,
 } from './git/index.js';
 import {
-  adoptBranch,
   branchChanges,
   changeRequestKey,
   forkBranch,
@@ -480,9 +479,9 @@ export class GitStore {
     return fork;
   }
 
-  /** Makes change request `number`'s branch at `tip`, the commits a push landed with `keepRef` (see adoptBranch). */
+  /** Makes change request `number`'s branch at `tip`, the commits a push landed with `keepRef` (see forkBranch). */
   async adoptPushedBranch(orgId: string, number: number, tip: string): Promise<void> {
-    await adoptBranch(this.gitdir(orgId), changeRequestRef(number), tip, this.durability);
+    await forkBranch(this.gitdir(orgId), changeRequestRef(number), this.durability, tip);
     await this.orgs.seedFromMain(orgId, changeRequestKey(orgId, number));
   }
 

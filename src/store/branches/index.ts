@@ -1,4 +1,4 @@
 export { branchChanges } from './branch-changes.js';
 export { changeRequestKey, isMainKey, parseStoreKey, type StoreKey } from './keys.js';
 export { mergeBranch, type BranchMerge } from './merge-branch.js';
-export { adoptBranch, forkBranch } from './fork-branch.js';
+export { forkBranch } from './fork-branch.js';
