@@ -9,7 +9,7 @@ import type { ReceivedPush } from '../store/types.js';
 import type { AdmittedRequest, GitHttpDeps } from './admit-git-request.js';
 import { PushQuarantine } from './push-quarantine.js';
 import { pushReport } from './push-report.js';
-import { readPushRequest, StreamBytes, type PushRequest, type RefCommand } from './push-request.js';
+import { readPushRequest, StreamBytes, type PushRequest } from './push-request.js';
 import { pushTargetOf } from './push-target.js';
 import { recordPushAudit } from './record-push-audit.js';
 
@@ -128,7 +128,7 @@ async function receive(
   req.once('close', gone);
   try {
     const unpack = request.sendsPack ? await quarantine.unpack(bytes, limits, fsync, deadline.signal) : undefined;
-    if (unpack !== undefined) return { unpack, refusal: [unpack], failure: unpack };
+    if (unpack !== undefined) return { unpack, refusal: [unpack] };
     return await judge(deps, admitted, request, quarantine);
   } finally {
     clearTimeout(timer);
@@ -150,18 +150,17 @@ async function judge(
     ...(failure ? { failure } : {}),
   });
   const { changeRequests } = deps.push;
-  const refusals = request.commands.flatMap(({ ref }) => {
-    const target = pushTargetOf(ref);
+  const targets = request.commands.map((command) => ({ command, target: pushTargetOf(command.ref) }));
+  const refusals = targets.flatMap(({ command, target }) => {
     if (target.kind === 'refused') return [target.reason];
     return target.kind !== 'main' && !changeRequests
-      ? [`${ref} cannot be pushed: this server takes pushes to main only`]
+      ? [`${command.ref} cannot be pushed: this server takes pushes to main only`]
       : [];
   });
   if (refusals.length > 0) return refused(refusals);
   if (request.shallow.length > 0) return refused([SHALLOW]);
-  if (request.commands.length !== 1) return refused(['a push updates one branch at a time']);
-  const command: RefCommand = request.commands[0]!;
-  const target = pushTargetOf(command.ref);
+  if (targets.length !== 1) return refused(['a push updates one branch at a time']);
+  const { command, target } = targets[0]!;
   let note: string | undefined;
   const push: PushToReceive = {
     update: { old: command.old, new: command.new },

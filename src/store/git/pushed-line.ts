@@ -1,5 +1,5 @@
 import { subjectOf, type PushedCommitStep } from './pushed-history.js';
-import { readCommitObject, type Repo, type TreeEntry } from './repo.js';
+import { readCommitObject, type CommitObject, type Repo, type TreeEntry } from './repo.js';
 import { changedEntries, TreeCache } from './tree-diff.js';
 
 const side = (entry: TreeEntry | null) => entry && { mode: entry.mode, oid: entry.oid };
@@ -17,7 +17,7 @@ export async function pushedLine(
   limit: number,
 ): Promise<PushedCommitStep[] | undefined> {
   if (range.from === null) return undefined;
-  const line: { oid: string; commit: Awaited<ReturnType<typeof readCommitObject>> }[] = [];
+  const line: { oid: string; commit: CommitObject }[] = [];
   for (let oid = range.to; oid !== range.from;) {
     if (line.length === limit) return undefined;
     const commit = await readCommitObject(repo, oid);

@@ -67,8 +67,9 @@ export interface PushToCheck {
  * or rewound, the pushed commits must line up on top of it one by one (no merges: rebase), and
  * each must leave the repository as the store's own writes would (see checkChangedFile and
  * checkPlacement), touching only workspaces the pusher may write. Answers the pushed commits,
- * oldest first, as read (the store follows the branch with them once they land); throws PushRefusedError naming each commit, file and rule broken (those of the
- * first commit that breaks any).
+ * oldest first, as read (the store follows the branch with them once they land); throws
+ * PushRefusedError naming each commit, file and rule broken (those of the first commit that
+ * breaks any).
  */
 export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> {
   const { state, update, branch } = push;
