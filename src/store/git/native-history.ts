@@ -31,8 +31,8 @@ const LOG_ARGS = [
 
 /**
  * Every commit from the root (or from after `after`) to `target` along first parents, oldest
- * first, with its changed files: one `git log` instead of reading each commit and diffing its trees object by object
- * (isomorphic-git resolves each packed object's delta chain from scratch).
+ * first, with its changed files: one `git log` instead of reading each commit and diffing its
+ * trees object by object (isomorphic-git resolves each packed object's delta chain from scratch).
  */
 export function firstParentHistory(gitdir: string, target: string, after?: string): Promise<HistoryStep[]> {
   const range = after ? [target, '--not', after] : [target];

@@ -241,8 +241,9 @@ async function applyFileChange(
  * Brings `state` from its head to `target` along first parents, reading each commit's changed
  * files once. From an empty state (a first start, a rebuild), and for a long catch-up (a push of
  * many commits), the history comes from native git in bulk (`git log --raw`, `git cat-file
- * --batch`); a catch-up of a few commits reads objects in process. Returns 'diverged' when `target` does not descend from the state's head (history
- * was rewritten): the caller then starts from an empty state. `applied` hears each commit's
+ * --batch`); a catch-up of a few commits reads objects in process, and one a caller has already
+ * read (`known`) is not read again. Returns 'diverged' when `target` does not descend from the
+ * state's head (history was rewritten): the caller then starts from an empty state. `applied` hears each commit's
  * changes once the state is at that commit, so that listeners follow a long catch-up as it goes.
  */
 export async function advanceTo(

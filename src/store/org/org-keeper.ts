@@ -153,9 +153,9 @@ export class OrgKeeper {
    * A push: `judge` runs as the only writer of the branch, here and in every process (its lock),
    * with the state at its tip; once it passes, `land` brings the pushed objects in and names the
    * commit the branch moves to (none: it stays) with the commits' history as judging read it,
-   * and the state follows it without reading them again. What the pushed
-   * commits changed is told to listeners and answered. Holding the lock from judging to moving
-   * keeps every other write, of this process or another replica, from landing in between.
+   * and the state follows it without reading them again. What the pushed commits changed is
+   * told to listeners and answered. Holding the lock from judging to moving keeps every other
+   * write, of this process or another replica, from landing in between.
    */
   async receive<T>(
     orgId: string,
