@@ -125,6 +125,10 @@ const SUBTREE_VERBS: ReadonlySet<ChangeVerb> = new Set(['restore', 'move']);
 const isSpecbaseCommit = (message: ParsedMessage): boolean =>
   message.trailers.has('Artifact-Id') || message.trailers.has('Folder-Id');
 
+/** The client a commit names in its trailer; one made by hand came through git (a push, a commit in the repository). */
+const clientOf = (message: ParsedMessage): string | undefined =>
+  message.trailers.get('Client') ?? (isSpecbaseCommit(message) ? undefined : 'git');
+
 /**
  * What a commit made by hand did to an artifact, seen from the file: a new id is a create (a
  * restore when the id had a history: its file came back), another parent or workspace a move,
@@ -150,7 +154,7 @@ async function removeArtifact(
 ): Promise<CommitResult | undefined> {
   const before = change.before ? await files.body(change.before, change.path) : '';
   const { removed } = await countLineChangesOffLoop(before, '', false);
-  const client = messageOf(commit).trailers.get('Client');
+  const client = clientOf(messageOf(commit));
   return recordArtifactRemoval(state, id, {
     commit: oid,
     parent: commit.parent[0] ?? null,
@@ -214,7 +218,7 @@ async function applyFileChange(
     (message.trailers.get('Artifact-Id') === fm.id || SUBTREE_VERBS.has(message.verb))
       ? message.verb
       : inferredVerb(state, fm, previous);
-  const client = message.trailers.get('Client');
+  const client = clientOf(message);
   return recordArtifactChange(state, {
     commit: oid,
     parent: commit.parent[0] ?? null,

@@ -72,12 +72,12 @@ describe('the catalog follows commits made by hand', () => {
     await commitAndLand('Edit: bring it back');
 
     const history = await store.history(ORG, feature.artifact.id);
-    expect(history.map((e) => [e.verb, e.author.name, e.message.split('\n')[0]])).toEqual([
-      ['restore', 'Eve Engineer', 'Edit: bring it back'],
-      ['delete', 'Eve Engineer', 'Restore order'],
-      ['move', 'Eve Engineer', 'Tidy up'],
-      ['edit', 'Eve Engineer', 'Move the intro up'],
-      ['create', 'Ana', 'Create feature: F'],
+    expect(history.map((e) => [e.verb, e.author.name, e.message.split('\n')[0], e.client])).toEqual([
+      ['restore', 'Eve Engineer', 'Edit: bring it back', 'git'],
+      ['delete', 'Eve Engineer', 'Restore order', 'git'],
+      ['move', 'Eve Engineer', 'Tidy up', 'git'],
+      ['edit', 'Eve Engineer', 'Move the intro up', 'git'],
+      ['create', 'Ana', 'Create feature: F', 'test'],
     ]);
     expect(await store.meta(ORG, feature.artifact.id)).toMatchObject({ parentId: two.artifact.id });
   });
