@@ -19,6 +19,7 @@ export {
 } from './native-history.js';
 export { pushedHistory, type PushedCommitStep, type PushedFileChange } from './pushed-history.js';
 export { pushedLine } from './pushed-line.js';
+export { PushedObjects, RefusedObjectError } from './pushed-objects.js';
 export { lockRef } from './ref-lock.js';
 export { changeRequestRef, MAIN_REF, pushableBranches, readMain, readRef, refStampThisTick, writeRef } from './refs.js';
 export {
@@ -31,7 +32,7 @@ export {
   writeBlobText,
   writeCommitObject,
   writeTreeEntries,
-  withQuarantine,
+  withPushedObjects,
   writingObjectsTogether,
   type CommitObject,
   type Repo,

@@ -1,5 +1,5 @@
 import { serveRequests } from '../../threads/serve-requests.js';
-import { readLooseBlob } from './loose-blob.js';
+import { readLooseBlob } from './loose-object.js';
 import type { LooseBlobReply, LooseBlobRequest } from './loose-blob-thread.js';
 
 /** The worker thread that reads loose blobs (see loose-blob-thread.ts). */

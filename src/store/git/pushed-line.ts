@@ -6,7 +6,7 @@ const side = (entry: TreeEntry | null) => entry && { mode: entry.mode, oid: entr
 
 /**
  * The commits a push brings when they are one line of single-parent commits on top of `from`,
- * read in process through `repo` (the push's quarantine in front, see withQuarantine), parents
+ * read in process through `repo` (the push's objects in front, see withPushedObjects), parents
  * first, each with the entries it changed against its parent, as pushedHistory's `git log`
  * gives them. Undefined for anything else within `limit` commits (a merge, a line that starts
  * elsewhere, a rewind): `git log` answers those.

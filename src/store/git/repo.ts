@@ -1,8 +1,8 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import git, { type CommitObject, type TreeEntry } from 'isomorphic-git';
 import { repositoryFs, type Durability } from './atomic-fs.js';
+import { MissingObjectError } from './cat-file-batch.js';
 import { readLooseBlobOffLoop } from './loose-blob-thread.js';
+import type { ObjectSource } from './pushed-objects.js';
 import { MAIN_REF } from './refs.js';
 
 /**
@@ -15,6 +15,8 @@ export interface Repo {
   readonly cache: object;
   readonly durability: Durability;
   readonly fs: ReturnType<typeof repositoryFs>;
+  /** Objects read before isomorphic-git is asked: a push's, while it is checked (see withPushedObjects). */
+  readonly objects?: ObjectSource;
 }
 
 export type { CommitObject, TreeEntry };
@@ -27,29 +29,31 @@ export const openRepo = (gitdir: string, durability: Durability, ref = MAIN_REF)
   fs: repositoryFs(durability),
 });
 
-const LOOSE_OBJECT = /^[0-9a-f]{2}\/[0-9a-f]{38}$/;
-
 /**
- * `repo` with a push's quarantine in front, for reading: a loose object is read from
- * `quarantineDir` (where `git unpack-objects` put the pushed ones) if it is there, from the
- * repository otherwise. isomorphic-git then reads pushed commits, trees and blobs in process.
+ * `repo` with a push's objects in front, for reading (see PushedObjects): pushed commits, trees
+ * and blobs, and the repository's own loose ones, are read in process from their files; packed
+ * objects by isomorphic-git. An object none of them holds is a MissingObjectError.
  */
-export function withQuarantine(repo: Repo, quarantineDir: string): Repo {
-  const objects = `${repo.gitdir}/objects/`;
-  async function readFile(file: string, options?: Parameters<typeof fsp.readFile>[1]) {
-    const name = file.startsWith(objects) ? file.slice(objects.length) : '';
-    if (LOOSE_OBJECT.test(name)) {
-      try {
-        return await fsp.readFile(path.join(quarantineDir, name), options);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    return fsp.readFile(file, options);
+export function withPushedObjects(repo: Repo, objects: ObjectSource): Repo {
+  return { ...repo, objects };
+}
+
+/** Reads `oid` from `repo.objects` when it answers, else by isomorphic-git; a push's missing object is named as such. */
+async function readObject<T>(
+  repo: Repo,
+  oid: string,
+  fromSource: (objects: ObjectSource) => T | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (!repo.objects) return read();
+  const found = fromSource(repo.objects);
+  if (found !== undefined) return found;
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof git.Errors.NotFoundError) throw new MissingObjectError(oid);
+    throw error;
   }
-  // isomorphic-git reads objects by path with readFile alone: the overloads of fs's own need not be matched.
-  const promises = { ...repo.fs.promises, readFile: readFile as typeof fsp.readFile };
-  return { ...repo, fs: { ...repo.fs, promises } };
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -64,18 +68,32 @@ export async function readBlobText(repo: Repo, oid: string): Promise<string> {
 
 /** A blob's bytes, read as readBlobText reads them. */
 export async function readBlobBytes(repo: Repo, oid: string): Promise<Uint8Array> {
-  return (
-    (await readLooseBlobOffLoop(repo.gitdir, oid)) ??
-    (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob
+  return readObject(
+    repo,
+    oid,
+    (objects) => objects.blob(oid),
+    async () =>
+      (await readLooseBlobOffLoop(repo.gitdir, oid)) ??
+      (await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).blob,
   );
 }
 
 export async function readTreeEntries(repo: Repo, oid: string): Promise<TreeEntry[]> {
-  return (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree;
+  return readObject(
+    repo,
+    oid,
+    (objects) => objects.tree(oid),
+    async () => (await git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).tree,
+  );
 }
 
 export async function readCommitObject(repo: Repo, oid: string): Promise<CommitObject> {
-  return (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).commit;
+  return readObject(
+    repo,
+    oid,
+    (objects) => objects.commit(oid),
+    async () => (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })).commit,
+  );
 }
 
 export async function writeBlobText(repo: Repo, text: string): Promise<string> {

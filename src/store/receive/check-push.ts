@@ -4,10 +4,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   CatFileBatch,
+  MissingObjectError,
+  PushedObjects,
   pushedHistory,
   pushedLine,
   readBlobBytes,
-  withQuarantine,
+  RefusedObjectError,
+  withPushedObjects,
   type PushedCommitStep,
   type PushedFileChange,
   type Repo,
@@ -36,14 +39,16 @@ interface Blobs {
 
 /**
  * The pushed commits and a reader of their files. A push of few objects lies loose in its
- * quarantine (see the Git transport): it is read in process, as the store reads its own
- * commits, where `git log` and `git cat-file` cost two processes, most of a one-file push's
- * checks. A packed one (many objects), or anything but a plain line of commits, goes to git.
+ * quarantine (see the Git transport): each of its objects is read and checked here (see
+ * PushedObjects), and a plain line of commits is followed in process, as the store reads its
+ * own commits, where `git log` and `git cat-file` cost two processes, most of a one-file push's
+ * checks. A packed one (many objects, fsck-checked by git as it was indexed), or anything but
+ * a plain line of commits, goes to git.
  */
 async function pushedCommits(push: PushToCheck, from: string | null, to: string) {
   const quarantine = push.objects.GIT_OBJECT_DIRECTORY;
   if (quarantine && !existsSync(path.join(quarantine, 'pack'))) {
-    const repo = withQuarantine(push.repo, quarantine);
+    const repo = withPushedObjects(push.repo, new PushedObjects(quarantine, path.join(push.repo.gitdir, 'objects')));
     const steps = await pushedLine(repo, { from, to }, IN_PROCESS_COMMITS);
     if (steps) return { steps, blobs: { read: (oid: string) => readBlobBytes(repo, oid), close: () => undefined } };
   }
@@ -82,7 +87,7 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
   if (update.new === state.head) {
     throw refused({ rule: `that commit is already ${branch}'s tip: the push brings nothing new` });
   }
-  const { steps, blobs } = await pushedCommits(push, state.head, update.new);
+  const { steps, blobs } = await pushedCommits(push, state.head, update.new).catch(asRefusal);
   const catalog = new PushedCatalog(state);
   const check: FileCheck = { catalog, rules: push.rules, env: push.env };
   try {
@@ -100,7 +105,7 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
       if (step.parents[0] !== expectedParent) {
         throw refused({ commit: step.oid, rule: `the commit is not on top of ${branch}: ${FETCH_AND_REBASE}` });
       }
-      const refusals = await checkCommit(check, blobs, step);
+      const refusals = await checkCommit(check, blobs, step).catch(asRefusal);
       if (refusals.length > 0) throw new PushRefusedError(refusals.slice(0, MAX_REFUSALS));
       expectedParent = step.oid;
     }
@@ -111,6 +116,17 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
 }
 
 const refused = (refusal: PushRefusal): PushRefusedError => new PushRefusedError([refusal]);
+
+/** A pushed object git's fsck would refuse, or one the push lacks, as the refusal that says so. */
+function asRefusal(error: unknown): never {
+  if (error instanceof RefusedObjectError) throw refused({ rule: `the pack's ${error.message}` });
+  if (error instanceof MissingObjectError) {
+    throw refused({
+      rule: `the pack lacks object ${error.objectName}, which the pushed commits name: check your clone with git fsck, then push again`,
+    });
+  }
+  throw error;
+}
 
 /** A rule broken, in the words of the error that says so (without the path the refusal names anyway). */
 function ruleOf(error: unknown, path: string): string {

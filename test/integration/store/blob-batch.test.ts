@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { BlobBatch, MissingObjectError } from '../../../src/store/git/index.js';
-import { readLooseBlob } from '../../../src/store/git/loose-blob.js';
+import { readLooseBlob } from '../../../src/store/git/loose-object.js';
 
 let dir: string;
 let gitdir: string;

@@ -6,25 +6,39 @@ import { isObjectId } from '../../ids.js';
 /**
  * The bytes of blob `oid` when the repository holds it as a loose object file, in a buffer of
  * their own; undefined for anything else (packed, in an alternate, another kind of object,
- * unreadable or damaged), which git itself then answers or reports. A loose object is
- * `<kind> <size>\0<bytes>`, deflated; read whole and inflated in one call it costs a fraction of
- * what `git cat-file --batch` spends on it (three opens and maps of the file per object).
+ * unreadable or damaged), which git itself then answers or reports. Read whole and inflated in
+ * one call, a loose object costs a fraction of what `git cat-file --batch` spends on it (three
+ * opens and maps of the file per object).
  */
 export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefined {
+  const object = readLooseObject(path.join(gitdir, 'objects'), oid);
+  // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
+  return object?.kind === 'blob' ? new Uint8Array(object.body) : undefined;
+}
+
+export interface LooseObject {
+  readonly kind: string;
+  readonly body: Buffer;
+}
+
+/**
+ * Object `oid` from its loose file under `objectsDir` (`<kind> <size>\0<bytes>`, deflated);
+ * undefined when there is none, or it cannot be read or is damaged. Its id is not recomputed:
+ * git named the file by it when writing it, and `git fsck` is what checks that.
+ */
+export function readLooseObject(objectsDir: string, oid: string): LooseObject | undefined {
   if (!isObjectId(oid)) return undefined;
   let object: Buffer;
   try {
-    object = inflateSync(readObjectFile(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))));
+    object = inflateSync(readObjectFile(path.join(objectsDir, oid.slice(0, 2), oid.slice(2))));
   } catch {
     return undefined;
   }
   const headerEnd = object.indexOf(0);
   if (headerEnd < 0) return undefined;
   const [kind, size] = object.toString('latin1', 0, headerEnd).split(' ');
-  const bytes = object.subarray(headerEnd + 1);
-  if (kind !== 'blob' || size !== String(bytes.length)) return undefined;
-  // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
-  return new Uint8Array(bytes);
+  const body = object.subarray(headerEnd + 1);
+  return kind && size === String(body.length) ? { kind, body } : undefined;
 }
 
 /** Read space for one object file at a time: most loose objects are a few kilobytes deflated. */

@@ -1,0 +1,143 @@
+import type { CommitObject, TreeEntry } from 'isomorphic-git';
+
+/** A pushed tree or commit git's fsck would refuse (`git unpack-objects --strict`): what is wrong with it. */
+export class MalformedObjectError extends Error {}
+
+const TREE_MODES: ReadonlyMap<string, TreeEntry['type']> = new Map([
+  ['40000', 'tree'],
+  ['100644', 'blob'],
+  ['100755', 'blob'],
+  ['120000', 'blob'],
+  ['160000', 'commit'],
+]);
+const OID_BYTES = 20;
+const SLASH = Buffer.from('/');
+/** Zero-width and direction marks HFS+ ignores in names: `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A tree's entries, as isomorphic-git's readTree gives them (a directory's mode `040000`),
+ * checked as `git fsck` checks a pushed tree in strict mode: well formed, each mode one git
+ * writes, no empty, `.`, `..`, `.git` (in any spelling Windows or macOS would take for it) or
+ * slash-holding name, no null id, entries in git's order and none twice.
+ */
+export function parseTree(body: Uint8Array): TreeEntry[] {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const entries: { entry: TreeEntry; name: Buffer }[] = [];
+  const names = new Set<string>();
+  let previous: Buffer | undefined;
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 1 + OID_BYTES > bytes.length) throw new MalformedObjectError('a truncated tree');
+    const mode = bytes.toString('latin1', at, space);
+    const type = TREE_MODES.get(mode);
+    if (!type) throw new MalformedObjectError(`a tree with an entry of mode ${mode}, which git does not write`);
+    const name = bytes.subarray(space + 1, nul);
+    const path = utf8.decode(name);
+    checkEntryName(path);
+    const oid = bytes.toString('hex', nul + 1, nul + 1 + OID_BYTES);
+    if (/^0+$/.test(oid)) throw new MalformedObjectError(`a tree whose entry ${path} names the null object`);
+    if (names.has(path)) throw new MalformedObjectError(`a tree holding ${path} twice`);
+    names.add(path);
+    // git orders a folder as its name with a slash after it.
+    const sortKey = type === 'tree' ? Buffer.concat([name, SLASH]) : name;
+    if (previous && Buffer.compare(previous, sortKey) >= 0) {
+      throw new MalformedObjectError('a tree whose entries are out of order');
+    }
+    previous = sortKey;
+    entries.push({ entry: { mode: mode === '40000' ? '040000' : mode, path, oid, type }, name });
+    at = nul + 1 + OID_BYTES;
+  }
+  // isomorphic-git lists a tree's entries by name alone, byte by byte, as a directory listing would.
+  return entries.sort((a, b) => Buffer.compare(a.name, b.name)).map(({ entry }) => entry);
+}
+
+function checkEntryName(name: string): void {
+  const hfs = name.replace(HFS_IGNORED, '');
+  const ntfs = hfs
+    .split(':')[0]!
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
+  if (name === '' || name.includes('/') || name.includes('\\')) {
+    throw new MalformedObjectError(`a tree with an entry named "${name}", which no file can have`);
+  }
+  if (hfs === '.' || hfs === '..' || ntfs === '.git' || /^git~[1-9]$/.test(ntfs)) {
+    throw new MalformedObjectError(`a tree with an entry named "${name}", which git refuses as a path`);
+  }
+}
+
+/** `Name <email> seconds ±hhmm`, as git's fsck_ident reads an author or a committer. */
+const IDENT = /^(?!<)[^<>\n]* <[^<>\n]*> (?:0|[1-9]\d{0,17}) [+-]\d{4}$/;
+
+/**
+ * A commit, as isomorphic-git's readCommit gives it (headers read by position, the message
+ * with its line endings normalized), checked as `git fsck` checks a pushed commit in strict
+ * mode: a tree, then its parents, one author and a committer, each a well-formed identity,
+ * and no NUL before the message.
+ */
+export function parseCommit(body: Uint8Array): CommitObject {
+  const text = utf8.decode(body);
+  const headerEnd = text.indexOf('\n\n');
+  const headerText = headerEnd < 0 ? text : text.slice(0, headerEnd + 1);
+  if (headerText.includes('\0')) throw new MalformedObjectError('a commit with a NUL byte in its header');
+  if (!headerText.endsWith('\n')) throw new MalformedObjectError('a commit whose header does not end');
+  const lines = headerText.slice(0, -1).split('\n');
+  let at = 0;
+  const take = (key: string) => (lines[at]?.startsWith(`${key} `) ? lines[at++]!.slice(key.length + 1) : undefined);
+  const tree = take('tree');
+  if (tree === undefined || !/^[0-9a-f]{40}$/.test(tree)) throw new MalformedObjectError('a commit without a tree');
+  const parent: string[] = [];
+  for (let id = take('parent'); id !== undefined; id = take('parent')) {
+    if (!/^[0-9a-f]{40}$/.test(id)) throw new MalformedObjectError(`a commit whose parent "${id}" is no object id`);
+    parent.push(id);
+  }
+  const author = take('author');
+  if (author === undefined) throw new MalformedObjectError('a commit without an author');
+  if (lines[at]?.startsWith('author ')) throw new MalformedObjectError('a commit with two authors');
+  const committer = take('committer');
+  if (committer === undefined) throw new MalformedObjectError('a commit without a committer');
+  for (const [role, ident] of [
+    ['author', author],
+    ['committer', committer],
+  ] as const) {
+    if (!IDENT.test(ident))
+      throw new MalformedObjectError(`a commit whose ${role} "${ident}" is not Name <email> time zone`);
+  }
+  // Headers past these (encoding, gpgsig, mergetag...) are kept as isomorphic-git keeps them: the first of each.
+  const extra: Record<string, string> = {};
+  for (const [index, line] of lines.entries()) {
+    if (index < at || line.startsWith(' ')) continue;
+    const key = line.slice(0, line.indexOf(' '));
+    if (!(key in extra) && !['tree', 'parent', 'author', 'committer'].includes(key))
+      extra[key] = continued(lines, index);
+  }
+  return {
+    tree,
+    parent,
+    author: identityOf(author),
+    committer: identityOf(committer),
+    ...extra,
+    message: normalizedMessage(text.slice(headerEnd + 2)),
+  };
+}
+
+/** A header's value with its continuation lines (those that begin with a space), as isomorphic-git joins them. */
+function continued(lines: readonly string[], start: number): string {
+  const first = lines[start]!;
+  let value = first.slice(first.indexOf(' ') + 1);
+  for (let at = start + 1; at < lines.length && lines[at]!.startsWith(' '); at++) value += `\n${lines[at]!.slice(1)}`;
+  return value;
+}
+
+function identityOf(ident: string): CommitObject['author'] {
+  const [, name, email, seconds, sign, hours, minutes] = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(ident)!;
+  const offset = (sign === '+' ? 1 : -1) * (Number(hours) * 60 + Number(minutes));
+  // isomorphic-git's sign: minutes west of UTC, as Date.getTimezoneOffset counts them; -0000 stays -0.
+  return { name: name!, email: email!, timestamp: Number(seconds), timezoneOffset: offset === 0 ? offset : -offset };
+}
+
+function normalizedMessage(message: string): string {
+  return `${message.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+}
