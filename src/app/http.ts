@@ -69,19 +69,17 @@ export async function createHttpApp(
     verifyAccessToken: (token, resource) =>
       token.startsWith('sbp_') ? verifyPat(token, resource) : auth.verifyAccessToken(token, resource),
   });
-  app.use(
-    '/git',
-    createGitHttpRouter({
-      control,
-      gitdirOf: (orgId) => store.gitdir(orgId),
-      push: {
-        specs,
-        changeRequests: services.changeRequests.changeRequests,
-        limits: config.push,
-        fsync: config.fsync,
-      },
-    }),
-  );
+  const git = createGitHttpRouter({
+    control,
+    gitdirOf: (orgId) => store.gitdir(orgId),
+    push: {
+      specs,
+      changeRequests: services.changeRequests.changeRequests,
+      limits: config.push,
+      fsync: config.fsync,
+    },
+  });
+  app.use('/git', git.router);
   app.use(auth.router);
   const web = createWebApp({
     specs,
@@ -110,9 +108,10 @@ export async function createHttpApp(
       if (!mcp.handle(req, res)) app(req, res);
     },
     drain: (limitMs) => mcp.drain(limitMs),
-    close: () => {
+    close: async () => {
       web.close();
-      return auth.close();
+      await git.close();
+      await auth.close();
     },
   };
 }

@@ -10,6 +10,7 @@ import { FLUSH_PKT, pktLine } from './pkt-line.js';
 import { recordGitAudit } from './record-git-audit.js';
 import { runUploadPack } from './run-upload-pack.js';
 import { gitErrorHandler, sendText } from './send-git-error.js';
+import { ReadyQuarantines } from './ready-quarantines.js';
 import { servePush, type PushDeps } from './serve-push.js';
 
 export interface GitHttpRouterDeps extends GitHttpDeps {
@@ -28,8 +29,9 @@ const NO_CACHE = {
  * `git push` to `main` or a change request's branch by an editor (v0 and v1: git has no v2
  * push), every pushed commit judged by the store before the branch moves (serve-push.ts).
  */
-export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
+export function createGitHttpRouter(deps: GitHttpRouterDeps): { router: Router; close(): Promise<void> } {
   const router = Router();
+  const quarantines = new ReadyQuarantines(deps.push.limits);
 
   /** A pusher who may change no workspace is refused before sending anything, in a sentence git shows. */
   const admitPush = async (req: Request): Promise<AdmittedRequest> => {
@@ -56,6 +58,7 @@ export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
     const service = req.query.service;
     if (service === 'git-receive-pack') {
       const { gitdir } = await admitPush(req);
+      quarantines.prepare(gitdir);
       const refs = await pushAdvertisement(gitdir);
       res.writeHead(200, { ...NO_CACHE, 'Content-Type': 'application/x-git-receive-pack-advertisement' });
       res.end(Buffer.concat([pktLine('# service=git-receive-pack\n'), FLUSH_PKT, refs]));
@@ -109,11 +112,11 @@ export function createGitHttpRouter(deps: GitHttpRouterDeps): Router {
     if (!req.is('application/x-git-receive-pack-request')) {
       return sendText(res, 415, 'expected Content-Type application/x-git-receive-pack-request');
     }
-    await servePush(deps, admitted, req, res);
+    await servePush({ ...deps, quarantines }, admitted, req, res);
   });
 
   router.use(gitErrorHandler(deps.realm ?? 'Specbase'));
-  return router;
+  return { router, close: () => quarantines.close() };
 }
 
 function speaksV2(gitProtocol: string | undefined): boolean {

@@ -7,10 +7,11 @@ import type { ChangeRequests, PushToReceive, SpecService } from '../domain/index
 import { PushRefusedError } from '../errors.js';
 import type { ReceivedPush } from '../store/types.js';
 import type { AdmittedRequest, GitHttpDeps } from './admit-git-request.js';
-import { PushQuarantine } from './push-quarantine.js';
+import type { PushQuarantine } from './push-quarantine.js';
 import { pushReport } from './push-report.js';
 import { readPushRequest, StreamBytes, type PushRequest } from './push-request.js';
 import { pushTargetOf } from './push-target.js';
+import type { ReadyQuarantines } from './ready-quarantines.js';
 import { recordPushAudit } from './record-push-audit.js';
 
 /** What serving pushes needs beside what every Git request needs. */
@@ -22,6 +23,8 @@ export interface PushDeps {
   /** Whether git syncs the pushed objects to disk as it writes them, as the store's writes do. */
   readonly fsync: boolean;
 }
+
+type ServePushDeps = GitHttpDeps & { readonly push: PushDeps; readonly quarantines: ReadyQuarantines };
 
 /** What became of a push: its pack not taken, refused, or landed. */
 interface PushOutcome {
@@ -44,7 +47,8 @@ const SHALLOW =
 
 /**
  * `git push`, received here rather than by `git receive-pack`: native git unpacks the pack into
- * a quarantine (see PushQuarantine), then the store judges every pushed commit and moves the
+ * a quarantine (see PushQuarantine; for a small pack, a git started when the advertisement was
+ * asked for, see ReadyQuarantines), then the store judges every pushed commit and moves the
  * branch itself, under its lock, as it does for any write (see GitStore.receivePush).
  * receive-pack would first walk every tree of the branch's tip to check the pack's
  * connectivity: tens of milliseconds at 10,000 artifacts, growing with the repository. The
@@ -53,7 +57,7 @@ const SHALLOW =
  * follows the push rather than the repository.
  */
 export async function servePush(
-  deps: GitHttpDeps & { readonly push: PushDeps },
+  deps: ServePushDeps,
   admitted: AdmittedRequest,
   req: Request,
   res: Response,
@@ -106,16 +110,19 @@ function messageOf(outcome: PushOutcome): string {
   return outcome.note ? `${outcome.note}\n` : '';
 }
 
-/** Takes the pack into quarantine, has the push judged and landed, and drops the quarantine whatever happened. */
+/**
+ * Takes the pack into quarantine, has the push judged and landed, and drops the quarantine
+ * whatever happened, while the answer goes out: nothing reads it once the push is judged.
+ */
 async function receive(
-  deps: GitHttpDeps & { readonly push: PushDeps },
+  deps: ServePushDeps,
   admitted: AdmittedRequest,
   request: PushRequest,
   bytes: StreamBytes,
   req: Request,
 ): Promise<PushOutcome> {
   const { limits, fsync } = deps.push;
-  const quarantine = await PushQuarantine.open(admitted.gitdir);
+  const quarantine = await deps.quarantines.take(admitted.gitdir);
   const deadline = new AbortController();
   const timer = setTimeout(
     () => deadline.abort(`the push took longer than ${limits.timeoutMs / 1000} s; nothing was changed`),
@@ -133,7 +140,7 @@ async function receive(
   } finally {
     clearTimeout(timer);
     req.off('close', gone);
-    await quarantine.discard().catch(() => undefined);
+    void quarantine.discard().catch(() => undefined);
   }
 }
 

@@ -91,18 +91,16 @@ export async function openGitHttpFixture(): Promise<GitHttpFixture> {
     limits: DEFAULT_LIMITS,
     pushes: store,
   });
-  app.use(
-    '/git',
-    createGitHttpRouter({
-      control,
-      gitdirOf: gitdir,
-      push: {
-        specs,
-        limits: loadConfig({}).push,
-        fsync: false,
-      },
-    }),
-  );
+  const git = createGitHttpRouter({
+    control,
+    gitdirOf: gitdir,
+    push: {
+      specs,
+      limits: loadConfig({}).push,
+      fsync: false,
+    },
+  });
+  app.use('/git', git.router);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -129,6 +127,7 @@ export async function openGitHttpFixture(): Promise<GitHttpFixture> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await git.close();
       await store.close();
       await control.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../../src/ids.js';
 import type { ArtifactMeta } from '../../../src/store/types.js';
 import { git as bareGit } from '../../support/git.js';
@@ -31,6 +32,9 @@ describe('git push to main', () => {
   const file = (meta: { path: string }) => path.join(clone, meta.path);
   const rewrite = async (meta: { path: string }, change: (text: string) => string) =>
     writeFile(file(meta), change(await readFile(file(meta), 'utf8')));
+  /** Local git plumbing in the clone, fed `input`: its output's bytes. */
+  const plumbing = (args: string[], input: string | Buffer) =>
+    execFileSync('git', args, { cwd: clone, input, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
   const commit = (message: string) => git.ok([...ENGINEER, 'commit', '-qam', message], { cwd: clone });
   const push = (args: string[] = ['origin', 'HEAD:main'], token = h.users.editor.token) =>
     git.run(['push', ...args], { cwd: clone, token });
@@ -195,6 +199,77 @@ describe('git push to main', () => {
     expect(wrongParent).toContain(`${feature.path}: a feature goes under a capability, not a requirement`);
   });
 
+  it('refuses pushed objects git fsck would refuse, and a pack that lacks an object its commits name', async () => {
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const before = await main();
+    // The root tree with its first two entries swapped, written as is (git's own commands would sort it).
+    const entries = (await git.ok(['ls-tree', '-z', 'HEAD'], { cwd: clone })).split('\0').filter(Boolean);
+    const swapped = [entries[1]!, entries[0]!, ...entries.slice(2)].map((line) => {
+      const [info, name] = line.split('\t') as [string, string];
+      const [mode, , oid] = info.split(' ') as [string, string, string];
+      return Buffer.concat([Buffer.from(`${mode.replace(/^0/, '')} ${name}\0`), Buffer.from(oid, 'hex')]);
+    });
+    const tree = plumbing(['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], Buffer.concat(swapped))
+      .toString()
+      .trim();
+    const unordered = await git.ok([...ENGINEER, 'commit-tree', tree, '-p', 'HEAD', '-m', 'Out of order'], {
+      cwd: clone,
+    });
+    const refusedTree = await push(['origin', `${unordered.trim()}:refs/heads/main`]);
+    expect(refusedTree.code).not.toBe(0);
+    expect(refusedTree.stderr).toContain(
+      `remote:   the pack's object ${tree.slice(0, 10)} is a tree whose entries are out of order`,
+    );
+    expect(await main()).toBe(before);
+
+    const requirement = await metaOf('requirement');
+    await rewrite(requirement, (text) => `${text}\nA line whose file stays behind.\n`);
+    await commit('Lose a file on the way');
+    const tip = (await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim();
+    const added = (await git.ok(['rev-list', '--objects', `${before}..${tip}`], { cwd: clone })).trim().split('\n');
+    const blob = added.find((line) => line.endsWith(requirement.path))!.split(' ')[0]!;
+    const others = added.map((line) => line.split(' ')[0]).filter((oid) => oid !== blob);
+    const pack = plumbing(['pack-objects', '--stdout', '-q'], `${others.join('\n')}\n`);
+    const command = `${before} ${tip} refs/heads/main\0report-status side-band-64k\n`;
+    const answer = await fetch(`${repoUrl}/git-receive-pack`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${h.users.editor.token}`,
+        'Content-Type': 'application/x-git-receive-pack-request',
+      },
+      body: Buffer.concat([Buffer.from(`${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`), pack]),
+    });
+    expect(await answer.text()).toContain(`the pack lacks object ${blob}, which the pushed commits name`);
+    expect(await main()).toBe(before);
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+  });
+
+  it('has git unpack-objects waiting for the pack once the advertisement is asked for, and takes the pack with it', async () => {
+    const incoming = async () =>
+      (await readdir(path.join(h.gitdir, 'objects'))).filter((name) => name.startsWith('tmp_objdir-incoming-'));
+    // One made ready by an earlier push that never sent its pack is gone after its wait.
+    await vi.waitFor(async () => expect(await incoming()).toEqual([]), { timeout: 15_000 });
+    const advertisement = (token: string) =>
+      fetch(`${repoUrl}/info/refs?service=git-receive-pack`, { headers: { Authorization: `Bearer ${token}` } });
+    expect((await advertisement(h.users.viewer.token)).status).toBe(403);
+    expect(await incoming()).toEqual([]);
+    expect((await advertisement(h.users.editor.token)).status).toBe(200);
+    const [ready] = await incoming();
+    expect(ready).toBeDefined();
+
+    await git.ok(['fetch', '-q', 'origin'], { cwd: clone, token: h.users.editor.token });
+    await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
+    const requirement = await metaOf('requirement');
+    await rewrite(requirement, (text) => `${text}\nPushed through the waiting unpacker.\n`);
+    await commit('Through the waiting unpacker');
+    const result = await push();
+    expect(result.code, result.stderr).toBe(0);
+    expect(await main()).toBe((await git.ok(['rev-parse', 'HEAD'], { cwd: clone })).trim());
+    // The push's own advertisement found one waiting and made no other; its pack went to that one.
+    await vi.waitFor(async () => expect(await incoming()).toEqual([]));
+  });
+
   it('refuses a change to a workspace the pusher only reads, a deletion of main and other branches', async () => {
     const hidden = await metaOf('page', h.restrictedWorkspaceId).catch(() => undefined);
     const target =
@@ -279,7 +354,9 @@ describe('git push to main', () => {
     expect(await main()).toBe(tip);
     expect((await packs()).length).toBe(packsBefore.length + 1);
     expect(await bareGit(h.gitdir, 'fsck', '--no-progress', '--connectivity-only')).toBe('');
-    expect(await readdir(path.join(h.gitdir, 'objects'))).not.toContainEqual(expect.stringMatching(/^tmp_objdir/));
+    await vi.waitFor(async () =>
+      expect(await readdir(path.join(h.gitdir, 'objects'))).not.toContainEqual(expect.stringMatching(/^tmp_objdir/)),
+    );
     expect((await h.services.store.read(h.orgId, requirement.id)).body).toContain(`Line ${commits - 1} from a long`);
     expect((await h.services.store.history(h.orgId, requirement.id)).slice(0, commits).map((e) => e.commit)).toContain(
       tip,
@@ -321,8 +398,12 @@ describe('git push to main', () => {
 
   it('stops unpacking at once when the pusher goes mid-pack, and keeps nothing of it', async () => {
     const before = await main();
+    // Only this push's quarantine counts: one made ready by an earlier advertisement may still wait.
+    const waiting = await readdir(path.join(h.gitdir, 'objects'));
     const incoming = async () =>
-      (await readdir(path.join(h.gitdir, 'objects'))).filter((name) => name.startsWith('tmp_objdir-incoming-'));
+      (await readdir(path.join(h.gitdir, 'objects'))).filter(
+        (name) => name.startsWith('tmp_objdir-incoming-') && !waiting.includes(name),
+      );
     const command = `${before} ${'1'.repeat(40)} refs/heads/main\0report-status side-band-64k\n`;
     const pkt = `${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`;
     // A pack header announcing five objects, then a part of one: git waits for the rest.
