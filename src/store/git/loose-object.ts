@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { isObjectId } from '../../ids.js';
 
 /**
@@ -39,6 +39,33 @@ export function readLooseObject(objectsDir: string, oid: string): LooseObject | 
   const [kind, size] = object.toString('latin1', 0, headerEnd).split(' ');
   const body = object.subarray(headerEnd + 1);
   return kind && size === String(body.length) ? { kind, body } : undefined;
+}
+
+/**
+ * Deflated bytes enough for any object's header (`<kind> <size>\0`): a block's Huffman tables
+ * come before its first byte, a few hundred bytes at most.
+ */
+const HEADER_BYTES = 4096;
+
+/**
+ * The kind of object `oid` from its loose file's first bytes alone, without inflating the rest
+ * (a pushed file may be large); undefined when there is none or it cannot be read.
+ */
+export function looseObjectKind(objectsDir: string, oid: string): string | undefined {
+  if (!isObjectId(oid)) return undefined;
+  try {
+    const fd = openSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)), 'r');
+    let head: Buffer;
+    try {
+      head = scratch.subarray(0, readSync(fd, scratch, 0, HEADER_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+    const header = inflateSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+    return /^(\w+) \d+\0/.exec(header.toString('latin1'))?.[1];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Read space for one object file at a time: most loose objects are a few kilobytes deflated. */

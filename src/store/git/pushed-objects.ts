@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitObject, TreeEntry } from 'isomorphic-git';
-import { readLooseObject, type LooseObject } from './loose-object.js';
+import { looseObjectKind, readLooseObject, type LooseObject } from './loose-object.js';
 import { MalformedObjectError, parseCommit, parseTree } from './object-format.js';
 
 /** A pushed object git's fsck would refuse, or one no branch push needs (a tag): which, and why. */
@@ -25,39 +25,48 @@ const FANOUT = /^[0-9a-f]{2}$/;
 const LOOSE_NAME = /^[0-9a-f]{38}$/;
 
 /**
- * The objects of a push unpacked loose into its quarantine (`git unpack-objects`), every one
- * read and checked up front, as `git unpack-objects --strict` would check them (see
- * object-format.ts), and the repository's own loose objects after them, both read and inflated
- * in one call each. --strict would also look up every entry of each pushed tree in the
- * repository (some 500 for one changed file at 10,000 artifacts); the store's checks read every
- * object a pushed commit adds instead, so a missing one is refused all the same (see checkPush).
+ * The objects of a push unpacked loose into its quarantine (`git unpack-objects`), each checked
+ * up front as `git unpack-objects --strict` would check it (see object-format.ts; of a blob,
+ * its kind only: its bytes are read when asked for), and the repository's own loose objects
+ * after them, each read and inflated in one call. --strict would also look up every entry of
+ * each pushed tree in the repository (some 500 for one changed file at 10,000 artifacts); the
+ * store's checks read every object a pushed commit adds instead, so a missing one is refused
+ * all the same (see checkPush).
  */
 export class PushedObjects implements ObjectSource {
-  readonly #pushed = new Map<string, LooseObject>();
+  /** Every pushed object's kind; blobs are read when asked for, commits and trees here. */
+  readonly #kinds = new Map<string, string>();
   readonly #commits = new Map<string, CommitObject>();
   readonly #trees = new Map<string, TreeEntry[]>();
 
   /** Throws RefusedObjectError for the first object that breaks a rule. */
   constructor(
-    quarantineDir: string,
+    private readonly quarantineDir: string,
     private readonly repositoryObjects: string,
   ) {
     for (const prefix of readdirSync(quarantineDir).filter((name) => FANOUT.test(name))) {
       for (const rest of readdirSync(path.join(quarantineDir, prefix)).filter((name) => LOOSE_NAME.test(name))) {
-        const oid = prefix + rest;
-        const object = readLooseObject(quarantineDir, oid);
-        if (!object) throw new RefusedObjectError(oid, 'unreadable');
-        this.#pushed.set(oid, object);
-        try {
-          if (object.kind === 'commit') this.#commits.set(oid, parseCommit(object.body));
-          else if (object.kind === 'tree') this.#trees.set(oid, parseTree(object.body));
-          else if (object.kind !== 'blob')
-            throw new MalformedObjectError(`a ${object.kind}, which a push of branches never needs`);
-        } catch (error) {
-          if (error instanceof MalformedObjectError) throw new RefusedObjectError(oid, error.message);
-          throw error;
-        }
+        this.#check(prefix + rest);
       }
+    }
+  }
+
+  #check(oid: string): void {
+    const kind = looseObjectKind(this.quarantineDir, oid);
+    if (!kind) throw new RefusedObjectError(oid, 'unreadable');
+    this.#kinds.set(oid, kind);
+    if (kind === 'blob') return;
+    try {
+      if (kind !== 'commit' && kind !== 'tree') {
+        throw new MalformedObjectError(`a ${kind}, which a push of branches never needs`);
+      }
+      const body = readLooseObject(this.quarantineDir, oid)?.body;
+      if (!body) throw new RefusedObjectError(oid, 'unreadable');
+      if (kind === 'commit') this.#commits.set(oid, parseCommit(body));
+      else this.#trees.set(oid, parseTree(body));
+    } catch (error) {
+      if (error instanceof MalformedObjectError) throw new RefusedObjectError(oid, error.message);
+      throw error;
     }
   }
 
@@ -91,7 +100,9 @@ export class PushedObjects implements ObjectSource {
    * repository's packs).
    */
   #of(oid: string, kind: string): LooseObject | undefined {
-    const object = this.#pushed.get(oid) ?? readLooseObject(this.repositoryObjects, oid);
+    const pushed = this.#kinds.get(oid);
+    if (pushed && pushed !== kind) throw new RefusedObjectError(oid, `a ${pushed}, named as a ${kind}`);
+    const object = readLooseObject(pushed ? this.quarantineDir : this.repositoryObjects, oid);
     if (object && object.kind !== kind) throw new RefusedObjectError(oid, `a ${object.kind}, named as a ${kind}`);
     return object;
   }
