@@ -11,7 +11,9 @@ const TREE_MODES: ReadonlyMap<string, TreeEntry['type']> = new Map([
   ['160000', 'commit'],
 ]);
 const OID_BYTES = 20;
-const SLASH = Buffer.from('/');
+const SLASH = 0x2f;
+/** A name none of checkEntryName's rules can refuse: no leading dot, slash, tilde, colon or other mark. */
+const PLAIN_NAME = /^[\w-][\w.-]*$/;
 /** Zero-width and direction marks HFS+ ignores in names: `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 const utf8 = new TextDecoder('utf-8');
@@ -26,7 +28,8 @@ export function parseTree(body: Uint8Array): TreeEntry[] {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const entries: { entry: TreeEntry; name: Buffer }[] = [];
   const names = new Set<string>();
-  let previous: Buffer | undefined;
+  let previous: { name: Buffer; tree: boolean } | undefined;
+  let byName = true;
   for (let at = 0; at < bytes.length;) {
     const space = bytes.indexOf(0x20, at);
     const nul = space < 0 ? -1 : bytes.indexOf(0, space);
@@ -35,23 +38,37 @@ export function parseTree(body: Uint8Array): TreeEntry[] {
     const type = TREE_MODES.get(mode);
     if (!type) throw new MalformedObjectError(`a tree with an entry of mode ${mode}, which git does not write`);
     const name = bytes.subarray(space + 1, nul);
-    const path = utf8.decode(name);
-    checkEntryName(path);
-    const oid = bytes.toString('hex', nul + 1, nul + 1 + OID_BYTES);
-    if (/^0+$/.test(oid)) throw new MalformedObjectError(`a tree whose entry ${path} names the null object`);
+    const path = bytes.toString('utf8', space + 1, nul);
+    if (!PLAIN_NAME.test(path)) checkEntryName(path);
+    if (isNullId(bytes, nul + 1)) throw new MalformedObjectError(`a tree whose entry ${path} names the null object`);
     if (names.has(path)) throw new MalformedObjectError(`a tree holding ${path} twice`);
     names.add(path);
-    // git orders a folder as its name with a slash after it.
-    const sortKey = type === 'tree' ? Buffer.concat([name, SLASH]) : name;
-    if (previous && Buffer.compare(previous, sortKey) >= 0) {
+    if (previous && gitOrder(previous.name, previous.tree, name, type === 'tree') >= 0) {
       throw new MalformedObjectError('a tree whose entries are out of order');
     }
-    previous = sortKey;
+    if (previous && previous.name.compare(name) > 0) byName = false;
+    previous = { name, tree: type === 'tree' };
+    const oid = bytes.toString('hex', nul + 1, nul + 1 + OID_BYTES);
     entries.push({ entry: { mode: mode === '40000' ? '040000' : mode, path, oid, type }, name });
     at = nul + 1 + OID_BYTES;
   }
   // isomorphic-git lists a tree's entries by name alone, byte by byte, as a directory listing would.
-  return entries.sort((a, b) => Buffer.compare(a.name, b.name)).map(({ entry }) => entry);
+  if (!byName) entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  return entries.map(({ entry }) => entry);
+}
+
+/** git's order of two entries' names: a folder's as if a slash followed it. */
+function gitOrder(a: Buffer, aTree: boolean, b: Buffer, bTree: boolean): number {
+  const common = Math.min(a.length, b.length);
+  const head = a.compare(b, 0, common, 0, common);
+  if (head !== 0) return head;
+  const next = (name: Buffer, tree: boolean) => (common < name.length ? name[common]! : tree ? SLASH : -1);
+  return next(a, aTree) - next(b, bTree);
+}
+
+function isNullId(bytes: Buffer, start: number): boolean {
+  for (let at = start; at < start + OID_BYTES; at++) if (bytes[at] !== 0) return false;
+  return true;
 }
 
 function checkEntryName(name: string): void {
