@@ -242,6 +242,24 @@ describe('git push to main', () => {
     });
     expect(await answer.text()).toContain(`the pack lacks object ${blob}, which the pushed commits name`);
     expect(await main()).toBe(before);
+
+    // A damaged pack: git's reason comes back, and nothing moves.
+    const damaged = Buffer.concat([pack.subarray(0, 40), Buffer.alloc(64, 0x5a)]);
+    const broken = await fetch(`${repoUrl}/git-receive-pack`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${h.users.editor.token}`,
+        'Content-Type': 'application/x-git-receive-pack-request',
+      },
+      body: Buffer.concat([
+        Buffer.from(`${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`),
+        damaged,
+      ]),
+    });
+    expect(await broken.text()).toMatch(/unpack the pack could not be taken \(.+\); nothing was changed/);
+    expect(await main()).toBe(before);
+    const edited = await h.services.store.read(h.orgId, requirement.id);
+    expect(edited.body).not.toContain('A line whose file stays behind.');
     await git.ok(['reset', '-q', '--hard', 'origin/main'], { cwd: clone });
   });
 
