@@ -143,13 +143,16 @@ export class PushQuarantine {
    * another as it writes them; it runs while the store judges them, and landing waits for it.
    */
   async #syncLooseObjects(): Promise<void> {
-    const fanout = (await readdir(this.dir)).filter((name) => FANOUT.test(name));
+    const loose = await this.#looseObjects();
     await Promise.all(
-      fanout.map(async (prefix) => {
-        const names = await readdir(path.join(this.dir, prefix));
-        await Promise.all(names.map((name) => syncFile(path.join(this.dir, prefix, name))));
-      }),
+      loose.flatMap(({ prefix, names }) => names.map((name) => syncFile(path.join(this.dir, prefix, name)))),
     );
+  }
+
+  /** The quarantine's loose objects, by fanout directory (`objects/xx`). */
+  async #looseObjects(): Promise<{ prefix: string; names: string[] }[]> {
+    const fanout = (await readdir(this.dir)).filter((name) => FANOUT.test(name));
+    return Promise.all(fanout.map(async (prefix) => ({ prefix, names: await readdir(path.join(this.dir, prefix)) })));
   }
 
   /**
@@ -167,15 +170,10 @@ export class PushQuarantine {
       await rename(path.join(this.dir, 'pack', name), path.join(objects, 'pack', name));
       gained.add(path.join(objects, 'pack'));
     }
-    const fanout = (await readdir(this.dir)).filter((name) => FANOUT.test(name));
     await Promise.all(
-      fanout.map(async (prefix) => {
+      (await this.#looseObjects()).map(async ({ prefix, names }) => {
         const target = path.join(objects, prefix);
-        const [made, names] = await Promise.all([
-          mkdir(target, { recursive: true }),
-          readdir(path.join(this.dir, prefix)),
-        ]);
-        if (made) gained.add(objects);
+        if (await mkdir(target, { recursive: true })) gained.add(objects);
         await Promise.all(names.map((name) => rename(path.join(this.dir, prefix, name), path.join(target, name))));
         gained.add(target);
       }),

@@ -31,8 +31,8 @@ export class ReadyQuarantines {
       opened.startUnpacker(this.limits);
       return opened;
     });
-    quarantine.catch(() => this.#ready.delete(gitdir));
-    const expiry = setTimeout(() => void this.#drop(gitdir), this.waitMs).unref();
+    quarantine.catch(() => void this.#drop(gitdir, quarantine));
+    const expiry = setTimeout(() => void this.#drop(gitdir, quarantine), this.waitMs).unref();
     this.#ready.set(gitdir, { quarantine, expiry });
   }
 
@@ -51,12 +51,13 @@ export class ReadyQuarantines {
   /** Stops every waiting git and removes its quarantine. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#ready.keys()].map((gitdir) => this.#drop(gitdir)));
+    await Promise.all([...this.#ready].map(([gitdir, { quarantine }]) => this.#drop(gitdir, quarantine)));
   }
 
-  async #drop(gitdir: string): Promise<void> {
+  /** Stops and removes `quarantine` if it still waits for `gitdir` (not taken, nor replaced since). */
+  async #drop(gitdir: string, quarantine: Promise<PushQuarantine>): Promise<void> {
     const ready = this.#ready.get(gitdir);
-    if (!ready) return;
+    if (ready?.quarantine !== quarantine) return;
     this.#ready.delete(gitdir);
     clearTimeout(ready.expiry);
     await (await ready.quarantine.catch(() => undefined))?.discard().catch(() => undefined);
