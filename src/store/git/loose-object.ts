@@ -34,6 +34,11 @@ export function readLooseObject(objectsDir: string, oid: string): LooseObject | 
   } catch {
     return undefined;
   }
+  return bodyOf(object);
+}
+
+/** An inflated object's kind and body, when its header says what the body is. */
+function bodyOf(object: Buffer): LooseObject | undefined {
   const headerEnd = object.indexOf(0);
   if (headerEnd < 0) return undefined;
   const [kind, size] = object.toString('latin1', 0, headerEnd).split(' ');
@@ -48,21 +53,23 @@ export function readLooseObject(objectsDir: string, oid: string): LooseObject | 
 const HEADER_BYTES = 4096;
 
 /**
- * The kind of object `oid` from its loose file's first bytes alone, without inflating the rest
- * (a pushed file may be large); undefined when there is none or it cannot be read.
+ * Object `oid` from its loose file, read once: its kind from the first deflated bytes, and its
+ * body inflated unless it is a blob (a pushed file may be large; it is read when asked for).
+ * Undefined when there is none or it cannot be read or is damaged.
  */
-export function looseObjectKind(objectsDir: string, oid: string): string | undefined {
+export function readLooseObjectUnlessBlob(
+  objectsDir: string,
+  oid: string,
+): { readonly kind: string; readonly body?: Buffer } | undefined {
   if (!isObjectId(oid)) return undefined;
   try {
-    const fd = openSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)), 'r');
-    let head: Buffer;
-    try {
-      head = scratch.subarray(0, readSync(fd, scratch, 0, HEADER_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
-    const header = inflateSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
-    return /^(\w+) \d+\0/.exec(header.toString('latin1'))?.[1];
+    const file = path.join(objectsDir, oid.slice(0, 2), oid.slice(2));
+    const bytes = readObjectFileHead(file);
+    const header = inflateSync(bytes.subarray(0, HEADER_BYTES), { finishFlush: constants.Z_SYNC_FLUSH });
+    const kind = /^(\w+) \d+\0/.exec(header.toString('latin1'))?.[1];
+    if (kind === undefined || kind === 'blob') return kind && { kind };
+    const object = bodyOf(inflateSync(bytes.length < scratch.length ? bytes : readFileSync(file)));
+    return object?.kind === kind ? object : undefined;
   } catch {
     return undefined;
   }
@@ -77,12 +84,16 @@ const scratch = Buffer.allocUnsafe(64 * 1024);
  * each file, a quarter more system calls on a machine where each costs about 10 µs.
  */
 function readObjectFile(file: string): Buffer {
+  const head = readObjectFileHead(file);
+  return head.length < scratch.length ? head : readFileSync(file);
+}
+
+/** An object file's first bytes, as many as `scratch` holds (all of them when fewer), in `scratch`. */
+function readObjectFileHead(file: string): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const read = readSync(fd, scratch, 0, scratch.length, 0);
-    if (read < scratch.length) return scratch.subarray(0, read);
+    return scratch.subarray(0, readSync(fd, scratch, 0, scratch.length, 0));
   } finally {
     closeSync(fd);
   }
-  return readFileSync(file);
 }

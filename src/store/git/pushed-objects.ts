@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitObject, TreeEntry } from 'isomorphic-git';
-import { looseObjectKind, readLooseObject, type LooseObject } from './loose-object.js';
+import { readLooseObject, readLooseObjectUnlessBlob, type LooseObject } from './loose-object.js';
 import { MalformedObjectError, parseCommit, parseTree } from './object-format.js';
 
 /** A pushed object git's fsck would refuse, or one no branch push needs (a tag): which, and why. */
@@ -52,15 +52,15 @@ export class PushedObjects implements ObjectSource {
   }
 
   #check(oid: string): void {
-    const kind = looseObjectKind(this.quarantineDir, oid);
-    if (!kind) throw new RefusedObjectError(oid, 'unreadable');
+    const object = readLooseObjectUnlessBlob(this.quarantineDir, oid);
+    if (!object) throw new RefusedObjectError(oid, 'unreadable');
+    const { kind, body } = object;
     this.#kinds.set(oid, kind);
     if (kind === 'blob') return;
     try {
       if (kind !== 'commit' && kind !== 'tree') {
         throw new MalformedObjectError(`a ${kind}, which a push of branches never needs`);
       }
-      const body = readLooseObject(this.quarantineDir, oid)?.body;
       if (!body) throw new RefusedObjectError(oid, 'unreadable');
       if (kind === 'commit') this.#commits.set(oid, parseCommit(body));
       else this.#trees.set(oid, parseTree(body));
