@@ -16,11 +16,15 @@ export async function authorizeClone(input: {
   gitdir: string;
 }): Promise<Principal> {
   const { control, user, orgId, gitdir } = input;
-  const org = await control.orgs.get(orgId);
-  if (!org || !(await isReadable(gitdir))) throw new NotFoundError('repository');
-  const principal = await control.members.principal(orgId, user.id);
+  // Asked together, judged in order: each is a round trip to the database's read thread.
+  const [org, readable, principal, workspaces] = await Promise.all([
+    control.orgs.get(orgId),
+    isReadable(gitdir),
+    control.members.principal(orgId, user.id),
+    control.workspaces.list(orgId),
+  ]);
+  if (!org || !readable) throw new NotFoundError('repository');
   if (!principal) throw new NotOrganizationMemberError();
-  const workspaces = await control.workspaces.list(orgId);
   if (
     !canReadAll(
       principal,
