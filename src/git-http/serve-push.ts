@@ -111,8 +111,20 @@ function messageOf(outcome: PushOutcome): string {
 }
 
 /**
+ * A pack of at most this many bytes, once wholly received, is unpacked while the branch is
+ * being locked and its state caught up: git needs a moment for it, not the pusher's network.
+ * git sends a body up to its `http.postBuffer` (1 MiB) in one piece, with its length.
+ */
+const SMALL_PACK_BYTES = 1024 * 1024;
+
+/** Why git did not take the pack, raised where the store waits for it (see PushToLand.unpacked). */
+class PackNotTaken extends Error {}
+
+/**
  * Takes the pack into quarantine, has the push judged and landed, and drops the quarantine
- * whatever happened, while the answer goes out: nothing reads it once the push is judged.
+ * whatever happened, while the answer goes out: nothing reads it once the push is judged. A
+ * small pack wholly received is judged as soon as it is in hand: the store locks the branch
+ * and catches up while git unpacks it, and waits for git before reading it (PushToLand.unpacked).
  */
 async function receive(
   deps: ServePushDeps,
@@ -133,15 +145,42 @@ async function receive(
     if (!req.complete) deadline.abort('the connection closed before the pack arrived; nothing was changed');
   };
   req.once('close', gone);
+  const unpacking = request.sendsPack
+    ? quarantine.unpack(bytes, limits, fsync, deadline.signal)
+    : Promise.resolve(undefined);
   try {
-    const unpack = request.sendsPack ? await quarantine.unpack(bytes, limits, fsync, deadline.signal) : undefined;
-    if (unpack !== undefined) return { unpack, refusal: [unpack] };
-    return await judge(deps, admitted, request, quarantine);
+    // A pack refused from its header, or none sent, leaves the request unread: it never ends.
+    const early = await Promise.race([smallRequestReceived(req), unpacking.then(() => false)]);
+    if (!early) {
+      const unpack = await unpacking;
+      if (unpack !== undefined) return { unpack, refusal: [unpack] };
+    }
+    return await judge(deps, admitted, request, quarantine, async () => {
+      const unpack = await unpacking;
+      if (unpack !== undefined) throw new PackNotTaken(unpack);
+    });
   } finally {
-    clearTimeout(timer);
     req.off('close', gone);
-    void quarantine.discard().catch(() => undefined);
+    // A push may be refused before its pack is unpacked (a change request not open): the
+    // quarantine goes once git is done with it, which the time limit still bounds.
+    void unpacking
+      .catch(() => undefined)
+      .then(() => {
+        clearTimeout(timer);
+        return quarantine.discard();
+      })
+      .catch(() => undefined);
   }
+}
+
+/** True once the whole request is read, when it is small (see SMALL_PACK_BYTES); false when it is not, or when it closed first. */
+function smallRequestReceived(req: Request): Promise<boolean> {
+  if (!(Number(req.get('content-length')) <= SMALL_PACK_BYTES)) return Promise.resolve(false);
+  if (req.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    req.once('end', () => resolve(true));
+    req.once('close', () => resolve(req.readableEnded));
+  });
 }
 
 /** The refs a push names, checked against what may be pushed, then the one update handed to the store. */
@@ -150,6 +189,7 @@ async function judge(
   admitted: AdmittedRequest,
   request: PushRequest,
   quarantine: PushQuarantine,
+  unpacked: () => Promise<void>,
 ): Promise<PushOutcome> {
   const refused = (refusal: readonly string[], failure?: string): PushOutcome => ({
     unpack: null,
@@ -172,6 +212,7 @@ async function judge(
   const push: PushToReceive = {
     update: { old: command.old, new: command.new },
     objects: quarantine.objects,
+    unpacked,
     accepted: (_commits, said) => (note = said),
     land: () => quarantine.land(deps.push.fsync),
   };
@@ -185,6 +226,7 @@ async function judge(
           : await deps.push.specs.receivePush(actor, push);
     return { unpack: null, refusal: null, received, ...(note ? { note } : {}) };
   } catch (error) {
+    if (error instanceof PackNotTaken) return { unpack: error.message, refusal: [error.message] };
     if (error instanceof PushRefusedError) return refused(error.message.split('\n'));
     return refused([CHECK_FAILED], `${CHECK_FAILED} (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -361,8 +361,9 @@ export class GitStore {
   async receivePush(key: string, push: PushToLand): Promise<ReceivedPush> {
     const { judged, results, handle } = await this.orgs.receive(
       key,
-      (handle) =>
-        checkPush({
+      async (handle) => {
+        await push.unpacked();
+        return checkPush({
           repo: handle.repo,
           branch: handle.repo.ref.replace(/^refs\/heads\//, ''),
           state: handle.state,
@@ -370,17 +371,18 @@ export class GitStore {
           objects: push.objects,
           rules: push.rules,
           env: this.env,
-        }),
-      async (steps) => {
+        });
+      },
+      (steps) => {
         push.accepted(steps.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject })));
-        await push.land();
-        if (push.keepRef || !push.update.new) return undefined;
+        const objects = push.land();
+        if (push.keepRef || !push.update.new) return { objects };
         const history = steps.map(({ oid, commit, changes }) => ({
           oid,
           commit,
           changes: regularFileChanges(changes),
         }));
-        return { tip: push.update.new, history };
+        return { objects, move: { tip: push.update.new, history } };
       },
     );
     const changes = results.flatMap((result): PushedChange[] => {

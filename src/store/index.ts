@@ -8,6 +8,7 @@ export {
   NO_FSYNC,
   parsePorcelainBlame,
   pushableBranches,
+  syncPath,
   type BlamedLine,
   type BlameLimits,
   type Durability,

@@ -227,6 +227,11 @@ export interface PushToLand {
   readonly update: PushedUpdate;
   /** Where the pushed objects wait until `land`. */
   readonly objects: QuarantineObjects;
+  /**
+   * Resolves once every pushed object is in `objects`; rejects when the pack was not taken.
+   * Awaited under the branch's lock, after catching up: both overlap git's unpacking.
+   */
+  unpacked(): Promise<void>;
   readonly rules: PushRules;
   /** Called once every commit passed, before anything moves. */
   accepted(commits: readonly PushedCommit[]): void;

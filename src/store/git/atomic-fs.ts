@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, type MakeDirectoryOptions } from 'node:fs';
+import { closeSync, fsync, openSync, promises as fsp, type MakeDirectoryOptions } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /** Unique name beside the target; `tmp_obj_` is the prefix git itself uses and fsck tolerates. */
 export const tempPathBeside = (target: string): string =>
@@ -28,6 +29,22 @@ export const FSYNC: Durability = {
   },
 };
 
+const fsyncDescriptor = promisify(fsync);
+
+/**
+ * Syncs a file or directory named by its path. Opening and closing take microseconds and are
+ * done in place: as promises, each would be a thread pool round trip, and only the sync itself
+ * waits on the disk.
+ */
+export async function syncPath(target: string): Promise<void> {
+  const descriptor = openSync(target, 'r');
+  try {
+    await fsyncDescriptor(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 /** For caches that can be rebuilt, and for deployments that accept losing the last edits on power loss. */
 export const NO_FSYNC: Durability = {
   syncFile: async () => undefined,
@@ -37,12 +54,15 @@ export const NO_FSYNC: Durability = {
 /**
  * Writes a file whole or not at all: a killed process leaves the old file or a stray temp file.
  * `stagingDir` (same filesystem) keeps the temp file out of a directory others scan, like refs/.
+ * The rename waits for `renameAfter`, if given (what the new content names becoming durable):
+ * the temp file is written and synced meanwhile; nothing is renamed if it rejects.
  */
 export async function writeFileAtomically(
   target: string,
   data: string | Uint8Array,
   stagingDir?: string,
   durability: Durability = NO_FSYNC,
+  renameAfter?: Promise<unknown>,
 ): Promise<void> {
   const temp = stagingDir ? path.join(stagingDir, path.basename(tempPathBeside(target))) : tempPathBeside(target);
   if (stagingDir) await fsp.mkdir(stagingDir, { recursive: true });
@@ -54,6 +74,7 @@ export async function writeFileAtomically(
     } finally {
       await file.close();
     }
+    await renameAfter;
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });

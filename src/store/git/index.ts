@@ -2,7 +2,7 @@
  * Git objects, refs and locks: git processes, object readers (loose objects in a thread of their
  * own), `main` and its lock. The lowest layer of the store, beside layout/.
  */
-export { FSYNC, NO_FSYNC, type Durability } from './atomic-fs.js';
+export { FSYNC, NO_FSYNC, syncPath, type Durability } from './atomic-fs.js';
 export { blameFile, parsePorcelainBlame, type BlamedLine, type BlameLimits } from './blame.js';
 export { BlobBatch, MissingObjectError } from './blob-batch.js';
 export { CatFileBatch } from './cat-file-batch.js';

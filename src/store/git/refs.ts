@@ -66,9 +66,17 @@ export function refStampThisTick(gitdir: string, ref: string): string | null {
 /**
  * The commit point: rename is atomic, so readers see the old commit or the new one. The new
  * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's
- * upload-pack, `git for-each-ref`) would take a temp file for a branch.
+ * upload-pack, `git for-each-ref`) would take a temp file for a branch. With `objectsDurable`
+ * (the commit's objects still reaching the disk), the new value is staged and synced meanwhile,
+ * and the ref moves once they are there.
  */
-export async function writeRef(gitdir: string, ref: string, commit: string, durability: Durability): Promise<void> {
+export async function writeRef(
+  gitdir: string,
+  ref: string,
+  commit: string,
+  durability: Durability,
+  objectsDurable?: Promise<void>,
+): Promise<void> {
   // `refs/heads/` exists in every repository; a branch under `cr/` may be the first there.
   if (ref !== MAIN_REF) await fsp.mkdir(path.dirname(path.join(gitdir, ref)), { recursive: true });
   await writeFileAtomically(
@@ -76,6 +84,7 @@ export async function writeRef(gitdir: string, ref: string, commit: string, dura
     `${commit}\n`,
     path.join(gitdir, 'specbase', 'staging'),
     durability,
+    objectsDurable,
   );
 }
 

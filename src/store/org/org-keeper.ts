@@ -151,36 +151,51 @@ export class OrgKeeper {
 
   /**
    * A push: `judge` runs as the only writer of the branch, here and in every process (its lock),
-   * with the state at its tip; once it passes, `land` brings the pushed objects in and names the
-   * commit the branch moves to (none: it stays) with the commits' history as judging read it,
-   * and the state follows it without reading them again. What the pushed commits changed is
-   * told to listeners and answered. Holding the lock from judging to moving keeps every other
-   * write, of this process or another replica, from landing in between.
+   * with the state at its tip; once it passes, `land` starts bringing the pushed objects in
+   * (`objects`, resolved once they are on disk) and names the commit the branch moves to (none:
+   * it stays) with the commits' history as judging read it. The branch's new value is staged
+   * while the objects land, and it moves once they have; the state follows without reading the
+   * commits again. What the pushed commits changed is told to listeners and answered. Holding
+   * the lock from judging to moving keeps every other write, of this process or another
+   * replica, from landing in between.
    */
   async receive<T>(
     orgId: string,
     judge: (handle: OrgHandle) => Promise<T>,
-    land: (judged: T) => Promise<{ readonly tip: string; readonly history: readonly HistoryStep[] } | undefined>,
+    land: (judged: T) => {
+      readonly objects: Promise<void>;
+      readonly move?: { readonly tip: string; readonly history: readonly HistoryStep[] };
+    },
   ): Promise<{ judged: T; results: CommitResult[]; handle: OrgHandle }> {
     const lease = this.#lease(orgId);
-    try {
-      const handle = await lease.handle;
-      const results: CommitResult[] = [];
-      const judged = await this.#exclusive(handle, () =>
-        this.#locked(handle, async () => {
-          const verdict = await judge(handle);
-          const landed = await land(verdict);
-          if (landed) {
-            await writeRef(handle.repo.gitdir, handle.repo.ref, landed.tip, this.#options.durability);
-            await this.#catchUp(handle, true, undefined, (found) => results.push(...found), landed.history);
-          }
-          return verdict;
-        }),
-      );
-      return { judged, results, handle };
-    } finally {
+    const handle = await lease.handle.catch((error: unknown) => {
       lease.release();
-    }
+      throw error;
+    });
+    const results: CommitResult[] = [];
+    let answer!: (judged: T) => void;
+    let fail!: (error: unknown) => void;
+    const answered = new Promise<T>((resolve, reject) => {
+      answer = resolve;
+      fail = reject;
+    });
+    // Answered once the branch moved and the state followed it: releasing the lock and saving
+    // the state (a cache, rebuilt from Git if lost) still hold the section, but not the pusher.
+    const section = this.#exclusive(handle, () =>
+      this.#locked(handle, async () => {
+        const verdict = await judge(handle);
+        const { objects, move } = land(verdict);
+        if (move) {
+          // Awaited by the ref's rename; a failure to stage the ref first must not leave it unhandled.
+          objects.catch(() => undefined);
+          await writeRef(handle.repo.gitdir, handle.repo.ref, move.tip, this.#options.durability, objects);
+          await this.#catchUp(handle, true, undefined, (found) => results.push(...found), move);
+        } else await objects;
+        answer(verdict);
+      }),
+    );
+    void section.catch(fail).finally(() => lease.release());
+    return { judged: await answered, results, handle };
   }
 
   /** Makes the repository of a new organization, then runs `work` (its first commit) as its only writer. */
@@ -375,15 +390,18 @@ export class OrgKeeper {
     return undefined;
   }
 
-  /** Follows commits written by another process; emits them when asked to. */
+  /**
+   * Follows commits written by another process; emits them when asked to. `known`: the branch
+   * was just moved here to `tip` (a push), through commits whose history is already read.
+   */
   async #catchUp(
     handle: OrgHandle,
     emit: boolean,
     feed?: ColdFeed,
     heard?: (results: CommitResult[]) => void,
-    known?: readonly HistoryStep[],
+    known?: { readonly tip: string; readonly history: readonly HistoryStep[] },
   ): Promise<void> {
-    const main = await readRef(handle.repo.gitdir, handle.repo.ref);
+    const main = known?.tip ?? (await readRef(handle.repo.gitdir, handle.repo.ref));
     if (!main || main === handle.state.head) return;
     const bodies = this.#options.env.bodies;
     // Listeners hear of each commit as it is applied: a long catch-up feeds the search index as it goes.
@@ -393,7 +411,10 @@ export class OrgKeeper {
           this.#afterWrite(handle, results);
         }
       : undefined;
-    if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed, known })) === 'diverged') {
+    if (
+      (await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed, known: known?.history })) ===
+      'diverged'
+    ) {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
       await advanceTo(handle.repo, handle.state, main, { bodies, feed });

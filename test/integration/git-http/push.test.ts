@@ -353,6 +353,10 @@ describe('git push to main', () => {
     const unknown = await push(['origin', 'HEAD:cr/999999']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/change request not found/);
+    // Refused before the store waited for its pack: the quarantine goes all the same.
+    await vi.waitFor(async () =>
+      expect(await readdir(path.join(h.gitdir, 'objects'))).not.toContainEqual(expect.stringMatching(/^tmp_objdir/)),
+    );
   });
 
   it('lands a push of many commits, packed and read by git rather than in process, as it lands one', async () => {
