@@ -24,7 +24,7 @@ export interface PushToReceive {
   readonly update: PushedUpdate;
   /** The quarantine's object directories (git's own environment variables). */
   readonly objects: QuarantineObjects;
-  /** Resolves once every pushed object is in `objects`; rejects when the pack was not taken. */
+  /** Resolves once every pushed object is in `objects`; rejects (or `land` does) when the pack was not taken. */
   unpacked(): Promise<void>;
   /** Called once every commit passed, before anything moves; `note` is told to the pusher. */
   accepted(commits: readonly PushedCommit[], note?: string): void;

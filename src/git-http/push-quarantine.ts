@@ -29,6 +29,13 @@ export class PushQuarantine {
   #ready: LaunchedProcess | undefined;
   /** The loose objects' sync, started as soon as they are unpacked, while the store judges them. */
   #synced: Promise<void> | undefined;
+  #outputEnded!: () => void;
+  /**
+   * Resolves once git's output has ended: it closes it as it exits, every object written, a
+   * moment before the launcher reports the exit that unpack() answers with. The objects may be
+   * read from then on; whether git took the pack is still unpack()'s to say.
+   */
+  readonly written = new Promise<void>((resolve) => (this.#outputEnded = resolve));
 
   private constructor(
     private readonly gitdir: string,
@@ -80,6 +87,14 @@ export class PushQuarantine {
     const child = (loose && this.#takeReady(header)) || this.#launchFor(version, count, limits, fsync);
     const stop = () => child.kill('SIGKILL');
     signal.addEventListener('abort', stop, { once: true });
+    child.stdout.once('end', () => {
+      if (loose && fsync && !signal.aborted) {
+        this.#synced = this.#syncLooseObjects();
+        // Its failure is landing's to report (see land); a refused push never lands.
+        this.#synced.catch(() => undefined);
+      }
+      this.#outputEnded();
+    });
     child.stdout.resume();
     // Piped, not pipelined: a failure must leave the request open for the answer that says why.
     bytes.input.pipe(child.stdin);
@@ -89,14 +104,7 @@ export class PushQuarantine {
         child.once('close', (exitCode: number | null) => resolve(exitCode));
       });
       if (signal.aborted) return String(signal.reason);
-      if (code === 0) {
-        if (loose && fsync) {
-          this.#synced = this.#syncLooseObjects();
-          // Its failure is landing's to report (see land); a refused push never lands.
-          this.#synced.catch(() => undefined);
-        }
-        return undefined;
-      }
+      if (code === 0) return undefined;
       const said = child.stderr
         .trim()
         .split('\n')

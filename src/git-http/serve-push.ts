@@ -155,10 +155,7 @@ async function receive(
       const unpack = await unpacking;
       if (unpack !== undefined) return { unpack, refusal: [unpack] };
     }
-    return await judge(deps, admitted, request, quarantine, async () => {
-      const unpack = await unpacking;
-      if (unpack !== undefined) throw new PackNotTaken(unpack);
-    });
+    return await judge(deps, admitted, request, quarantine, unpacking);
   } finally {
     req.off('close', gone);
     // A push may be refused before its pack is unpacked (a change request not open): the
@@ -189,7 +186,7 @@ async function judge(
   admitted: AdmittedRequest,
   request: PushRequest,
   quarantine: PushQuarantine,
-  unpacked: () => Promise<void>,
+  unpacking: Promise<string | undefined>,
 ): Promise<PushOutcome> {
   const refused = (refusal: readonly string[], failure?: string): PushOutcome => ({
     unpack: null,
@@ -209,12 +206,22 @@ async function judge(
   if (targets.length !== 1) return refused(['a push updates one branch at a time']);
   const { command, target } = targets[0]!;
   let note: string | undefined;
+  const taken = async () => {
+    const unpack = await unpacking;
+    if (unpack !== undefined) throw new PackNotTaken(unpack);
+  };
   const push: PushToReceive = {
     update: { old: command.old, new: command.new },
     objects: quarantine.objects,
-    unpacked,
+    // Judged from when git has written the objects; landed only once it said it took the pack.
+    unpacked: async () => {
+      await Promise.race([quarantine.written, taken()]);
+    },
     accepted: (_commits, said) => (note = said),
-    land: () => quarantine.land(deps.push.fsync),
+    land: async () => {
+      await taken();
+      await quarantine.land(deps.push.fsync);
+    },
   };
   const actor = { principal: admitted.principal, client: 'git' };
   try {
@@ -226,7 +233,9 @@ async function judge(
           : await deps.push.specs.receivePush(actor, push);
     return { unpack: null, refusal: null, received, ...(note ? { note } : {}) };
   } catch (error) {
-    if (error instanceof PackNotTaken) return { unpack: error.message, refusal: [error.message] };
+    // Objects read before git finished failing may be refused as missing: git's reason comes first.
+    const unpack = error instanceof PackNotTaken ? error.message : await unpacking.catch(() => undefined);
+    if (unpack !== undefined) return { unpack, refusal: [unpack] };
     if (error instanceof PushRefusedError) return refused(error.message.split('\n'));
     return refused([CHECK_FAILED], `${CHECK_FAILED} (${error instanceof Error ? error.message : String(error)})`);
   }

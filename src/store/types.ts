@@ -228,8 +228,9 @@ export interface PushToLand {
   /** Where the pushed objects wait until `land`. */
   readonly objects: QuarantineObjects;
   /**
-   * Resolves once every pushed object is in `objects`; rejects when the pack was not taken.
-   * Awaited under the branch's lock, after catching up: both overlap git's unpacking.
+   * Resolves once every pushed object is in `objects`; rejects when the pack was not taken
+   * (known later at times: `land` then rejects). Awaited under the branch's lock, after
+   * catching up: both overlap git's unpacking.
    */
   unpacked(): Promise<void>;
   readonly rules: PushRules;
