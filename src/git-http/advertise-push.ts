@@ -23,8 +23,8 @@ const NO_REFS = `${'0'.repeat(40)} capabilities^{}`;
  * `main` and the change requests' `cr/{n}`, read from the repository here rather than by
  * starting `git receive-pack --advertise-refs` for each push.
  */
-export async function pushAdvertisement(gitdir: string): Promise<Buffer> {
-  const lines = (await pushableBranches(gitdir)).map(({ ref, oid }) => `${oid} ${ref}`);
+export function pushAdvertisement(gitdir: string): Buffer {
+  const lines = pushableBranches(gitdir).map(({ ref, oid }) => `${oid} ${ref}`);
   const [first = NO_REFS, ...rest] = lines;
   return Buffer.concat([
     pktLine(`${first}\0${CAPABILITIES}\n`),

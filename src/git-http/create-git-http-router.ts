@@ -59,7 +59,7 @@ export function createGitHttpRouter(deps: GitHttpRouterDeps): { router: Router; 
     if (service === 'git-receive-pack') {
       const { gitdir } = await admitPush(req);
       quarantines.prepare(gitdir);
-      const refs = await pushAdvertisement(gitdir);
+      const refs = pushAdvertisement(gitdir);
       res.writeHead(200, { ...NO_CACHE, 'Content-Type': 'application/x-git-receive-pack-advertisement' });
       res.end(Buffer.concat([pktLine('# service=git-receive-pack\n'), FLUSH_PKT, refs]));
       return;

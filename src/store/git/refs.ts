@@ -1,4 +1,4 @@
-import { promises as fsp, statSync } from 'node:fs';
+import { promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isObjectId } from '../../ids.js';
 import { writeFileAtomically, type Durability } from './atomic-fs.js';
@@ -21,14 +21,20 @@ export async function readRef(gitdir: string, ref: string): Promise<string | nul
     if (!isMissing(error)) throw error;
   }
   try {
-    const packed = await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8');
-    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
-    const value = line?.slice(0, 40);
-    return isObjectId(value) ? value : null;
+    return packedValue(await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8'), ref);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
   }
+}
+
+/** A ref's commit in the text of `packed-refs`; null when it is not there. */
+function packedValue(packed: string, ref: string): string | null {
+  const value = packed
+    .split('\n')
+    .find((line) => line.endsWith(` ${ref}`))
+    ?.slice(0, 40);
+  return isObjectId(value) ? value : null;
 }
 
 /**
@@ -90,26 +96,36 @@ export async function writeRef(
 
 /**
  * The branches a push may update and their commits, `main` first, then change requests'
- * `cr/*` by name; loose refs over packed ones, locks and anything else left out.
+ * `cr/*` by name; loose refs over packed ones, locks and anything else left out. A few small
+ * files read in place: as promises, each read was four round trips through the thread pool,
+ * on every push's first request.
  */
-export async function pushableBranches(gitdir: string): Promise<{ readonly ref: string; readonly oid: string }[]> {
+export function pushableBranches(gitdir: string): { readonly ref: string; readonly oid: string }[] {
   const names = new Set<string>();
-  const loose = await fsp.readdir(path.join(gitdir, 'refs/heads/cr')).catch((error: unknown) => {
-    if (isMissing(error)) return [] as string[];
-    throw error;
-  });
-  for (const name of loose) names.add(`refs/heads/cr/${name}`);
-  const packed = await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8').catch((error: unknown) => {
-    if (isMissing(error)) return '';
-    throw error;
-  });
+  for (const name of ifPresent(() => readdirSync(path.join(gitdir, 'refs/heads/cr')), [])) {
+    names.add(`refs/heads/cr/${name}`);
+  }
+  const packed = ifPresent(() => readFileSync(path.join(gitdir, 'packed-refs'), 'utf8'), '');
   for (const line of packed.split('\n')) {
     const ref = line.slice(41);
     if (ref.startsWith('refs/heads/cr/')) names.add(ref);
   }
   const refs = [MAIN_REF, ...[...names].filter((ref) => /^refs\/heads\/cr\/\d+$/.test(ref)).sort(byNumber)];
-  const tips = await Promise.all(refs.map(async (ref) => ({ ref, oid: await readRef(gitdir, ref) })));
-  return tips.flatMap(({ ref, oid }) => (oid ? [{ ref, oid }] : []));
+  return refs.flatMap((ref) => {
+    const loose = ifPresent(() => readFileSync(path.join(gitdir, ref), 'utf8'), '').trim();
+    const oid = isObjectId(loose) ? loose : packedValue(packed, ref);
+    return oid ? [{ ref, oid }] : [];
+  });
+}
+
+/** What `read` gives, or `missing` when the file or directory is not there. */
+function ifPresent<T>(read: () => T, missing: T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (isMissing(error)) return missing;
+    throw error;
+  }
 }
 
 const byNumber = (a: string, b: string): number =>
