@@ -29,6 +29,8 @@ export class PushQuarantine {
   #ready: LaunchedProcess | undefined;
   /** The loose objects' sync, started as soon as they are unpacked, while the store judges them. */
   #synced: Promise<void> | undefined;
+  /** The loose objects git wrote, listed once it is done (see #looseObjects). */
+  #loose: { prefix: string; names: string[] }[] | undefined;
   #outputEnded!: () => void;
   /**
    * Resolves once git's output has ended: it closes it as it exits, every object written, a
@@ -160,13 +162,16 @@ export class PushQuarantine {
   }
 
   /**
-   * The quarantine's loose objects, by fanout directory (`objects/xx`). A few directories of a
-   * few entries each: read in place, as landing's moves are, where each step as a promise would
-   * cost a thread pool round trip, ten times the work.
+   * The quarantine's loose objects, by fanout directory (`objects/xx`), listed once, when first
+   * asked for after git is done: by the sync, then by landing. A few directories of a few
+   * entries each: read in place, as landing's moves are, where each step as a promise would cost
+   * a thread pool round trip, ten times the work.
    */
   #looseObjects(): { prefix: string; names: string[] }[] {
-    const fanout = readdirSync(this.dir).filter((name) => FANOUT.test(name));
-    return fanout.map((prefix) => ({ prefix, names: readdirSync(path.join(this.dir, prefix)) }));
+    this.#loose ??= readdirSync(this.dir)
+      .filter((name) => FANOUT.test(name))
+      .map((prefix) => ({ prefix, names: readdirSync(path.join(this.dir, prefix)) }));
+    return this.#loose;
   }
 
   /**
