@@ -183,7 +183,7 @@ export class GitStore {
   async exists(orgId: string): Promise<boolean> {
     if (!parseStoreKey(orgId)) return false;
     const place = this.places(orgId);
-    return (await readRef(place.gitdir, place.ref)) !== null;
+    return readRef(place.gitdir, place.ref) !== null;
   }
 
   async initOrganization(orgId: string, input: NewOrganization, ctx: ChangeContext): Promise<CommitResult> {
@@ -488,7 +488,7 @@ export class GitStore {
   }
 
   /** The commit change request `number`'s branch points at; null when it has none. */
-  changeRequestTip(orgId: string, number: number): Promise<string | null> {
+  async changeRequestTip(orgId: string, number: number): Promise<string | null> {
     return readRef(this.gitdir(orgId), changeRequestRef(number));
   }
 

@@ -9,8 +9,8 @@ import { lockRef, readMain, readRef, writeRef, type Durability } from '../git/in
 export async function forkBranch(gitdir: string, ref: string, durability: Durability, at?: string): Promise<string> {
   const release = await lockRef(gitdir, ref);
   try {
-    if ((await readRef(gitdir, ref)) !== null) throw new ConflictError(`the branch ${ref} already exists`);
-    const start = at ?? (await readMain(gitdir));
+    if (readRef(gitdir, ref) !== null) throw new ConflictError(`the branch ${ref} already exists`);
+    const start = at ?? readMain(gitdir);
     if (!start) throw new NotFoundError('organization');
     await writeRef(gitdir, ref, start, durability);
     return start;

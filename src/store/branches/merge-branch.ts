@@ -52,7 +52,7 @@ export async function mergeBranch(
   env: WriteEnv,
 ): Promise<MergeOutcome> {
   const { repo, state } = handle;
-  const tip = await readRef(repo.gitdir, merge.ref);
+  const tip = readRef(repo.gitdir, merge.ref);
   if (!tip) throw new NotFoundError('change request branch');
   const head = state.head as string;
   if (await isAncestor(repo.gitdir, tip, head))
@@ -92,7 +92,7 @@ export async function mergeBranch(
       committer: { ...headerSafe(env.committer), timestamp, timezoneOffset: 0 },
     });
   });
-  if ((await readRef(repo.gitdir, MAIN_REF)) !== head) {
+  if (readRef(repo.gitdir, MAIN_REF) !== head) {
     throw new ConflictError('the repository moved on during the merge; nothing was written');
   }
   await writeRef(repo.gitdir, MAIN_REF, commit, repo.durability);

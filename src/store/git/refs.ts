@@ -10,22 +10,20 @@ export const changeRequestRef = (number: number): string => `refs/heads/cr/${num
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** The commit `main` points at, loose ref first, then packed-refs (after a `git gc`); null if none. */
-export const readMain = (gitdir: string): Promise<string | null> => readRef(gitdir, MAIN_REF);
+export const readMain = (gitdir: string): string | null => readRef(gitdir, MAIN_REF);
 
-/** The commit a branch points at, as readMain reads `main`. */
-export async function readRef(gitdir: string, ref: string): Promise<string | null> {
-  try {
-    const value = (await fsp.readFile(path.join(gitdir, ref), 'utf8')).trim();
-    if (isObjectId(value)) return value;
-  } catch (error) {
-    if (!isMissing(error)) throw error;
-  }
-  try {
-    return packedValue(await fsp.readFile(path.join(gitdir, 'packed-refs'), 'utf8'), ref);
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
+/**
+ * The commit a branch points at, as readMain reads `main`. Read in place: a file of 41 bytes
+ * takes microseconds, where a read as a promise is four trips through the thread pool, and
+ * every write asks under its lock, some twice.
+ */
+export function readRef(gitdir: string, ref: string): string | null {
+  const loose = ifPresent(() => readFileSync(path.join(gitdir, ref), 'utf8'), '').trim();
+  if (isObjectId(loose)) return loose;
+  return packedValue(
+    ifPresent(() => readFileSync(path.join(gitdir, 'packed-refs'), 'utf8'), ''),
+    ref,
+  );
 }
 
 /** A ref's commit in the text of `packed-refs`; null when it is not there. */

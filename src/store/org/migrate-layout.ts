@@ -107,7 +107,7 @@ export async function migrateLayout(handle: OrgHandle, env: WriteEnv): Promise<L
   const head = state.head;
   const commit = await writeMigrationCommit(repo, head, moves, env.committer);
   const tree = (await gitPlumbing(repo.gitdir, ['rev-parse', '--verify', `${commit}^{tree}`])).toString('utf8').trim();
-  if ((await readRef(repo.gitdir, repo.ref)) !== head) {
+  if (readRef(repo.gitdir, repo.ref) !== head) {
     throw new ConflictError('the repository moved on during the layout migration; nothing was written');
   }
   await writeRef(repo.gitdir, repo.ref, commit, repo.durability);

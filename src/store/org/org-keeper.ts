@@ -87,7 +87,7 @@ export class OrgKeeper {
   async #atMain(handle: OrgHandle): Promise<OrgHandle> {
     const stamp = refStampThisTick(handle.repo.gitdir, handle.repo.ref);
     if (stamp !== null && stamp === handle.refStamp) return handle;
-    if ((await readRef(handle.repo.gitdir, handle.repo.ref)) !== handle.state.head) {
+    if (readRef(handle.repo.gitdir, handle.repo.ref) !== handle.state.head) {
       await this.#exclusive(handle, () => this.#catchUp(handle, true));
     }
     // The stamp was taken before the ref was read: if main moved in between, the next call
@@ -333,8 +333,7 @@ export class OrgKeeper {
   /** Loads the saved state and brings it to `main` (or builds it from Git, feeding `feed`). */
   async #open(key: string, place: RepoPlace, feed: ColdFeed): Promise<OrgHandle> {
     const { gitdir, ref } = place;
-    if ((await readRef(gitdir, ref)) === null)
-      throw new NotFoundError(ref === MAIN_REF ? 'organization' : 'change request');
+    if (readRef(gitdir, ref) === null) throw new NotFoundError(ref === MAIN_REF ? 'organization' : 'change request');
     await removeFormerCaches(gitdir);
     // Creating the file costs a synchronous moment (and a sync to disk): without one, the
     // state is built from Git first and the file made once the organization is open.
@@ -401,7 +400,7 @@ export class OrgKeeper {
     heard?: (results: CommitResult[]) => void,
     known?: { readonly tip: string; readonly history: readonly HistoryStep[] },
   ): Promise<void> {
-    const main = known?.tip ?? (await readRef(handle.repo.gitdir, handle.repo.ref));
+    const main = known?.tip ?? readRef(handle.repo.gitdir, handle.repo.ref);
     if (!main || main === handle.state.head) return;
     const bodies = this.#options.env.bodies;
     // Listeners hear of each commit as it is applied: a long catch-up feeds the search index as it goes.

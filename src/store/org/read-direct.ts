@@ -59,7 +59,7 @@ export class DirectReader {
   }
 
   async read(id: string): Promise<DirectRecord | undefined> {
-    const main = await readRef(this.gitdir, this.place.ref);
+    const main = readRef(this.gitdir, this.place.ref);
     if (!main) return undefined;
     const key = `${main}:${id}`;
     let record = this.#records.get(key);

@@ -72,7 +72,7 @@ export async function commitFiles(
     });
     return { ...trees, commit };
   });
-  if ((await readRef(repo.gitdir, repo.ref)) !== state.head) {
+  if (readRef(repo.gitdir, repo.ref) !== state.head) {
     throw new ConflictError('the repository moved on during the write; nothing was written');
   }
   await writeRef(repo.gitdir, repo.ref, commit, repo.durability);
