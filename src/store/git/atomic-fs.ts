@@ -1,33 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsync, openSync, promises as fsp, type MakeDirectoryOptions } from 'node:fs';
+import {
+  closeSync,
+  fsync,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type MakeDirectoryOptions,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 /** Unique name beside the target; `tmp_obj_` is the prefix git itself uses and fsck tolerates. */
 export const tempPathBeside = (target: string): string =>
   path.join(path.dirname(target), `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
-
-/**
- * How written files reach the disk. A rename survives a power loss only once the file's data and
- * then the directory entry are flushed, so, as git's `core.fsync` does for objects and refs, the
- * durable kind syncs the file before the rename and its directory after.
- */
-export interface Durability {
-  syncFile(file: fsp.FileHandle, target: string): Promise<void>;
-  syncDirectory(dir: string): Promise<void>;
-}
-
-export const FSYNC: Durability = {
-  syncFile: (file) => file.sync(),
-  async syncDirectory(dir) {
-    const handle = await fsp.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
-};
 
 const fsyncDescriptor = promisify(fsync);
 
@@ -45,24 +33,37 @@ export async function syncPath(target: string): Promise<void> {
   }
 }
 
+/**
+ * How written files reach the disk. A rename survives a power loss only once the file's data and
+ * then the directory entry are flushed, so, as git's `core.fsync` does for objects and refs, the
+ * durable kind syncs the file before the rename and its directory after.
+ */
+export interface Durability {
+  syncFile(file: fsp.FileHandle, target: string): Promise<void>;
+  /** A file or directory, by its path. */
+  syncPath(target: string): Promise<void>;
+}
+
+export const FSYNC: Durability = {
+  syncFile: (file) => file.sync(),
+  syncPath,
+};
+
 /** For caches that can be rebuilt, and for deployments that accept losing the last edits on power loss. */
 export const NO_FSYNC: Durability = {
   syncFile: async () => undefined,
-  syncDirectory: async () => undefined,
+  syncPath: async () => undefined,
 };
 
 /**
  * Writes a file whole or not at all: a killed process leaves the old file or a stray temp file.
  * `stagingDir` (same filesystem) keeps the temp file out of a directory others scan, like refs/.
- * The rename waits for `renameAfter`, if given (what the new content names becoming durable):
- * the temp file is written and synced meanwhile; nothing is renamed if it rejects.
  */
 export async function writeFileAtomically(
   target: string,
   data: string | Uint8Array,
   stagingDir?: string,
   durability: Durability = NO_FSYNC,
-  renameAfter?: Promise<unknown>,
 ): Promise<void> {
   const temp = stagingDir ? path.join(stagingDir, path.basename(tempPathBeside(target))) : tempPathBeside(target);
   if (stagingDir) await fsp.mkdir(stagingDir, { recursive: true });
@@ -74,13 +75,40 @@ export async function writeFileAtomically(
     } finally {
       await file.close();
     }
-    await renameAfter;
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;
   }
-  await durability.syncDirectory(path.dirname(target));
+  await durability.syncPath(path.dirname(target));
+}
+
+/**
+ * writeFileAtomically for a small file that names what is still reaching the disk (a push's
+ * objects, moved in place meanwhile: see PushQuarantine.land): renamed once `renameAfter`
+ * resolves, never if it rejects. It is written and its sync started now, in place, before those
+ * moves hold the event loop: as promises, each step would wait for them to end, then for a
+ * thread pool round trip, and only the rename and the directory's sync are left after them.
+ */
+export async function writeFileAfter(
+  target: string,
+  data: string,
+  stagingDir: string,
+  durability: Durability,
+  renameAfter: Promise<unknown>,
+): Promise<void> {
+  const temp = path.join(stagingDir, path.basename(tempPathBeside(target)));
+  mkdirSync(stagingDir, { recursive: true });
+  try {
+    writeFileSync(temp, data, { flag: 'wx' });
+    await durability.syncPath(temp);
+    await renameAfter;
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  await durability.syncPath(path.dirname(target));
 }
 
 /** A write whose directory may not exist yet: made (and its entry synced) as isomorphic-git would on ENOENT. */
@@ -95,7 +123,7 @@ async function writeCreatingDirectory(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const dir = path.dirname(target);
     await fsp.mkdir(dir, { recursive: true });
-    await durability.syncDirectory(path.dirname(dir));
+    await durability.syncPath(path.dirname(dir));
     await writeFileAtomically(target, data, undefined, durability);
   }
 }
@@ -128,7 +156,7 @@ export function repositoryFs(durability: Durability) {
       },
       async mkdir(dir: string, options?: MakeDirectoryOptions) {
         await fsp.mkdir(dir, options);
-        await durability.syncDirectory(path.dirname(dir));
+        await durability.syncPath(path.dirname(dir));
       },
       rmdir: fsp.rmdir,
       rm: fsp.rm,

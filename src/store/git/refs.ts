@@ -1,7 +1,7 @@
-import { promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isObjectId } from '../../ids.js';
-import { writeFileAtomically, type Durability } from './atomic-fs.js';
+import { writeFileAfter, writeFileAtomically, type Durability } from './atomic-fs.js';
 
 export const MAIN_REF = 'refs/heads/main';
 /** A change request's branch: its commits stay off `main` until merged. */
@@ -72,7 +72,7 @@ export function refStampThisTick(gitdir: string, ref: string): string | null {
  * value is staged in the store's own folder, never under refs/, where any ref reader (a clone's
  * upload-pack, `git for-each-ref`) would take a temp file for a branch. With `objectsDurable`
  * (the commit's objects still reaching the disk), the new value is staged and synced meanwhile,
- * and the ref moves once they are there.
+ * and the ref moves once they are there (see writeFileAfter).
  */
 export async function writeRef(
   gitdir: string,
@@ -81,15 +81,16 @@ export async function writeRef(
   durability: Durability,
   objectsDurable?: Promise<void>,
 ): Promise<void> {
+  const target = path.join(gitdir, ref);
+  const staging = path.join(gitdir, 'specbase', 'staging');
   // `refs/heads/` exists in every repository; a branch under `cr/` may be the first there.
-  if (ref !== MAIN_REF) await fsp.mkdir(path.dirname(path.join(gitdir, ref)), { recursive: true });
-  await writeFileAtomically(
-    path.join(gitdir, ref),
-    `${commit}\n`,
-    path.join(gitdir, 'specbase', 'staging'),
-    durability,
-    objectsDurable,
-  );
+  const underHeads = ref === MAIN_REF ? undefined : path.dirname(target);
+  if (objectsDurable) {
+    if (underHeads) mkdirSync(underHeads, { recursive: true });
+    return writeFileAfter(target, `${commit}\n`, staging, durability, objectsDurable);
+  }
+  if (underHeads) await fsp.mkdir(underHeads, { recursive: true });
+  await writeFileAtomically(target, `${commit}\n`, staging, durability);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,9 +15,9 @@ function recordingFsync(base: Durability) {
       await base.syncFile(file, target);
       events.push({ kind: 'file', path: target });
     },
-    async syncDirectory(dir) {
-      await base.syncDirectory(dir);
-      events.push({ kind: 'dir', path: dir });
+    async syncPath(target) {
+      await base.syncPath(target);
+      events.push({ kind: statSync(target).isDirectory() ? 'dir' : 'file', path: target });
     },
   };
   return { durability, events };
