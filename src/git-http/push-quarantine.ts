@@ -192,8 +192,9 @@ export class PushQuarantine {
     }
     for (const { prefix, names } of this.#looseObjects()) {
       const target = path.join(objects, prefix);
-      if (mkdirSync(target, { recursive: true })) gained.add(objects);
-      for (const name of names) renameSync(path.join(this.dir, prefix, name), path.join(target, name));
+      for (const name of names) {
+        if (renameMakingDirectory(path.join(this.dir, prefix, name), path.join(target, name))) gained.add(objects);
+      }
       gained.add(target);
     }
     if (fsync) await Promise.all([...gained].map((dir) => syncPath(dir)));
@@ -204,5 +205,22 @@ export class PushQuarantine {
     this.#stopReady();
     await this.#synced?.catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Renames `from` to `to`, making `to`'s directory first when it is missing; whether it made it.
+ * Most of a push's objects land in a fanout directory that exists: asking first would cost each
+ * of them a system call or two more.
+ */
+function renameMakingDirectory(from: string, to: string): boolean {
+  try {
+    renameSync(from, to);
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(path.dirname(to), { recursive: true });
+    renameSync(from, to);
+    return true;
   }
 }
