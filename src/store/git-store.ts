@@ -373,7 +373,7 @@ export class GitStore {
           env: this.env,
         });
       },
-      (steps) => {
+      ({ steps, parsed }) => {
         push.accepted(steps.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject })));
         const objects = push.land();
         if (push.keepRef || !push.update.new) return { objects };
@@ -382,14 +382,14 @@ export class GitStore {
           commit,
           changes: regularFileChanges(changes),
         }));
-        return { objects, move: { tip: push.update.new, history } };
+        return { objects, move: { tip: push.update.new, history, parsed } };
       },
     );
     const changes = results.flatMap((result): PushedChange[] => {
       const entry = handle.state.byArtifact.get(result.artifact.id)?.findLast((e) => e.commit === result.commit);
       return entry ? [{ result, verb: entry.verb, author: entry.author }] : [];
     });
-    const commits = judged.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject }));
+    const commits = judged.steps.map((step) => ({ commit: step.oid, author: step.author, subject: step.subject }));
     return { commits, landed: handle.state.head === push.update.new, changes };
   }
 

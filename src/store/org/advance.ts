@@ -26,6 +26,19 @@ import type { ArtifactMeta, ChangeVerb, CommitResult } from '../types.js';
 import type { BodyCache } from './org-handle.js';
 import type { ColdFeed } from './cold-feed.js';
 
+/** A file as a caller parsed it (see FileReader): its blob's text at `path`. */
+export interface ParsedFile {
+  readonly path: string;
+  readonly file: RepositoryFile;
+}
+
+/** The commits up to `tip` as a caller already read them (a push's checks), and the files it parsed, by blob. */
+export interface KnownCommits {
+  readonly tip: string;
+  readonly history: readonly HistoryStep[];
+  readonly parsed: ReadonlyMap<string, ParsedFile>;
+}
+
 /**
  * Files read ahead of the one being applied (`window`): native git in bulk keeps a deep pipe
  * busy. Native reads are asked for once `refillAt` places in the window are free, not one per
@@ -48,6 +61,8 @@ class FileReader {
     private readonly bodies: BodyCache,
     /** Native git for a walk from the root; isomorphic-git for the few commits of a catch-up. */
     private readonly batch?: BlobBatch,
+    /** Files a caller already read and parsed, by blob: neither read nor parsed again. */
+    private readonly given: ReadonlyMap<string, ParsedFile> = new Map(),
   ) {
     this.ahead = batch ? READ_AHEAD.batch : READ_AHEAD.inProcess;
   }
@@ -58,7 +73,7 @@ class FileReader {
 
   /** The files about to be applied, in order: read ahead, at most `window` of them waiting. */
   readAhead(oids: readonly string[]): void {
-    this.queue = oids;
+    this.queue = this.given.size === 0 ? oids : oids.filter((oid) => !this.given.has(oid));
     this.queued = 0;
     this.fill();
   }
@@ -82,6 +97,11 @@ class FileReader {
 
   /** A file another writer broke is kept at its last good state; reading it reports the problem. */
   async parsed(oid: string, path: string): Promise<RepositoryFile | undefined> {
+    const given = this.given.get(oid);
+    if (given?.path === path) {
+      if (given.file.kind === 'artifact') this.bodies.set(oid, given.file.body);
+      return given.file;
+    }
     const text = this.texts.get(oid);
     this.texts.delete(oid);
     this.fill();
@@ -258,13 +278,14 @@ export async function advanceTo(
     applied?: (results: CommitResult[]) => void;
     bodies: BodyCache;
     feed?: ColdFeed | undefined;
-    /** The commits from the head to `target` as a caller already read them (a push's checks). */
-    known?: readonly HistoryStep[] | undefined;
+    /** The commits from the head to `target` as a caller already read them, and the files it parsed. */
+    known?: KnownCommits | undefined;
   },
 ): Promise<'applied' | 'diverged'> {
   const fromRoot = state.head === null;
-  const known = options.known?.[0]?.commit.parent[0] === state.head && options.known.at(-1)?.oid === target;
-  const short = known ? options.known : fromRoot ? undefined : await chainTo(repo, state.head!, target);
+  const history = options.known?.history;
+  const known = history?.[0]?.commit.parent[0] === state.head && history.at(-1)?.oid === target;
+  const short = known ? history : fromRoot ? undefined : await chainTo(repo, state.head!, target);
   const native = short === undefined || short.length > IN_PROCESS_COMMITS;
   const chain = short ?? (await nativeChain(repo, state.head, target));
   if (chain === 'diverged') return 'diverged';
@@ -275,7 +296,7 @@ export async function advanceTo(
   if (feed) await nextTurn();
   const trees = new TreeCache();
   const batch = native ? new BlobBatch(repo.gitdir) : undefined;
-  const files = new FileReader(repo, options.bodies, batch);
+  const files = new FileReader(repo, options.bodies, batch, known ? options.known?.parsed : undefined);
   try {
     for (const { oid: commitOid, commit, changes: listed } of chain) {
       const changes = (listed ?? (await changedFiles(repo, state.rootTree, commit.tree, trees))).filter((c) =>

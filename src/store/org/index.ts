@@ -15,4 +15,4 @@ export { OrgKeeper } from './org-keeper.js';
 export { readDocuments, readMany } from './read-many.js';
 export { VersionReaders } from './version-readers.js';
 export { LinkIndexes, type OrgLinks } from './link-indexes.js';
-export { advanceTo } from './advance.js';
+export { advanceTo, type ParsedFile } from './advance.js';

@@ -11,12 +11,11 @@ import {
   refStampThisTick,
   writeRef,
   type Durability,
-  type HistoryStep,
 } from '../git/index.js';
 import { OrgState } from '../catalog/index.js';
 import { removeFormerCaches, SavedState, savedStateFile, savedStateMismatch, saveOrDrop } from '../persist/index.js';
 import type { CommitListener, CommitResult, StoreLog } from '../types.js';
-import { advanceTo } from './advance.js';
+import { advanceTo, type KnownCommits } from './advance.js';
 import type { ColdFeed } from './cold-feed.js';
 import { layoutMoves, migrateLayout } from './migrate-layout.js';
 import type { OrgHandle, RepoPlace, WriteEnv } from './org-handle.js';
@@ -164,7 +163,7 @@ export class OrgKeeper {
     judge: (handle: OrgHandle) => Promise<T>,
     land: (judged: T) => {
       readonly objects: Promise<void>;
-      readonly move?: { readonly tip: string; readonly history: readonly HistoryStep[] };
+      readonly move?: KnownCommits;
     },
   ): Promise<{ judged: T; results: CommitResult[]; handle: OrgHandle }> {
     const lease = this.#lease(orgId);
@@ -398,7 +397,7 @@ export class OrgKeeper {
     emit: boolean,
     feed?: ColdFeed,
     heard?: (results: CommitResult[]) => void,
-    known?: { readonly tip: string; readonly history: readonly HistoryStep[] },
+    known?: KnownCommits,
   ): Promise<void> {
     const main = known?.tip ?? readRef(handle.repo.gitdir, handle.repo.ref);
     if (!main || main === handle.state.head) return;
@@ -410,10 +409,7 @@ export class OrgKeeper {
           this.#afterWrite(handle, results);
         }
       : undefined;
-    if (
-      (await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed, known: known?.history })) ===
-      'diverged'
-    ) {
+    if ((await advanceTo(handle.repo, handle.state, main, { applied, bodies, feed, known })) === 'diverged') {
       handle.state = new OrgState();
       handle.saved?.replaceOnNextSave();
       await advanceTo(handle.repo, handle.state, main, { bodies, feed });

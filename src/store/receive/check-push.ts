@@ -16,7 +16,7 @@ import {
   type Repo,
 } from '../git/index.js';
 import { parseRepositoryFile } from '../layout/index.js';
-import type { WriteEnv } from '../org/index.js';
+import type { ParsedFile, WriteEnv } from '../org/index.js';
 import type { PushedUpdate, PushRules, QuarantineObjects } from '../types.js';
 import { checkChangedFile, checkWritable, type FileCheck } from './check-file.js';
 import { checkPlacement, strandedChild } from './check-placement.js';
@@ -67,16 +67,22 @@ export interface PushToCheck {
   readonly env: WriteEnv;
 }
 
+/** A push judged acceptable: its commits, oldest first, and each file they add, as parsed (by blob). */
+export interface JudgedPush {
+  readonly steps: readonly PushedCommitStep[];
+  readonly parsed: ReadonlyMap<string, ParsedFile>;
+}
+
 /**
  * Judges a push to a branch before any ref moves, all or nothing: the branch must not be deleted
  * or rewound, the pushed commits must line up on top of it one by one (no merges: rebase), and
  * each must leave the repository as the store's own writes would (see checkChangedFile and
- * checkPlacement), touching only workspaces the pusher may write. Answers the pushed commits,
- * oldest first, as read (the store follows the branch with them once they land); throws
- * PushRefusedError naming each commit, file and rule broken (those of the first commit that
- * breaks any).
+ * checkPlacement), touching only workspaces the pusher may write. Answers the pushed commits
+ * and files as read and parsed: the store follows the branch with them once they land, without
+ * reading them again. Throws PushRefusedError naming each commit, file and rule broken (those
+ * of the first commit that breaks any).
  */
-export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> {
+export async function checkPush(push: PushToCheck): Promise<JudgedPush> {
   const { state, update, branch } = push;
   if (update.new === null) throw refused({ rule: `deleting ${branch} is refused` });
   if (update.old !== state.head) {
@@ -89,6 +95,7 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
   }
   const { steps, blobs } = await pushedCommits(push, state.head, update.new).catch(asRefusal);
   const catalog = new PushedCatalog(state);
+  const parsed = new Map<string, ParsedFile>();
   const check: FileCheck = { catalog, rules: push.rules, env: push.env };
   try {
     if (steps.length === 0) {
@@ -105,14 +112,14 @@ export async function checkPush(push: PushToCheck): Promise<PushedCommitStep[]> 
       if (step.parents[0] !== expectedParent) {
         throw refused({ commit: step.oid, rule: `the commit is not on top of ${branch}: ${FETCH_AND_REBASE}` });
       }
-      const refusals = await checkCommit(check, blobs, step).catch(asRefusal);
+      const refusals = await checkCommit(check, blobs, step, parsed).catch(asRefusal);
       if (refusals.length > 0) throw new PushRefusedError(refusals.slice(0, MAX_REFUSALS));
       expectedParent = step.oid;
     }
   } finally {
     blobs.close();
   }
-  return steps;
+  return { steps, parsed };
 }
 
 const refused = (refusal: PushRefusal): PushRefusedError => new PushRefusedError([refusal]);
@@ -135,7 +142,12 @@ function ruleOf(error: unknown, path: string): string {
 }
 
 /** Lays one commit over the catalog, file by file, then checks where everything it touched sits. */
-async function checkCommit(check: FileCheck, blobs: Blobs, step: PushedCommitStep): Promise<PushRefusal[]> {
+async function checkCommit(
+  check: FileCheck,
+  blobs: Blobs,
+  step: PushedCommitStep,
+  parsed: Map<string, ParsedFile>,
+): Promise<PushRefusal[]> {
   const refusals: PushRefusal[] = [];
   const refuse = (path: string, rule: string) => refusals.push({ commit: step.oid, path, rule });
   const touched: { readonly entry: PushedEntry; readonly before?: PushedEntry }[] = [];
@@ -145,7 +157,7 @@ async function checkCommit(check: FileCheck, blobs: Blobs, step: PushedCommitSte
   for (const change of ordered) {
     try {
       if (change.after) {
-        touched.push(await changeFile(check, blobs, change, change.after));
+        touched.push(await changeFile(check, blobs, change, change.after, parsed));
       } else {
         const gone = removeFile(check, change);
         if (gone) removed.push(gone);
@@ -186,6 +198,7 @@ async function changeFile(
   blobs: Blobs,
   change: PushedFileChange,
   after: NonNullable<PushedFileChange['after']>,
+  parsed: Map<string, ParsedFile>,
 ): Promise<{ entry: PushedEntry; before?: PushedEntry }> {
   if (!FILE_MODES.has(after.mode)) {
     throw new InvalidInputError(`only regular files are accepted, not mode ${after.mode} (a symlink or a submodule)`);
@@ -196,6 +209,7 @@ async function changeFile(
     );
   }
   const file = parseRepositoryFile(await readText(blobs, after.oid), change.path);
+  parsed.set(after.oid, { path: change.path, file });
   const before = change.before ? check.catalog.atPath(change.path) : undefined;
   const previous = before && {
     entry: before,
