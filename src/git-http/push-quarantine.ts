@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PushLimits } from '../config/index.js';
 import { gitEnvironment, launcher, type LaunchedProcess } from '../launcher/index.js';
-import { syncPath, type QuarantineObjects } from '../store/index.js';
+import { looseObjectFiles, syncPath, type QuarantineObjects } from '../store/index.js';
 import type { StreamBytes } from './push-request.js';
 
 /**
@@ -16,7 +16,6 @@ const PACK_HEADER_BYTES = 12;
 /** A pack's files land in this order, its index last: git finds a pack by its index (git's own order). */
 const PACK_FILE_RANK = ['.keep', '.pack', '.rev', '.idx'];
 const rankOf = (name: string) => PACK_FILE_RANK.indexOf(path.extname(name));
-const FANOUT = /^[0-9a-f]{2}$/;
 
 /**
  * A push's objects, kept apart from the repository until the push is accepted, as git's own
@@ -30,7 +29,7 @@ export class PushQuarantine {
   /** The loose objects' sync, started as soon as they are unpacked, while the store judges them. */
   #synced: Promise<void> | undefined;
   /** The loose objects git wrote, listed once it is done (see #looseObjects). */
-  #loose: { prefix: string; names: string[] }[] | undefined;
+  #loose: ReturnType<typeof looseObjectFiles> | undefined;
   #outputEnded!: () => void;
   /**
    * Resolves once git's output has ended: it closes it as it exits, every object written, a
@@ -163,14 +162,10 @@ export class PushQuarantine {
 
   /**
    * The quarantine's loose objects, by fanout directory (`objects/xx`), listed once, when first
-   * asked for after git is done: by the sync, then by landing. A few directories of a few
-   * entries each: read in place, as landing's moves are, where each step as a promise would cost
-   * a thread pool round trip, ten times the work.
+   * asked for after git is done: by the sync, then by landing.
    */
-  #looseObjects(): { prefix: string; names: string[] }[] {
-    this.#loose ??= readdirSync(this.dir)
-      .filter((name) => FANOUT.test(name))
-      .map((prefix) => ({ prefix, names: readdirSync(path.join(this.dir, prefix)) }));
+  #looseObjects(): ReturnType<typeof looseObjectFiles> {
+    this.#loose ??= looseObjectFiles(this.dir);
     return this.#loose;
   }
 

@@ -5,6 +5,7 @@ export { changeRequestKey } from './branches/index.js';
 export {
   blameFile,
   FSYNC,
+  looseObjectFiles,
   NO_FSYNC,
   parsePorcelainBlame,
   pushableBranches,

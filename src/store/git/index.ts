@@ -9,6 +9,7 @@ export { CatFileBatch } from './cat-file-batch.js';
 export { CommitGraphs } from './commit-graph.js';
 export { gitPlumbing } from './git-plumbing.js';
 export { prepareLooseBlobs } from './loose-blob-thread.js';
+export { looseObjectFiles } from './loose-object.js';
 export { KeyedMutex } from './mutex.js';
 export {
   deletedFiles,

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
 import { isObjectId } from '../../ids.js';
@@ -14,6 +14,24 @@ export function readLooseBlob(gitdir: string, oid: string): Uint8Array | undefin
   const object = readLooseObject(path.join(gitdir, 'objects'), oid);
   // A buffer of its own, so it can move to another thread: a small Buffer may share its memory.
   return object?.kind === 'blob' ? new Uint8Array(object.body) : undefined;
+}
+
+const FANOUT = /^[0-9a-f]{2}$/;
+const LOOSE_NAME = /^[0-9a-f]{38}$/;
+
+/**
+ * The loose object files under `objectsDir`, by fanout folder (`xx/` and the names of the
+ * objects in it); anything else there (git's `tmp_obj_*`, `pack/`, `info/`) left out. Read in
+ * place: a push's quarantine holds a few folders of a few files, where each listing as a
+ * promise would be a thread pool round trip.
+ */
+export function looseObjectFiles(objectsDir: string): { readonly prefix: string; readonly names: string[] }[] {
+  return readdirSync(objectsDir)
+    .filter((name) => FANOUT.test(name))
+    .map((prefix) => ({
+      prefix,
+      names: readdirSync(path.join(objectsDir, prefix)).filter((name) => LOOSE_NAME.test(name)),
+    }));
 }
 
 export interface LooseObject {

@@ -1,7 +1,5 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import type { CommitObject, TreeEntry } from 'isomorphic-git';
-import { readLooseObject, readLooseObjectUnlessBlob, type LooseObject } from './loose-object.js';
+import { looseObjectFiles, readLooseObject, readLooseObjectUnlessBlob, type LooseObject } from './loose-object.js';
 import { MalformedObjectError, parseCommit, parseTree } from './object-format.js';
 
 /** A pushed object git's fsck would refuse, or one no branch push needs (a tag): which, and why. */
@@ -20,9 +18,6 @@ export interface ObjectSource {
   tree(oid: string): TreeEntry[] | undefined;
   blob(oid: string): Uint8Array | undefined;
 }
-
-const FANOUT = /^[0-9a-f]{2}$/;
-const LOOSE_NAME = /^[0-9a-f]{38}$/;
 
 /**
  * The objects of a push unpacked loose into its quarantine (`git unpack-objects`), each checked
@@ -44,10 +39,8 @@ export class PushedObjects implements ObjectSource {
     private readonly quarantineDir: string,
     private readonly repositoryObjects: string,
   ) {
-    for (const prefix of readdirSync(quarantineDir).filter((name) => FANOUT.test(name))) {
-      for (const rest of readdirSync(path.join(quarantineDir, prefix)).filter((name) => LOOSE_NAME.test(name))) {
-        this.#check(prefix + rest);
-      }
+    for (const { prefix, names } of looseObjectFiles(quarantineDir)) {
+      for (const rest of names) this.#check(prefix + rest);
     }
   }
 
