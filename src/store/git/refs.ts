@@ -18,13 +18,18 @@ export const readMain = (gitdir: string): string | null => readRef(gitdir, MAIN_
  * every write asks under its lock, some twice.
  */
 export function readRef(gitdir: string, ref: string): string | null {
-  const loose = ifPresent(() => readFileSync(path.join(gitdir, ref), 'utf8'), '').trim();
-  if (isObjectId(loose)) return loose;
-  return packedValue(
-    ifPresent(() => readFileSync(path.join(gitdir, 'packed-refs'), 'utf8'), ''),
-    ref,
-  );
+  return tipOf(gitdir, ref, () => readPackedRefs(gitdir));
 }
+
+/** A branch's commit: its loose ref's, else its line in `packed` (read only then); null when neither has one. */
+function tipOf(gitdir: string, ref: string, packed: () => string): string | null {
+  const loose = ifPresent(() => readFileSync(path.join(gitdir, ref), 'utf8'), '').trim();
+  return isObjectId(loose) ? loose : packedValue(packed(), ref);
+}
+
+/** The text of `packed-refs`; empty when there is none (no `git gc` yet). */
+const readPackedRefs = (gitdir: string): string =>
+  ifPresent(() => readFileSync(path.join(gitdir, 'packed-refs'), 'utf8'), '');
 
 /** A ref's commit in the text of `packed-refs`; null when it is not there. */
 function packedValue(packed: string, ref: string): string | null {
@@ -104,15 +109,14 @@ export function pushableBranches(gitdir: string): { readonly ref: string; readon
   for (const name of ifPresent(() => readdirSync(path.join(gitdir, 'refs/heads/cr')), [])) {
     names.add(`refs/heads/cr/${name}`);
   }
-  const packed = ifPresent(() => readFileSync(path.join(gitdir, 'packed-refs'), 'utf8'), '');
+  const packed = readPackedRefs(gitdir);
   for (const line of packed.split('\n')) {
     const ref = line.slice(41);
     if (ref.startsWith('refs/heads/cr/')) names.add(ref);
   }
   const refs = [MAIN_REF, ...[...names].filter((ref) => /^refs\/heads\/cr\/\d+$/.test(ref)).sort(byNumber)];
   return refs.flatMap((ref) => {
-    const loose = ifPresent(() => readFileSync(path.join(gitdir, ref), 'utf8'), '').trim();
-    const oid = isObjectId(loose) ? loose : packedValue(packed, ref);
+    const oid = tipOf(gitdir, ref, () => packed);
     return oid ? [{ ref, oid }] : [];
   });
 }
