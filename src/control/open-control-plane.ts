@@ -50,8 +50,8 @@ export class SqlControlPlane implements ControlPlane {
     audit: AuditBatchOptions = {},
   ) {
     this.users = sqlUsers(db, clock);
-    this.orgs = sqlOrgs(db, clock);
     const perRequest = readsUntilChange(db);
+    this.orgs = sqlOrgs(db, clock, perRequest);
     this.workspaces = sqlWorkspaces(db, clock, perRequest);
     this.members = sqlMembers(db, clock, perRequest);
     this.invitations = sqlInvitations(db, clock, this.users);

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import type { Clock } from './clock.js';
 import { optionalUuid, requiredText } from './input.js';
 import { toOrganization, toWorkspace, type OrganizationRow, type WorkspaceRow } from './rows.js';
-import type { SqlDatabase } from './sql/types.js';
+import type { SqlDatabase, SqlQueries } from './sql/types.js';
 import type { ControlPlane } from './types.js';
 
 export const DEFAULT_WORKSPACE_NAME = 'Default';
@@ -19,7 +19,8 @@ const INSERT_ORG = 'INSERT INTO organizations (id, name, created_at) VALUES (?, 
 const INSERT_WORKSPACE = 'INSERT INTO workspaces (id, org_id, name, is_default, created_at) VALUES (?, ?, ?, 1, ?)';
 const WORKSPACE_BY_ID = 'SELECT id, org_id, name, is_default FROM workspaces WHERE id = ?';
 
-export function sqlOrgs(db: SqlDatabase, clock: Clock): ControlPlane['orgs'] {
+/** `perRequest` answers the lookup of one organization, made on every Git request and web page (see readsUntilChange). */
+export function sqlOrgs(db: SqlDatabase, clock: Clock, perRequest: Pick<SqlQueries, 'get'>): ControlPlane['orgs'] {
   return {
     async create(input) {
       const id = optionalUuid(input.id, 'organization id') ?? newId();
@@ -38,7 +39,7 @@ export function sqlOrgs(db: SqlDatabase, clock: Clock): ControlPlane['orgs'] {
       });
     },
     async get(id) {
-      const row = await db.get<OrganizationRow>(GET, [id]);
+      const row = await perRequest.get<OrganizationRow>(GET, [id]);
       return row && toOrganization(row);
     },
     async list() {
