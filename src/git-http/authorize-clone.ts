@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { canReadAll } from '../access/index.js';
 import type { Principal } from '../access/principal.js';
 import type { ControlPlane, User } from '../control/types.js';
@@ -16,14 +16,14 @@ export async function authorizeClone(input: {
   gitdir: string;
 }): Promise<Principal> {
   const { control, user, orgId, gitdir } = input;
-  // Asked together, judged in order: each is a round trip to the database's read thread.
-  const [org, readable, principal, workspaces] = await Promise.all([
+  // Asked together, judged in order: each is a round trip to the database's read thread. The
+  // repository is looked for in place: as a promise it was a thread pool round trip too.
+  const [org, principal, workspaces] = await Promise.all([
     control.orgs.get(orgId),
-    isReadable(gitdir),
     control.members.principal(orgId, user.id),
     control.workspaces.list(orgId),
   ]);
-  if (!org || !readable) throw new NotFoundError('repository');
+  if (!org || !existsSync(gitdir)) throw new NotFoundError('repository');
   if (!principal) throw new NotOrganizationMemberError();
   if (
     !canReadAll(
@@ -36,13 +36,4 @@ export async function authorizeClone(input: {
     );
   }
   return principal;
-}
-
-async function isReadable(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
