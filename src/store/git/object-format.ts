@@ -26,44 +26,86 @@ const utf8 = new TextDecoder('utf-8');
  */
 export function parseTree(body: Uint8Array): TreeEntry[] {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const entries: { entry: TreeEntry; name: Buffer }[] = [];
+  const entries: TreeEntry[] = [];
+  // Where each entry's name lies in `bytes` (start, end, start, end...): names are compared in place.
+  const spans: number[] = [];
   const names = new Set<string>();
-  let previous: { name: Buffer; tree: boolean } | undefined;
+  let previousTree = false;
   let byName = true;
   for (let at = 0; at < bytes.length;) {
     const space = bytes.indexOf(0x20, at);
     const nul = space < 0 ? -1 : bytes.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 1 + OID_BYTES > bytes.length) throw new MalformedObjectError('a truncated tree');
-    const mode = bytes.toString('latin1', at, space);
-    const type = TREE_MODES.get(mode);
-    if (!type) throw new MalformedObjectError(`a tree with an entry of mode ${mode}, which git does not write`);
-    const name = bytes.subarray(space + 1, nul);
+    const mode = modeAt(bytes, at, space);
+    const type = TREE_MODES.get(mode)!;
     const path = bytes.toString('utf8', space + 1, nul);
     if (!PLAIN_NAME.test(path)) checkEntryName(path);
     if (isNullId(bytes, nul + 1)) throw new MalformedObjectError(`a tree whose entry ${path} names the null object`);
     if (names.has(path)) throw new MalformedObjectError(`a tree holding ${path} twice`);
     names.add(path);
-    if (previous && gitOrder(previous.name, previous.tree, name, type === 'tree') >= 0) {
-      throw new MalformedObjectError('a tree whose entries are out of order');
+    const tree = type === 'tree';
+    if (spans.length > 0) {
+      const start = spans[spans.length - 2]!;
+      const end = spans[spans.length - 1]!;
+      if (gitOrder(bytes, start, end, previousTree, space + 1, nul, tree) >= 0) {
+        throw new MalformedObjectError('a tree whose entries are out of order');
+      }
+      if (byName && gitOrder(bytes, start, end, false, space + 1, nul, false) > 0) byName = false;
     }
-    if (previous && previous.name.compare(name) > 0) byName = false;
-    previous = { name, tree: type === 'tree' };
-    const oid = bytes.toString('hex', nul + 1, nul + 1 + OID_BYTES);
-    entries.push({ entry: { mode: mode === '40000' ? '040000' : mode, path, oid, type }, name });
+    spans.push(space + 1, nul);
+    previousTree = tree;
+    entries.push({
+      mode: mode === '40000' ? '040000' : mode,
+      path,
+      oid: bytes.toString('hex', nul + 1, nul + 1 + OID_BYTES),
+      type,
+    });
     at = nul + 1 + OID_BYTES;
   }
   // isomorphic-git lists a tree's entries by name alone, byte by byte, as a directory listing would.
-  if (!byName) entries.sort((a, b) => Buffer.compare(a.name, b.name));
-  return entries.map(({ entry }) => entry);
+  if (byName) return entries;
+  const byte = (i: number, j: number) =>
+    gitOrder(bytes, spans[2 * i]!, spans[2 * i + 1]!, false, spans[2 * j]!, spans[2 * j + 1]!, false);
+  return entries
+    .map((_, i) => i)
+    .sort(byte)
+    .map((i) => entries[i]!);
 }
 
-/** git's order of two entries' names: a folder's as if a slash followed it. */
-function gitOrder(a: Buffer, aTree: boolean, b: Buffer, bTree: boolean): number {
-  const common = Math.min(a.length, b.length);
-  const head = a.compare(b, 0, common, 0, common);
-  if (head !== 0) return head;
-  const next = (name: Buffer, tree: boolean) => (common < name.length ? name[common]! : tree ? SLASH : -1);
-  return next(a, aTree) - next(b, bTree);
+/** The mode of the entry at `start` (up to `end`), as git writes it; any other is refused. */
+function modeAt(bytes: Buffer, start: number, end: number): string {
+  for (const mode of TREE_MODES.keys()) {
+    if (mode.length !== end - start) continue;
+    let at = 0;
+    while (at < mode.length && mode.charCodeAt(at) === bytes[start + at]) at++;
+    if (at === mode.length) return mode;
+  }
+  throw new MalformedObjectError(
+    `a tree with an entry of mode ${bytes.toString('latin1', start, end)}, which git does not write`,
+  );
+}
+
+/**
+ * git's order of two entries' names, each where it lies in `bytes` (`a` from `aStart` to
+ * `aEnd`): byte by byte, a folder's as if a slash followed it.
+ */
+function gitOrder(
+  bytes: Buffer,
+  aStart: number,
+  aEnd: number,
+  aTree: boolean,
+  bStart: number,
+  bEnd: number,
+  bTree: boolean,
+): number {
+  const common = Math.min(aEnd - aStart, bEnd - bStart);
+  for (let at = 0; at < common; at++) {
+    const difference = bytes[aStart + at]! - bytes[bStart + at]!;
+    if (difference !== 0) return difference;
+  }
+  const next = (start: number, end: number, tree: boolean) =>
+    start + common < end ? bytes[start + common]! : tree ? SLASH : -1;
+  return next(aStart, aEnd, aTree) - next(bStart, bEnd, bTree);
 }
 
 function isNullId(bytes: Buffer, start: number): boolean {
