@@ -16,8 +16,9 @@ export async function authorizeClone(input: {
   gitdir: string;
 }): Promise<Principal> {
   const { control, user, orgId, gitdir } = input;
-  // Asked together, judged in order: each is a round trip to the database's read thread. The
-  // repository is looked for in place: as a promise it was a thread pool round trip too.
+  // Asked together, judged in order: each is answered from memory until the database changes,
+  // else by a round trip to its read thread. The repository is looked for in place: as a promise
+  // it was a thread pool round trip.
   const [org, principal, workspaces] = await Promise.all([
     control.orgs.get(orgId),
     control.members.principal(orgId, user.id),
