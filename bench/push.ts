@@ -30,6 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { pushAdvertisement } from '../src/git-http/advertise-push.js';
 import { FLUSH_PKT, pktLine } from '../src/git-http/pkt-line.js';
+import { pushReport } from '../src/git-http/push-report.js';
 import { copyDataDir, SCRATCH, seededDataDir } from '../test/support/seed.js';
 import { authHeaders } from './mcp.js';
 import { callTool, closeSession, openSession } from './support/mcp-wire.js';
@@ -102,15 +103,18 @@ export async function runPushBench(): Promise<void> {
       fs.appendFileSync(pushed, `\n- pushed line ${line++}\n`);
       await git('commit', '-qam', `Add line ${line}`);
     };
-    const pushOne = async () => {
+    // On top of Specbase's main, which an edit may just have moved (the no-op receiver advertises it too).
+    const commitOnMain = async () => {
       await git('pull', '-q', '--rebase', 'origin', 'main');
       await commitOne();
+    };
+    const pushOne = async () => {
+      await commitOnMain();
       return timedGit('push', '-q', 'origin', 'HEAD:main');
     };
     // The same push timed from here, as this benchmark timed it before ShellClock: for comparison.
     const pushOneFromNode = async () => {
-      await git('pull', '-q', '--rebase', 'origin', 'main');
-      await commitOne();
+      await commitOnMain();
       const started = performance.now();
       await git('push', '-q', 'origin', 'HEAD:main');
       return performance.now() - started;
@@ -121,9 +125,7 @@ export async function runPushBench(): Promise<void> {
     await git('remote', 'remove', 'floor').catch(() => undefined);
     await git('remote', 'add', 'floor', floor.url);
     const pushToFloor = async () => {
-      // The receiver advertises Specbase's own main, which an edit may just have moved.
-      await git('pull', '-q', '--rebase', 'origin', 'main');
-      await commitOne();
+      await commitOnMain();
       const ms = await timedGit('push', '-q', 'floor', 'HEAD:main');
       await git('reset', '-q', '--hard', 'HEAD~1');
       return ms;
@@ -192,8 +194,12 @@ export async function runPushBench(): Promise<void> {
  * costs against it is the client's own floor: its processes, both requests, and no server work.
  */
 async function startNullReceiver(gitdir: string) {
-  const pkt = (text: string) => `${(text.length + 4).toString(16).padStart(4, '0')}${text}`;
-  const report = Buffer.from(pkt(`\x01${pkt('unpack ok\n')}${pkt('ok refs/heads/main\n')}0000`) + '0000');
+  // What git asks for when Specbase's advertisement offers it.
+  const report = pushReport(new Set(['report-status', 'side-band-64k']), {
+    message: '',
+    unpack: null,
+    refs: [{ ref: 'refs/heads/main', refused: null }],
+  });
   const receiver = http.createServer((req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'Content-Type': 'application/x-git-receive-pack-advertisement' });
