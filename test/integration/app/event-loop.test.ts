@@ -229,6 +229,8 @@ function stallSteps() {
 const count = async (table: string): Promise<number> =>
   (await h.services.control.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
 
+const PERSONAS = ['owner', 'editor', 'viewer', 'partial'] as const;
+
 /** Each caller's pause between tool calls, which keeps it under the limit of 600 a minute. */
 const TOOL_CALL_PAUSE_MS = 120;
 /** Each caller's tool calls before the flood, with no pause: a tenth of the limit of 600 a minute. */
@@ -246,9 +248,7 @@ const WARM_UP_TOOL_CALLS = 60;
  * be held at most 100 ms longer than it.
  */
 it('while another process floods the disk, sign-ins, page loads and tool calls (sessions and audit rows written) never stall the loop over 100 ms', async () => {
-  const callers = await Promise.all(
-    (['owner', 'editor', 'viewer', 'partial'] as const).map((persona) => connect(h, persona)),
-  );
+  const callers = await Promise.all(PERSONAS.map((persona) => connect(h, persona)));
   const pagePath = `/o/${h.orgId}/a/${h.productId}`;
   const visit = async (persona: Persona) => {
     const signedIn = await signIn(browser, h, persona);
@@ -272,7 +272,7 @@ it('while another process floods the disk, sign-ins, page loads and tool calls (
   // it waited for a helper the flood kept off the CPUs: 218 ms held in one run (perf's
   // sched_switch: the loop in node::TaskQueue::Push from QueueForOptimization), the machine's
   // doing, not the disk's.
-  for (const persona of ['owner', 'editor', 'viewer', 'partial'] as const) await visit(persona);
+  for (const persona of PERSONAS) await visit(persona);
   await Promise.all(
     callers.map(async (client) => {
       for (let i = 0; i < WARM_UP_TOOL_CALLS; i++) await toolCall(client, i);
@@ -291,7 +291,7 @@ it('while another process floods the disk, sign-ins, page loads and tool calls (
   const bare = startBareLoop(h.dataDir);
   // Two sign-ins of each persona: the flood's checkpoints (every 40 pages, above) come several
   // times within them; a third round only made this test, which runs alone, 8 s longer.
-  const personas: Persona[] = Array.from({ length: 2 }, () => ['owner', 'editor', 'viewer', 'partial'] as const).flat();
+  const personas: Persona[] = Array.from({ length: 2 }, () => PERSONAS).flat();
   let pressure: Awaited<ReturnType<typeof flood.stop>>;
   const health = pollHealth(h.baseUrl);
   const loop = watchLoop();
